@@ -1,0 +1,1 @@
+"""heedful.salience."""

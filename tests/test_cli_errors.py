@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from heedful import __version__
+from heedful.cli import app
+from heedful.errors import ScenarioError
+
+
+def test_version_command_prints_package_version() -> None:
+    result = CliRunner().invoke(app, ["version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == __version__
+
+
+def test_unknown_command_exits_2_without_traceback() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "heedful.cli", "no-such-command"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+
+
+def test_scenario_error_message_names_file_and_path() -> None:
+    err = ScenarioError("must sum to 1", file="a.yaml", path="variables.x.prior")
+    assert str(err) == "a.yaml:variables.x.prior: must sum to 1"
