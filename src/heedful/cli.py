@@ -25,8 +25,14 @@ bench_app = typer.Typer(
 scenario_app = typer.Typer(
     help="Validate, generate and describe scenario files.", no_args_is_help=True
 )
+engine_app = typer.Typer(
+    help="The proactive attention engine (document 002).", no_args_is_help=True
+)
+mcp_app = typer.Typer(help="The MCP server.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
 app.add_typer(scenario_app, name="scenario")
+app.add_typer(engine_app, name="engine")
+app.add_typer(mcp_app, name="mcp")
 
 
 def fail(message: str) -> typer.Exit:
@@ -39,6 +45,21 @@ def fail(message: str) -> typer.Exit:
 def version() -> None:
     """Print the heedful version."""
     typer.echo(__version__)
+
+
+# --- scenario commands (owner: scenario/model work) -------------------------------------------
+
+
+# --- bench commands (owner: bench work; includes `heedful run`) ---------------------------------
+
+
+# --- salience commands (owner: salience work) ---------------------------------------------------
+
+
+# --- engine commands (owner: engine work) -------------------------------------------------------
+
+
+# --- mcp commands (owner: MCP work) -------------------------------------------------------------
 
 
 def main() -> None:
