@@ -1,1 +1,71 @@
-"""heedful.model."""
+"""Vocabulary every other part of heedful speaks: scenarios, goals, costs."""
+
+from __future__ import annotations
+
+from heedful.model.goal import (
+    GOAL_TRANSITIONS,
+    ClaimDependency,
+    Goal,
+    GoalPriority,
+    GoalSource,
+    GoalStatus,
+    GoalTimescale,
+    can_transition,
+)
+from heedful.model.scenario import (
+    FORMAT_V1,
+    ActionView,
+    Belief,
+    Condition,
+    Cost,
+    SalienceCues,
+    Scenario,
+    ScenarioKind,
+    ScenarioTruth,
+    ScenarioView,
+    SourceTruth,
+    SourceView,
+    UtilityRule,
+    VariableView,
+    Volatility,
+)
+from heedful.model.scenario_io import (
+    load_scenario_set,
+    load_scenarios,
+    scenario_files,
+    scenario_from_dict,
+    scenario_json_schema,
+    scenario_to_dict,
+)
+
+__all__ = [
+    "FORMAT_V1",
+    "GOAL_TRANSITIONS",
+    "ActionView",
+    "Belief",
+    "ClaimDependency",
+    "Condition",
+    "Cost",
+    "Goal",
+    "GoalPriority",
+    "GoalSource",
+    "GoalStatus",
+    "GoalTimescale",
+    "SalienceCues",
+    "Scenario",
+    "ScenarioKind",
+    "ScenarioTruth",
+    "ScenarioView",
+    "SourceTruth",
+    "SourceView",
+    "UtilityRule",
+    "VariableView",
+    "Volatility",
+    "can_transition",
+    "load_scenario_set",
+    "load_scenarios",
+    "scenario_files",
+    "scenario_from_dict",
+    "scenario_json_schema",
+    "scenario_to_dict",
+]

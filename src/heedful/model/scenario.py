@@ -1,0 +1,179 @@
+"""Scenarios of format ``heedful.scenario/v1`` (SPEC §2), split into a view and a truth.
+
+A policy only ever receives a :class:`ScenarioView`: the visible interface. Every PRIVATE field
+(priors, source accuracies, failure rates, echo values, renders, the fixed world) lives in a
+separate :class:`ScenarioTruth` that the view holds no reference to.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FORMAT_V1 = "heedful.scenario/v1"
+
+
+class Volatility(StrEnum):
+    """Visible volatility class of a variable (hazards per class: SPEC §4.1)."""
+
+    IMMUTABLE = "immutable"
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    VERY_HIGH = "very_high"
+
+
+class Condition(StrEnum):
+    """Whether the budget and the instruction to inspect are stated (SPEC §4.2)."""
+
+    ANNOUNCED = "announced"
+    UNPROMPTED = "unprompted"
+
+
+class ScenarioKind(StrEnum):
+    """Kind of scenario."""
+
+    INSPECTION = "inspection"
+    SWITCHING = "switching"
+    SCHEDULE = "schedule"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Cost(_Frozen):
+    """Cost of one computation. Scalar cost = tool_calls + tokens/1000 + latency_ms/1000."""
+
+    tokens: float = Field(default=0.0, ge=0.0)
+    tool_calls: float = Field(default=0.0, ge=0.0)
+    latency_ms: float = Field(default=0.0, ge=0.0)
+
+    def scalar(self) -> float:
+        """Return the scalar cost of SPEC §2."""
+        return self.tool_calls + self.tokens / 1000.0 + self.latency_ms / 1000.0
+
+
+class SalienceCues(_Frozen):
+    """Visible surface cues of a source (what a salience-driven policy reacts to)."""
+
+    urgent_words: int = Field(default=0, ge=0)
+    verbosity: int = Field(default=0, ge=0)
+    recency_s: float | None = Field(default=None, ge=0.0)
+    repeats: int = Field(default=0, ge=0)
+
+
+class VariableView(_Frozen):
+    """A latent variable as the agent sees it: its domain and volatility class."""
+
+    domain: tuple[str, ...]
+    volatility: Volatility = Volatility.MEDIUM
+
+
+class UtilityRule(_Frozen):
+    """One rule of an action's utility: the first rule whose ``when`` matches the world wins."""
+
+    when: dict[str, str] = Field(default_factory=dict)
+    value: float
+
+
+class ActionView(_Frozen):
+    """An action the agent can finally take, with its (visible) utility rules."""
+
+    description: str = ""
+    utility: tuple[UtilityRule, ...]
+
+    def utility_of(self, world: dict[str, str]) -> float:
+        """Return u(action, world) by the first matching rule."""
+        for rule in self.utility:
+            if all(world.get(k) == v for k, v in rule.when.items()):
+                return rule.value
+        raise AssertionError("validated scenarios always end with a matching rule")
+
+
+class Belief(_Frozen):
+    """What the agent currently holds about a variable."""
+
+    variable: str
+    value: str
+    origin: str = "memory"
+    age_s: float = Field(default=0.0, ge=0.0)
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+
+
+class SourceView(_Frozen):
+    """A source as the agent sees it (no accuracy, no failure rate, no echo, no render)."""
+
+    id: str
+    label: str = ""
+    kind: str = "document"
+    reports: tuple[str, ...] = ()
+    authority: float = Field(default=0.5, ge=0.0, le=1.0)
+    age_s: float = Field(default=0.0, ge=0.0)
+    cost: Cost = Field(default_factory=Cost)
+    salience: SalienceCues = Field(default_factory=SalienceCues)
+    content: str = ""
+
+
+class ScenarioView(_Frozen):
+    """The visible interface of a scenario: the only thing a policy ever receives."""
+
+    format: Literal["heedful.scenario/v1"] = "heedful.scenario/v1"
+    id: str
+    kind: ScenarioKind = ScenarioKind.INSPECTION
+    family: str = "custom"
+    condition: Condition = Condition.ANNOUNCED
+    task: str = ""
+    budget: int = Field(ge=0)
+    cost_weight: float = Field(default=0.0, ge=0.0)
+    variables: dict[str, VariableView]
+    actions: dict[str, ActionView]
+    beliefs: tuple[Belief, ...] = ()
+    sources: tuple[SourceView, ...] = ()
+
+    def source(self, source_id: str) -> SourceView:
+        """Return the source with this id (KeyError if absent)."""
+        for s in self.sources:
+            if s.id == source_id:
+                return s
+        raise KeyError(source_id)
+
+    @property
+    def source_ids(self) -> tuple[str, ...]:
+        """Ids of the sources, in file order."""
+        return tuple(s.id for s in self.sources)
+
+
+class SourceTruth(_Frozen):
+    """PRIVATE behaviour of a source: noisy reports (``accuracy``) or fixed ones (``echo``)."""
+
+    accuracy: float | None = Field(default=None, ge=0.0, le=1.0)
+    echo: dict[str, str] | None = None
+    fails: float = Field(default=0.0, ge=0.0, le=1.0)
+    render: str | None = None
+
+
+class ScenarioTruth(_Frozen):
+    """PRIVATE half of a scenario: evaluator-only."""
+
+    priors: dict[str, tuple[float, ...]]
+    sources: dict[str, SourceTruth]
+    world: dict[str, str] | None = None
+
+
+class Scenario(_Frozen):
+    """A loaded scenario: the visible ``view`` and the private ``truth``, kept apart.
+
+    Hand a policy ``scenario.view`` only. ``origin`` names the file it came from.
+    """
+
+    view: ScenarioView
+    truth: ScenarioTruth
+    origin: str = "<memory>"
+
+    @property
+    def id(self) -> str:
+        """The scenario id."""
+        return self.view.id
