@@ -19,6 +19,25 @@ from heedful.engine.config import (
     load_engine_config,
 )
 from heedful.engine.coverage import Coverage, assess
+from heedful.engine.engine import CycleResult, Engine
+from heedful.engine.governance import autonomy_json_schema, config_from_ampersand
+from heedful.engine.memgraph import InMemoryGraph
+from heedful.engine.ports import (
+    ActionPort,
+    ActionRequest,
+    ActionResult,
+    Conclusion,
+    DeliberationRequest,
+    DeliberationResult,
+    DeliberatorPort,
+    FaultLineDeliberator,
+    Finding,
+    GraphPort,
+    LogNotifier,
+    Notice,
+    NotifierPort,
+    ResearchPort,
+)
 from heedful.engine.records import (
     EdgeRecord,
     EdgeType,
@@ -31,26 +50,45 @@ from heedful.engine.topology import Component, DeliberationBudget, Topology, ana
 from heedful.engine.triage import AttentionItem, triage
 
 __all__ = [
+    "ActionPort",
+    "ActionRequest",
+    "ActionResult",
     "AttentionItem",
     "AutonomyLevel",
     "BudgetConfig",
     "Component",
+    "Conclusion",
     "Coverage",
     "CoverageConfig",
+    "CycleResult",
     "DeliberationBudget",
+    "DeliberationRequest",
+    "DeliberationResult",
+    "DeliberatorPort",
     "DispatchMode",
     "EdgeRecord",
     "EdgeType",
+    "Engine",
     "EngineConfig",
+    "FaultLineDeliberator",
+    "Finding",
     "GovernanceConfig",
+    "GraphPort",
+    "InMemoryGraph",
+    "LogNotifier",
     "NodeRecord",
     "NodeType",
+    "Notice",
+    "NotifierPort",
     "OutcomeRecord",
     "OutcomeStatus",
+    "ResearchPort",
     "Topology",
     "TriageConfig",
     "analyze",
     "assess",
+    "autonomy_json_schema",
+    "config_from_ampersand",
     "load_engine_config",
     "triage",
 ]
