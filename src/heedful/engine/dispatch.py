@@ -459,9 +459,17 @@ class Dispatcher:
 
     async def _propose(self, record: DispatchRecord) -> None:
         item = record.item
-        anchors = [
-            g for g in self.graph.list_goals() if g.source in (GoalSource.USER, GoalSource.SYSTEM)
-        ]
+        goals = self.graph.list_goals()
+        region = set(item.region_node_ids)
+        for g in goals:
+            if (
+                g.source == GoalSource.INFERRED
+                and g.status in (GoalStatus.PROPOSED, GoalStatus.ACTIVE, GoalStatus.BLOCKED)
+                and region <= set(g.linked_node_ids)
+            ):
+                record.reason = f"already proposed as {g.id}"
+                return
+        anchors = [g for g in goals if g.source in (GoalSource.USER, GoalSource.SYSTEM)]
         region_terms = set(terms(item.goal_title))
         for node in self.graph.get_nodes(list(item.region_node_ids)):
             region_terms.update(terms(node.content))
