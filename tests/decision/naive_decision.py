@@ -154,3 +154,31 @@ def random_scenario(seed: int, *, max_sources: int = 6, max_joint: int = 150) ->
         "sources": sources,
     }
     return scenario_from_dict(raw)
+
+
+def brute_adaptive(sc: Scenario, budget: int) -> float:
+    """Optimal adaptive value by recursion over every ordered history (no memo, no pruning)."""
+    ws = worlds(sc)
+    utils = [[a.utility_of(w) for w, _ in ws] for a in sc.view.actions.values()]
+    ids = list(sc.view.source_ids)
+    weight = sc.view.cost_weight
+
+    def act(joint: list[float]) -> float:
+        return max(sum(j * u for j, u in zip(joint, row, strict=True)) for row in utils)
+
+    def rec(joint: list[float], done: frozenset[str], left: int) -> float:
+        best = act(joint)
+        if left == 0:
+            return best
+        for s in ids:
+            if s in done:
+                continue
+            v = -weight * sc.view.source(s).cost.scalar() * sum(joint)
+            for o in outcomes(sc, s):
+                child = [j * prob(sc, s, o, w) for j, (w, _) in zip(joint, ws, strict=True)]
+                if sum(child) > 0:
+                    v += rec(child, done | {s}, left - 1)
+            best = max(best, v)
+        return best
+
+    return rec([p for _, p in ws], frozenset(), min(budget, len(ids)))

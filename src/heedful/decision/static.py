@@ -128,77 +128,133 @@ def _max_over_actions(x: FloatArray, n_a: int) -> FloatArray:
 def _gross_without_failures(
     cond: tuple[FloatArray, ...], q: FloatArray, k: int
 ) -> list[FloatArray]:
-    """``G(T)`` for every subset ``T`` of the informative sources, sizes ``0..k`` (colex order)."""
+    """``G(T)`` for every subset ``T`` of the informative sources, sizes ``0..k`` (colex order).
+
+    Joint rows of the subsets of size ``j ≤ k − 2`` are stored; the last two levels are computed
+    from them without materialising their rows (see :func:`_last_two_levels`).
+    """
     n = len(cond)
     n_w, n_a = q.shape
     out: list[FloatArray] = [np.array([q.sum(axis=0).max()])]
     k = min(k, n)
     if k == 0:
         return out
-    ks = [c.shape[0] for c in cond]
-    kmax = max(ks)
-    # qpad[w, o, a, s] = L_s(o | w) · p(w) u(a, w); zero for outcomes a source does not have
-    qpad = np.zeros((n_w, kmax, n_a, n))
-    for s, c in enumerate(cond):
-        qpad[:, : ks[s], :, s] = c.T[:, :, None] * q[:, None, :]
     rows = np.ones((1, n_w))
     counts = np.array([1], dtype=np.int64)
-    for j in range(1, k + 1):
+    for j in range(1, k - 1):
         g_j = np.empty(comb(n, j))
-        stream = j == k - 1
-        g_next = np.empty(comb(n, k)) if stream else None
         offsets = np.concatenate([[0], np.cumsum(counts)])
         new_rows: list[FloatArray] = []
         new_counts: list[IntArray] = []
         for s in range(j - 1, n):
             m = comb(s, j - 1)
             block = (rows[: offsets[m], None, :] * cond[s][None, :, :]).reshape(-1, n_w)
-            bcounts = counts[:m] * ks[s]
+            bcounts = counts[:m] * cond[s].shape[0]
             starts = np.concatenate([[0], np.cumsum(bcounts)[:-1]])
-            base = comb(s, j)
-            g_j[base : base + m] = np.add.reduceat(_max_over_actions(block @ q, n_a), starts)[:, 0]
-            if g_next is not None and s < n - 1:
-                qsub = np.ascontiguousarray(qpad[:, :, :, s + 1 :]).reshape(n_w, -1)
-                per = _extend_block(block, starts, qsub, kmax, n_a)
-                later = np.array([comb(t, k) for t in range(s + 1, n)], dtype=np.int64)
-                g_next[later[None, :] + base + np.arange(m)[:, None]] = per
-            if j < k - 1:
-                new_rows.append(block)
-                new_counts.append(bcounts)
+            g_j[comb(s, j) : comb(s, j) + m] = np.add.reduceat(
+                _max_over_actions(block @ q, n_a), starts
+            )[:, 0]
+            new_rows.append(block)
+            new_counts.append(bcounts)
         out.append(g_j)
-        if g_next is not None:
-            out.append(g_next)
-            break
-        if j < k - 1:
-            rows = np.concatenate(new_rows)
-            counts = np.concatenate(new_counts)
+        rows = np.concatenate(new_rows)
+        counts = np.concatenate(new_counts)
+    out.extend(_last_two_levels(rows, counts, cond, q, k))
     return out
 
 
-def _extend_block(
-    block: FloatArray, starts: IntArray, qsub: FloatArray, kmax: int, n_a: int
-) -> FloatArray:
-    """Per prefix of ``block`` and per later source: ``Σ_rows Σ_o max_a`` — chunked by prefix.
+def _last_two_levels(
+    rows: FloatArray, counts: IntArray, cond: tuple[FloatArray, ...], q: FloatArray, k: int
+) -> list[FloatArray]:
+    """``G`` of sizes ``k − 1`` and ``k`` (only ``k`` when ``k == 1``) from the rows of ``k − 2``.
 
-    ``qsub`` columns are ordered (outcome, action, later source).
+    A subset ``P ∪ {s} ∪ {t}`` (``P`` of size ``k − 2``, ``s < t``) is valued as
+    ``Σ_{rows r of P} Σ_{o, o'} max_a Σ_w r(w) L_s(o|w) L_t(o'|w) p(w)u(a, w)``: one matrix
+    product of ``P``'s rows with ``L_s(o|·) ⊙ L_t(o'|·) ⊙ pu`` for all later ``t`` at once, per
+    outcome ``o`` of ``s``. Later sources are grouped by outcome count so nothing is padded.
     """
-    n_later = qsub.shape[1] // (kmax * n_a)
-    n_prefix = len(starts)
-    ends = np.append(starts[1:], block.shape[0])
-    result = np.empty((n_prefix, n_later))
-    per_chunk = max(1, _CHUNK_ELEMENTS // max(1, qsub.shape[1]))
-    width = n_a * n_later
+    if k == 1:
+        return [_singletons(cond, q)]
+    n = len(cond)
+    n_w, n_a = q.shape
+    j = k - 1  # size of P ∪ {s}
+    ks = np.array([c.shape[0] for c in cond])
+    groups = {int(size): np.nonzero(ks == size)[0] for size in np.unique(ks)}
+    # per outcome-count group: pu[w, o, a, t] = L_t(o | w) p(w) u(a, w)
+    pu = {
+        size: np.stack([cond[t].T[:, :, None] * q[:, None, :] for t in members], axis=3)
+        for size, members in groups.items()
+    }
+    g_last = np.empty(comb(n, j))
+    g_k = np.empty(comb(n, k))
+    offsets = np.concatenate([[0], np.cumsum(counts)])
+    for s in range(j - 1, n):
+        m = comb(s, j - 1)
+        parts: list[FloatArray] = [q]
+        layout: list[tuple[int, IntArray]] = []
+        for size, members in groups.items():
+            later = members > s
+            if later.any():
+                parts.append(pu[size][:, :, :, later].reshape(n_w, -1))
+                layout.append((size, members[later]))
+        table = np.concatenate(parts, axis=1)
+        now, nxt = _sweep(rows[: offsets[m]], offsets[: m + 1], cond[s], table, layout, n_a)
+        base = comb(s, j)
+        g_last[base : base + m] = now
+        col = 0
+        for _, later_ids in layout:
+            ranks = np.array([comb(int(t), k) for t in later_ids], dtype=np.int64)
+            g_k[ranks[None, :] + base + np.arange(m)[:, None]] = nxt[:, col : col + len(later_ids)]
+            col += len(later_ids)
+    return [g_last, g_k]
+
+
+def _singletons(cond: tuple[FloatArray, ...], q: FloatArray) -> FloatArray:
+    n_a = q.shape[1]
+    return np.array([float(_max_over_actions(c @ q, n_a).sum()) for c in cond])
+
+
+def _sweep(
+    rows: FloatArray,
+    offsets: IntArray,
+    s_rows: FloatArray,
+    table: FloatArray,
+    layout: list[tuple[int, IntArray]],
+    n_a: int,
+) -> tuple[FloatArray, FloatArray]:
+    """Per prefix (rows ``offsets[i]:offsets[i+1]``): value with ``s`` alone and with each later
+    source, summed over the outcomes of ``s`` and of the later source. Chunked by prefix."""
+    n_prefix = len(offsets) - 1
+    n_later = sum(len(ids) for _, ids in layout)
+    now = np.empty(n_prefix)
+    nxt = np.empty((n_prefix, n_later))
+    per_chunk = max(1, _CHUNK_ELEMENTS // max(1, table.shape[1]))
     p = 0
     while p < n_prefix:
-        stop = max(int(np.searchsorted(ends, starts[p] + per_chunk, side="right")), p + 1)
-        lo, hi = int(starts[p]), int(ends[stop - 1])
-        prod = block[lo:hi] @ qsub
-        acc = _max_over_actions(prod[:, :width], n_a)
-        for o in range(1, kmax):
-            acc += _max_over_actions(prod[:, o * width : (o + 1) * width], n_a)
-        result[p:stop] = np.add.reduceat(acc, starts[p:stop] - lo, axis=0)
+        stop = max(int(np.searchsorted(offsets, offsets[p] + per_chunk, side="right")) - 1, p + 1)
+        stop = min(stop, n_prefix)
+        lo, hi = int(offsets[p]), int(offsets[stop])
+        chunk = rows[lo:hi]
+        acc_now = np.zeros((hi - lo, 1))
+        acc_next = np.zeros((hi - lo, n_later))
+        for o in range(s_rows.shape[0]):
+            prod = chunk @ (s_rows[o][:, None] * table)
+            acc_now += _max_over_actions(prod[:, :n_a], n_a)
+            col, out_col = n_a, 0
+            for size, ids in layout:
+                width = n_a * len(ids)
+                for _ in range(size):
+                    acc_next[:, out_col : out_col + len(ids)] += _max_over_actions(
+                        prod[:, col : col + width], n_a
+                    )
+                    col += width
+                out_col += len(ids)
+        starts = offsets[p:stop] - lo
+        now[p:stop] = np.add.reduceat(acc_now[:, 0], starts)
+        if n_later:
+            nxt[p:stop] = np.add.reduceat(acc_next, starts, axis=0)
         p = stop
-    return result
+    return now, nxt
 
 
 def _fold_failures(
