@@ -20,7 +20,12 @@ from math import comb
 
 import numpy as np
 
-from heedful.decision.config import DEFAULT_LIMITS, OPTIMAL_TOLERANCE, DecisionLimits
+from heedful.decision.config import (
+    DEFAULT_LIMITS,
+    OPTIMAL_TOLERANCE,
+    UNINFORMATIVE_TOLERANCE,
+    DecisionLimits,
+)
 from heedful.decision.problem import DecisionProblem, FloatArray
 from heedful.decision.valuation import reduce_sources
 from heedful.errors import InvalidArgumentError, ProblemTooLargeError
@@ -55,7 +60,19 @@ class StaticOracleResult:
     @property
     def informative(self) -> bool:
         """False when ``V* − U_random < 1e-9`` (SPEC §3: the trial is "uninformative")."""
-        return self.v_star - self.u_random >= 1e-9
+        return self.v_star - self.u_random >= UNINFORMATIVE_TOLERANCE
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form (sets as lists)."""
+        return {
+            "v_star": self.v_star,
+            "optimal_sets": [list(s) for s in self.optimal_sets],
+            "u_random": self.u_random,
+            "v_empty": self.v_empty,
+            "critical": list(self.critical),
+            "budget": self.budget,
+            "n_subsets": self.n_subsets,
+        }
 
 
 def colex_subsets(n: int, k: int) -> list[IntArray]:
