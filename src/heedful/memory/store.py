@@ -1,0 +1,134 @@
+"""The memory store: one SQLite file holding claims, sources, evidence, justifications, goals,
+the knowledge graph and the attention trace.
+
+``Store`` composes one mixin per concept (claims, truth maintenance, history, goals, graph,
+trace) over a single connection. Writes run in ``BEGIN IMMEDIATE`` transactions with a busy
+timeout, so several processes can share one file (WAL mode).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+from types import TracebackType
+
+from heedful.errors import InvalidArgumentError, StoreError
+from heedful.memory._base import BUSY_TIMEOUT_MS, Clock
+from heedful.memory.claims import ClaimsMixin
+from heedful.memory.freshness import DEFAULT_FRESHNESS, FreshnessConfig, p_stale
+from heedful.memory.goals import GoalsMixin
+from heedful.memory.schema import migrate, schema_version
+from heedful.memory.trace import TraceMixin
+
+MEMORY = ":memory:"
+
+
+class Store(ClaimsMixin, GoalsMixin, TraceMixin):
+    """A heedful memory store over one SQLite database.
+
+    Use :meth:`open`; close with :meth:`close` or a ``with`` block.
+
+    Attributes:
+        path: The database file (``":memory:"`` for a private in-memory store).
+        freshness: Hazards used by :meth:`p_stale`.
+    """
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        path: str,
+        clock: Clock = time.time,
+        freshness: FreshnessConfig = DEFAULT_FRESHNESS,
+    ) -> None:
+        self._init_base(conn, clock)
+        self.path = path
+        self.freshness = freshness
+        self._closed = False
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] = MEMORY,
+        *,
+        clock: Clock = time.time,
+        freshness: FreshnessConfig = DEFAULT_FRESHNESS,
+    ) -> Store:
+        """Open (creating and migrating if needed) the store at ``path``.
+
+        Args:
+            path: Database file, or ``":memory:"``.
+            clock: Returns epoch seconds; the store's only source of "now".
+            freshness: Hazards per volatility class.
+
+        Raises:
+            StoreError: The file cannot be opened, is not a heedful store, or is newer.
+        """
+        text = os.fspath(path)
+        if text != MEMORY:
+            parent = Path(text).parent
+            if not parent.is_dir():
+                raise StoreError(f"cannot open store {text}: directory {parent} does not exist")
+        try:
+            conn = sqlite3.connect(
+                text, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open store {text}: {exc}") from exc
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if text != MEMORY:
+                conn.execute("PRAGMA journal_mode = WAL")
+                # WAL + NORMAL survives a killed process; only power loss may drop the last commits.
+                conn.execute("PRAGMA synchronous = NORMAL")
+            migrate(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise StoreError(f"cannot open store {text}: {exc}") from exc
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path=text, clock=clock, freshness=freshness)
+
+    @property
+    def schema_version(self) -> int:
+        """The database's schema version (``PRAGMA user_version``)."""
+        return schema_version(self._conn)
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def p_stale(self, claim_id: str, now: float | None = None) -> float:
+        """Probability claim ``claim_id`` is no longer current (document 000 §9).
+
+        Uses the hazard of the claim's volatility class from :attr:`freshness`.
+
+        Args:
+            claim_id: The claim.
+            now: The time to evaluate at; defaults to the store clock.
+        """
+        claim = self.get_claim(claim_id)
+        at = self.now() if now is None else now
+        if at < claim.observed_at - 1e-9 and now is not None:
+            raise InvalidArgumentError(
+                f"now={at} is before claim {claim_id!r} was observed ({claim.observed_at})"
+            )
+        return p_stale(claim.volatility, claim.age_s(at), self.freshness)
