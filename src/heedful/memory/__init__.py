@@ -16,22 +16,31 @@ from heedful.memory.freshness import (
     p_stale_rate,
 )
 from heedful.memory.goals import PRIORITY_RANK
+from heedful.memory.graph import MAX_QUERY_TOKENS, fts_query
+from heedful.memory.graph_types import Edge, EdgeType, Node, NodeType, SearchHit
 from heedful.memory.schema import MIGRATIONS, SCHEMA_VERSION
 from heedful.memory.store import MEMORY, Store
 from heedful.memory.trace import TraceEvent, TraceRecord
 
 __all__ = [
     "DEFAULT_FRESHNESS",
+    "MAX_QUERY_TOKENS",
     "MEMORY",
     "MIGRATIONS",
     "PRIORITY_RANK",
     "SCHEMA_VERSION",
+    "Edge",
+    "EdgeType",
     "EvidenceResult",
     "FreshnessConfig",
+    "Node",
+    "NodeType",
+    "SearchHit",
     "Store",
     "TraceEvent",
     "TraceRecord",
     "cho_garcia_molina_rate",
+    "fts_query",
     "p_stale",
     "p_stale_rate",
 ]

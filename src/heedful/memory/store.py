@@ -19,13 +19,14 @@ from heedful.memory._base import BUSY_TIMEOUT_MS, Clock
 from heedful.memory.claims import ClaimsMixin
 from heedful.memory.freshness import DEFAULT_FRESHNESS, FreshnessConfig, p_stale
 from heedful.memory.goals import GoalsMixin
+from heedful.memory.graph import GraphMixin
 from heedful.memory.schema import migrate, schema_version
 from heedful.memory.trace import TraceMixin
 
 MEMORY = ":memory:"
 
 
-class Store(ClaimsMixin, GoalsMixin, TraceMixin):
+class Store(ClaimsMixin, GoalsMixin, GraphMixin, TraceMixin):
     """A heedful memory store over one SQLite database.
 
     Use :meth:`open`; close with :meth:`close` or a ``with`` block.
@@ -132,3 +133,16 @@ class Store(ClaimsMixin, GoalsMixin, TraceMixin):
                 f"now={at} is before claim {claim_id!r} was observed ({claim.observed_at})"
             )
         return p_stale(claim.volatility, claim.age_s(at), self.freshness)
+
+    def goal_region(self, goal_id: str, limit: int = 20) -> list[str]:
+        """Return a goal's knowledge region (document 002 §3.1.1, ``goal_region_nodes``).
+
+        The goal's ``linked_node_ids`` that exist, then the ``limit`` best lexical matches of its
+        title, without duplicates, in that order.
+        """
+        goal = self.get_goal(goal_id)
+        linked = [n.id for n in self.nodes(goal.linked_node_ids)]
+        order = {nid: i for i, nid in enumerate(goal.linked_node_ids)}
+        linked.sort(key=order.__getitem__)
+        retrieved = [h.node_id for h in self.search(goal.title, limit=limit)]
+        return list(dict.fromkeys(linked + retrieved))
