@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
@@ -98,7 +98,7 @@ class StoreBase:
             with suppress(sqlite3.Error):
                 self._conn.execute("ROLLBACK")
 
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    def _read(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[sqlite3.Row]:
         """Run a read query; SQLite errors become :class:`StoreError`."""
         try:
             return self._conn.execute(sql, params).fetchall()

@@ -116,6 +116,12 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
             )
         return claim
 
+    def add_claims(self, claims: list[Claim]) -> None:
+        """Store many new claims in one transaction (all or none); see :meth:`add_claim`."""
+        with self._tx():
+            for claim in claims:
+                self.add_claim(claim)
+
     def get_claim(self, claim_id: str) -> Claim:
         """Return the claim ``claim_id``; raise UnknownNameError if not stored."""
         rows = self._read(f"SELECT {CLAIM_COLUMNS} FROM claims WHERE id = ?", (claim_id,))

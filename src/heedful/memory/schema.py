@@ -20,7 +20,8 @@ CREATE TABLE sources (
     cost REAL NOT NULL
 );
 CREATE TABLE claims (
-    id TEXT PRIMARY KEY,
+    rid INTEGER PRIMARY KEY,            -- stable integer key: propagation runs on integers
+    id TEXT NOT NULL UNIQUE,
     subject TEXT NOT NULL,
     value TEXT NOT NULL,                -- JSON scalar
     domain TEXT,                        -- JSON list or NULL
@@ -44,18 +45,18 @@ CREATE TABLE evidence (
     observed_at REAL NOT NULL
 );
 CREATE INDEX evidence_claim ON evidence(claim_id);
--- subject kind object; upstream/downstream are the dirty-propagation direction (NULL for
--- contradicts), kept as columns so propagation is one indexed recursive query.
+-- subject kind object, by claim rid; up/down give the dirty-propagation direction (NULL for
+-- contradicts), kept as columns with a covering index so propagation is one recursive query.
 CREATE TABLE justifications (
-    subject TEXT NOT NULL REFERENCES claims(id) ON DELETE CASCADE,
+    subject INTEGER NOT NULL REFERENCES claims(rid) ON DELETE CASCADE,
     kind TEXT NOT NULL,
-    object TEXT NOT NULL REFERENCES claims(id) ON DELETE CASCADE,
+    object INTEGER NOT NULL REFERENCES claims(rid) ON DELETE CASCADE,
     weight REAL NOT NULL,
-    upstream TEXT,
-    downstream TEXT,
+    up INTEGER,
+    down INTEGER,
     PRIMARY KEY (subject, kind, object)
 );
-CREATE INDEX justifications_upstream ON justifications(upstream);
+CREATE INDEX justifications_up_down ON justifications(up, down);
 CREATE INDEX justifications_object ON justifications(object);
 -- Revisits of a subject (variable): the change history hazards are learned from.
 CREATE TABLE observations (

@@ -2,8 +2,9 @@
 
 A change to a claim makes every claim that depends on it — transitively — *dirty*: possibly
 wrong, worth re-checking. "B derived_from A" and "A supports B" both mean B depends on A.
-Propagation is one recursive SQL query over an indexed ``(upstream, downstream)`` edge list, so
-cycles terminate and 100,000 beliefs propagate well under a second (``benchmarks/memory_speed.py``).
+Propagation is one recursive SQL query over integer claim keys with a covering
+``(up, down)`` index, so cycles terminate and 100,000 beliefs propagate in well under a second
+(``benchmarks/memory_speed.py``).
 """
 
 from __future__ import annotations
@@ -13,33 +14,47 @@ from heedful.memory._base import StoreBase
 from heedful.memory._rows import CLAIM_COLUMNS, claim_from_row
 from heedful.model.claim import Claim, Justification, JustificationKind
 
-_PROPAGATE = """
-WITH RECURSIVE dep(id) AS (
-    SELECT downstream FROM justifications WHERE upstream = :root
+_REACH = """
+WITH RECURSIVE dep(rid) AS (
+    SELECT down FROM justifications WHERE up = :root
     UNION
-    SELECT j.downstream FROM justifications AS j JOIN dep ON j.upstream = dep.id
+    SELECT j.down FROM dep JOIN justifications AS j ON j.up = dep.rid
 )
-UPDATE claims SET dirty = 1, dirty_reason = :reason, dirty_cause = :root
-WHERE id IN (SELECT id FROM dep) AND id != :root
-RETURNING id
 """
 
-_DEPENDENTS = """
-WITH RECURSIVE dep(id) AS (
-    SELECT downstream FROM justifications WHERE upstream = ?
-    UNION
-    SELECT j.downstream FROM justifications AS j JOIN dep ON j.upstream = dep.id
+_PROPAGATE = (
+    _REACH
+    + """
+UPDATE claims SET dirty = 1, dirty_reason = :reason, dirty_cause = :root_id
+WHERE rid IN (SELECT rid FROM dep) AND rid != :root
+RETURNING id
+"""
 )
-SELECT id FROM dep WHERE id != ?
+
+_DEPENDENTS = (
+    _REACH + "SELECT c.id FROM dep JOIN claims AS c ON c.rid = dep.rid WHERE c.rid != :root"
+)
+
+_JUSTIFICATIONS = """
+SELECT s.id AS subject, j.kind AS kind, o.id AS object, j.weight AS weight
+FROM justifications AS j JOIN claims AS s ON s.rid = j.subject JOIN claims AS o ON o.rid = j.object
+WHERE j.subject = :rid OR j.object = :rid
+ORDER BY s.id, j.kind, o.id
 """
 
 
 class TruthMixin(StoreBase):
     """Justifications, dirty flags and their propagation."""
 
-    def _require_claim(self, claim_id: str) -> None:
-        if not self._read("SELECT 1 FROM claims WHERE id = ?", (claim_id,)):
+    def _rid(self, claim_id: str) -> int:
+        """Return the integer key of ``claim_id``; raise UnknownNameError if not stored."""
+        rows = self._read("SELECT rid FROM claims WHERE id = ?", (claim_id,))
+        if not rows:
             raise UnknownNameError(f"unknown claim {claim_id!r}")
+        return int(rows[0][0])
+
+    def _require_claim(self, claim_id: str) -> None:
+        self._rid(claim_id)
 
     def add_justification(self, justification: Justification) -> None:
         """Record ``subject kind object`` between two stored claims (idempotent; updates weight).
@@ -52,15 +67,14 @@ class TruthMixin(StoreBase):
         if j.subject == j.object:
             raise InvalidArgumentError(f"claim {j.subject!r} cannot {j.kind.value} itself")
         with self._tx() as conn:
-            self._require_claim(j.subject)
-            self._require_claim(j.object)
+            rids = {j.subject: self._rid(j.subject), j.object: self._rid(j.object)}
             direction = j.upstream_downstream()
-            up, down = direction if direction is not None else (None, None)
+            up, down = (rids[direction[0]], rids[direction[1]]) if direction else (None, None)
             conn.execute(
-                "INSERT INTO justifications (subject, kind, object, weight, upstream, downstream)"
+                "INSERT INTO justifications (subject, kind, object, weight, up, down)"
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (subject, kind, object)"
                 " DO UPDATE SET weight = excluded.weight",
-                (j.subject, j.kind.value, j.object, j.weight, up, down),
+                (rids[j.subject], j.kind.value, rids[j.object], j.weight, up, down),
             )
 
     def add_justifications(self, justifications: list[Justification]) -> None:
@@ -71,12 +85,7 @@ class TruthMixin(StoreBase):
 
     def justifications(self, claim_id: str) -> list[Justification]:
         """Return every justification that mentions ``claim_id`` (as subject or object)."""
-        self._require_claim(claim_id)
-        rows = self._read(
-            "SELECT subject, kind, object, weight FROM justifications"
-            " WHERE subject = ? OR object = ? ORDER BY subject, kind, object",
-            (claim_id, claim_id),
-        )
+        rows = self._read(_JUSTIFICATIONS, {"rid": self._rid(claim_id)})
         return [
             Justification(
                 subject=r["subject"],
@@ -89,19 +98,15 @@ class TruthMixin(StoreBase):
 
     def contradictions(self, claim_id: str) -> list[str]:
         """Return the claims recorded as contradicting ``claim_id`` (either direction)."""
-        self._require_claim(claim_id)
-        rows = self._read(
-            "SELECT object AS other FROM justifications WHERE kind = ? AND subject = ?"
-            " UNION SELECT subject FROM justifications WHERE kind = ? AND object = ?"
-            " ORDER BY 1",
-            (JustificationKind.CONTRADICTS.value, claim_id) * 2,
+        return sorted(
+            j.object if j.subject == claim_id else j.subject
+            for j in self.justifications(claim_id)
+            if j.kind is JustificationKind.CONTRADICTS
         )
-        return [r[0] for r in rows]
 
     def dependents(self, claim_id: str) -> set[str]:
         """Return every claim that depends on ``claim_id``, transitively (read-only)."""
-        self._require_claim(claim_id)
-        return {r[0] for r in self._read(_DEPENDENTS, (claim_id, claim_id))}
+        return {r[0] for r in self._read(_DEPENDENTS, {"root": self._rid(claim_id)})}
 
     def mark_changed(self, claim_id: str, reason: str) -> set[str]:
         """Record that ``claim_id`` changed: mark all its dependents dirty, transitively.
@@ -113,8 +118,8 @@ class TruthMixin(StoreBase):
             The ids of the dependents marked dirty.
         """
         with self._tx() as conn:
-            self._require_claim(claim_id)
-            rows = conn.execute(_PROPAGATE, {"root": claim_id, "reason": reason}).fetchall()
+            params = {"root": self._rid(claim_id), "root_id": claim_id, "reason": reason}
+            rows = conn.execute(_PROPAGATE, params).fetchall()
         return {r[0] for r in rows}
 
     def mark_dirty(self, claim_id: str, reason: str) -> set[str]:
