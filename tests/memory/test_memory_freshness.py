@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from heedful.errors import InvalidArgumentError
 from heedful.memory import FreshnessConfig, Store, cho_garcia_molina_rate, p_stale
+from heedful.model.claim import Claim
 from heedful.model.scenario import Volatility
 
 
@@ -121,3 +122,23 @@ def test_simultaneous_observations_are_merged(store: Store) -> None:
     store.record_observation("dep", "b", 0.0)
     store.record_observation("dep", "b", 10.0)
     assert store.change_history("dep") == ([10.0], [False])
+
+
+def test_store_p_stale_switches_to_learned_hazard_with_enough_revisits() -> None:
+    config = FreshnessConfig(min_revisits_to_learn=2)
+    with Store.open(freshness=config) as store:
+        store.add_claim(
+            Claim(id="c", subject="dep", value="a", volatility=Volatility.LOW, observed_at=0.0)
+        )
+        assert store.hazard_per_hour("c") == 0.001
+        for at, value in [(0.0, "a"), (3600.0, "b"), (7200.0, "b")]:
+            store.record_observation("dep", value, at)
+        assert store.hazard_per_hour("c") == pytest.approx(math.log(2))
+        assert store.hazard_per_hour("c", learned=False) == 0.001
+        assert store.p_stale("c", now=3600.0) == pytest.approx(0.5)
+
+
+def test_store_p_stale_rejects_time_before_observation(store: Store) -> None:
+    store.add_claim(Claim(id="c", subject="dep", value="a", observed_at=100.0))
+    with pytest.raises(InvalidArgumentError, match="before"):
+        store.p_stale("c", now=50.0)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import pytest
 
 from heedful.errors import InvalidArgumentError
@@ -55,3 +58,15 @@ def test_batch_append_is_all_or_nothing(store: Store) -> None:
     assert store.trace() == []
     events = store.append_traces([TraceRecord("a"), TraceRecord("b")])
     assert [e.event for e in store.trace()] == ["a", "b"] == [e.event for e in events]
+
+
+def test_one_store_can_be_shared_by_threads(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "t.db") as store:
+
+        def write(name: str) -> list[int]:
+            return [store.append_trace("tick", {"w": name}).seq for _ in range(50)]
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            seqs = [s for batch in pool.map(write, "abcd") for s in batch]
+        assert sorted(seqs) == [e.seq for e in store.trace()]
+        assert len(set(seqs)) == 200

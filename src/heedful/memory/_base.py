@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -39,11 +40,14 @@ class StoreBase:
     _conn: sqlite3.Connection
     _clock: Clock
     _depth: int
+    _lock: threading.RLock
 
     def _init_base(self, conn: sqlite3.Connection, clock: Clock) -> None:
         self._conn = conn
         self._clock = clock
         self._depth = 0
+        # One connection, many threads (e.g. an MCP server): a transaction holds the lock.
+        self._lock = threading.RLock()
 
     def now(self) -> float:
         """Return the store clock's current time (epoch seconds)."""
@@ -55,6 +59,11 @@ class StoreBase:
 
         SQLite errors become :class:`StoreError`; heedful errors pass through after rollback.
         """
+        with self._lock, self._tx_locked() as conn:
+            yield conn
+
+    @contextmanager
+    def _tx_locked(self) -> Iterator[sqlite3.Connection]:
         if self._depth > 0:
             self._depth += 1
             try:
@@ -101,6 +110,7 @@ class StoreBase:
     def _read(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[sqlite3.Row]:
         """Run a read query; SQLite errors become :class:`StoreError`."""
         try:
-            return self._conn.execute(sql, params).fetchall()
+            with self._lock:
+                return self._conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"store read failed: {exc}") from exc

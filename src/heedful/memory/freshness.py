@@ -36,11 +36,14 @@ class FreshnessConfig(BaseModel):
 
     Attributes:
         hazards_per_hour: λ per class; every class must be present, each ≥ 0.
+        min_revisits_to_learn: A subject's learned hazard (Cho & Garcia-Molina over its stored
+            revisits) replaces its class default once it has at least this many revisits.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     hazards_per_hour: dict[Volatility, float] = Field(default_factory=_default_hazards)
+    min_revisits_to_learn: int = Field(default=5, ge=1)
 
     @field_validator("hazards_per_hour")
     @classmethod

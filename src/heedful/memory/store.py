@@ -17,7 +17,13 @@ from types import TracebackType
 from heedful.errors import InvalidArgumentError, StoreError
 from heedful.memory._base import BUSY_TIMEOUT_MS, Clock
 from heedful.memory.claims import ClaimsMixin
-from heedful.memory.freshness import DEFAULT_FRESHNESS, FreshnessConfig, p_stale
+from heedful.memory.freshness import (
+    DEFAULT_FRESHNESS,
+    SECONDS_PER_HOUR,
+    FreshnessConfig,
+    cho_garcia_molina_rate,
+    p_stale_rate,
+)
 from heedful.memory.goals import GoalsMixin
 from heedful.memory.graph import GraphMixin
 from heedful.memory.schema import migrate, schema_version
@@ -117,22 +123,39 @@ class Store(ClaimsMixin, GoalsMixin, GraphMixin, TraceMixin):
     ) -> None:
         self.close()
 
-    def p_stale(self, claim_id: str, now: float | None = None) -> float:
-        """Probability claim ``claim_id`` is no longer current (document 000 §9).
+    def hazard_per_hour(self, claim_id: str, *, learned: bool = True) -> float:
+        """Return the change rate (per hour) used for claim ``claim_id``'s freshness.
 
-        Uses the hazard of the claim's volatility class from :attr:`freshness`.
+        The learned rate of the claim's subject when ``learned`` and the subject has at least
+        ``freshness.min_revisits_to_learn`` stored revisits; else its volatility class default.
+        """
+        claim = self.get_claim(claim_id)
+        if learned:
+            intervals, changed = self.change_history(claim.subject)
+            if len(intervals) >= self.freshness.min_revisits_to_learn:
+                return cho_garcia_molina_rate(intervals, changed) * SECONDS_PER_HOUR
+        return self.freshness.hazards_per_hour[claim.volatility]
+
+    def p_stale(self, claim_id: str, now: float | None = None, *, learned: bool = True) -> float:
+        """Probability claim ``claim_id`` is no longer current (document 000 §9).
 
         Args:
             claim_id: The claim.
             now: The time to evaluate at; defaults to the store clock.
+            learned: Use the subject's learned hazard when enough revisits are stored
+                (see :meth:`hazard_per_hour`).
+
+        Raises:
+            InvalidArgumentError: ``now`` is before the claim was observed.
         """
         claim = self.get_claim(claim_id)
         at = self.now() if now is None else now
-        if at < claim.observed_at - 1e-9 and now is not None:
+        if now is not None and at < claim.observed_at:
             raise InvalidArgumentError(
                 f"now={at} is before claim {claim_id!r} was observed ({claim.observed_at})"
             )
-        return p_stale(claim.volatility, claim.age_s(at), self.freshness)
+        rate = self.hazard_per_hour(claim_id, learned=learned) / SECONDS_PER_HOUR
+        return p_stale_rate(rate, claim.age_s(at))
 
     def goal_region(self, goal_id: str, limit: int = 20) -> list[str]:
         """Return a goal's knowledge region (document 002 §3.1.1, ``goal_region_nodes``).
