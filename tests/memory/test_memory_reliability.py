@@ -93,3 +93,12 @@ def test_two_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     assert len(confirmed) == len(set(confirmed)) == len(stored)
     assert set(confirmed) == set(stored)
     assert {p["writer"] for p in stored.values()} == {"a", "b"}
+
+
+def test_processes_creating_the_same_new_file_at_once_all_succeed(tmp_path: Path) -> None:
+    db = tmp_path / "fresh.db"
+    procs = [_start(db, name, 5) for name in ("a", "b", "c", "d")]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    assert len(_check_store(db)) == 4 * (1 + 2 + 3 + 1 + 2)

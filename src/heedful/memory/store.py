@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -88,11 +89,7 @@ class Store(ClaimsMixin, GoalsMixin, GraphMixin, TraceMixin):
             conn.row_factory = sqlite3.Row
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             conn.execute("PRAGMA foreign_keys = ON")
-            if text != MEMORY:
-                conn.execute("PRAGMA journal_mode = WAL")
-                # WAL + NORMAL survives a killed process; only power loss may drop the last commits.
-                conn.execute("PRAGMA synchronous = NORMAL")
-            migrate(conn)
+            _retry_busy(lambda: _prepare(conn, wal=text != MEMORY))
         except sqlite3.Error as exc:
             conn.close()
             raise StoreError(f"cannot open store {text}: {exc}") from exc
@@ -169,3 +166,30 @@ class Store(ClaimsMixin, GoalsMixin, GraphMixin, TraceMixin):
         linked.sort(key=order.__getitem__)
         retrieved = [h.node_id for h in self.search(goal.title, limit=limit)]
         return list(dict.fromkeys(linked + retrieved))
+
+
+#: Attempts at preparing a file another process is creating at the same moment.
+OPEN_RETRIES = 20
+
+
+def _prepare(conn: sqlite3.Connection, *, wal: bool) -> None:
+    if wal:
+        conn.execute("PRAGMA journal_mode = WAL")
+        # WAL + NORMAL survives a killed process; only power loss may drop the last commits.
+        conn.execute("PRAGMA synchronous = NORMAL")
+    migrate(conn)
+
+
+def _retry_busy(step: Callable[[], None]) -> None:
+    """Run ``step``, retrying while another connection holds a lock SQLite will not wait on
+    (switching a brand-new file to WAL takes an exclusive lock without the busy handler)."""
+    for attempt in range(OPEN_RETRIES):
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if attempt == OPEN_RETRIES - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
