@@ -46,6 +46,7 @@ from heedful.engine.records import (
     OutcomeRecord,
     OutcomeStatus,
 )
+from heedful.engine.store_adapter import StoreGraph, open_engine
 from heedful.engine.topology import Component, DeliberationBudget, Topology, analyze
 from heedful.engine.triage import AttentionItem, triage
 
@@ -83,6 +84,7 @@ __all__ = [
     "OutcomeRecord",
     "OutcomeStatus",
     "ResearchPort",
+    "StoreGraph",
     "Topology",
     "TriageConfig",
     "analyze",
@@ -90,5 +92,6 @@ __all__ = [
     "autonomy_json_schema",
     "config_from_ampersand",
     "load_engine_config",
+    "open_engine",
     "triage",
 ]

@@ -469,6 +469,13 @@ class Engine:
             return None
         return max(0.0, (self._next_beat - time.monotonic()) * 1000.0)
 
+    def close(self) -> None:
+        """Stop the heartbeat and close the graph port if it can be closed."""
+        self.deactivate()
+        close = getattr(self.graph, "close", None)
+        if callable(close):
+            close()
+
     def status(self) -> dict[str, Any]:
         """The engine's state for observability (document 002 §3.1 ``status/0``)."""
         last = self.last_cycle

@@ -1,0 +1,210 @@
+"""The memory store as the engine's :class:`~heedful.engine.ports.GraphPort`.
+
+:class:`StoreGraph` translates between :class:`heedful.memory.Store` (epoch-second timestamps,
+``Node``/``Edge``/``Outcome`` models) and the engine's records. It adds no storage of its own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from heedful.engine.config import EngineConfig
+from heedful.engine.engine import Engine
+from heedful.engine.records import (
+    SURPRISING,
+    EdgeRecord,
+    EdgeType,
+    NodeRecord,
+    NodeType,
+    OutcomeRecord,
+    OutcomeStatus,
+)
+from heedful.memory import Edge, Node, Store
+from heedful.memory import EdgeType as StoreEdgeType
+from heedful.memory import NodeType as StoreNodeType
+from heedful.model.claim import Outcome
+from heedful.model.claim import OutcomeStatus as StoreOutcomeStatus
+from heedful.model.goal import Goal, GoalStatus
+
+#: The store has no ``timeout`` status: it is kept as a failure whose description says so.
+_TIMEOUT_PREFIX = "timeout: "
+
+
+def _dt(epoch: float | None) -> datetime | None:
+    return None if epoch is None else datetime.fromtimestamp(epoch, UTC)
+
+
+def _node(node: Node) -> NodeRecord:
+    return NodeRecord(
+        id=node.id,
+        type=NodeType(node.node_type.value),
+        content=node.content,
+        confidence=node.confidence,
+        updated_at=_dt(node.updated_at),
+        metadata=dict(node.metadata),
+    )
+
+
+def _edge(edge: Edge) -> EdgeRecord:
+    return EdgeRecord(edge.src, edge.dst, EdgeType(edge.edge_type.value), edge.weight)
+
+
+def _outcome(outcome: Outcome) -> OutcomeRecord:
+    status = OutcomeStatus(outcome.status.value)
+    detail = outcome.description
+    if status == OutcomeStatus.FAILURE and detail.startswith(_TIMEOUT_PREFIX):
+        status, detail = OutcomeStatus.TIMEOUT, detail.removeprefix(_TIMEOUT_PREFIX)
+    return OutcomeRecord(
+        status=status,
+        confidence=outcome.confidence,
+        goal_id=outcome.goal_id,
+        node_ids=(outcome.node_id,) if outcome.node_id else (),
+        detail=detail,
+        created_at=_dt(outcome.at),
+        id=str(outcome.id or ""),
+    )
+
+
+class StoreGraph:
+    """A :class:`heedful.memory.Store` seen through the engine's graph port.
+
+    Args:
+        store: An open store. ``close()`` closes it.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> StoreGraph:
+        """Open (creating if needed) the store at ``path``."""
+        return cls(Store.open(path))
+
+    def close(self) -> None:
+        """Close the underlying store."""
+        self.store.close()
+
+    # goals -------------------------------------------------------------------------------------
+
+    def list_goals(self, status: GoalStatus | None = None) -> list[Goal]:
+        """Goals, most important first."""
+        return self.store.list_goals(status=status)
+
+    def get_goal(self, goal_id: str) -> Goal:
+        """One goal."""
+        return self.store.get_goal(goal_id)
+
+    def add_goal(self, goal: Goal) -> Goal:
+        """Store a new goal."""
+        return self.store.add_goal(goal)
+
+    def update_goal(self, goal: Goal) -> Goal:
+        """Replace a goal (transitions enforced by the store)."""
+        return self.store.update_goal(goal)
+
+    # graph -------------------------------------------------------------------------------------
+
+    def search(self, query: str, limit: int) -> list[str]:
+        """BM25 full-text search."""
+        return [hit.node_id for hit in self.store.search(query, limit=limit)]
+
+    def get_nodes(self, node_ids: Sequence[str]) -> list[NodeRecord]:
+        """Existing nodes among ``node_ids``, in the given order."""
+        found = {n.id: n for n in self.store.nodes(list(node_ids))}
+        return [_node(found[i]) for i in dict.fromkeys(node_ids) if i in found]
+
+    def edges_touching(self, node_ids: Sequence[str]) -> list[EdgeRecord]:
+        """Edges with an endpoint in ``node_ids``."""
+        return [_edge(e) for e in self.store.edges_touching(list(node_ids))]
+
+    def outcomes_for(self, goal_id: str | None, node_ids: Sequence[str]) -> list[OutcomeRecord]:
+        """Outcomes of the goal or of any of the nodes (each once)."""
+        found: dict[int, Outcome] = {}
+        if goal_id is not None:
+            for o in self.store.outcomes(goal_id=goal_id):
+                found[o.id or 0] = o
+        for node_id in dict.fromkeys(node_ids):
+            for o in self.store.outcomes(node_id=node_id):
+                found[o.id or 0] = o
+        return [_outcome(found[k]) for k in sorted(found)]
+
+    def gap_candidates(self, limit: int) -> list[str]:
+        """Contradicted nodes, nodes of failed outcomes, then low-confidence nodes.
+
+        Scans edges and nodes; the engine only asks when no goal is active.
+        """
+        found: dict[str, None] = {}
+        for edge in self.store.edges():
+            if edge.edge_type == StoreEdgeType.CONTRADICTS:
+                found.setdefault(edge.src)
+                found.setdefault(edge.dst)
+        for o in reversed(self.store.outcomes()):
+            if _outcome(o).status in SURPRISING and o.node_id:
+                found.setdefault(o.node_id)
+        for node in self.store.nodes():
+            if node.confidence < 0.5:
+                found.setdefault(node.id)
+        return list(found)[:limit]
+
+    def add_node(self, node: NodeRecord) -> str:
+        """Store a node (the store stamps its times)."""
+        stored = self.store.add_node(
+            Node(
+                id=node.id,
+                node_type=StoreNodeType(node.type.value),
+                content=node.content,
+                confidence=min(1.0, max(0.0, node.confidence)),
+                metadata=dict(node.metadata),
+            )
+        )
+        return stored.id
+
+    def add_edge(self, edge: EdgeRecord) -> None:
+        """Store an edge."""
+        self.store.add_edge(
+            Edge(
+                src=edge.source,
+                dst=edge.target,
+                edge_type=StoreEdgeType(edge.type.value),
+                weight=edge.weight,
+            )
+        )
+
+    def record_outcome(self, outcome: OutcomeRecord) -> str:
+        """Store an outcome (a timeout is kept as a failure marked ``timeout:``)."""
+        status = outcome.status
+        detail = outcome.detail
+        if status == OutcomeStatus.TIMEOUT:
+            status, detail = OutcomeStatus.FAILURE, _TIMEOUT_PREFIX + detail
+        at = outcome.created_at.timestamp() if outcome.created_at else self.store.now()
+        stored = self.store.add_outcome(
+            Outcome(
+                status=StoreOutcomeStatus(status.value),
+                confidence=outcome.confidence,
+                node_id=outcome.node_ids[0] if outcome.node_ids else None,
+                goal_id=outcome.goal_id,
+                at=at,
+                description=detail,
+            )
+        )
+        return str(stored.id)
+
+    def digest(self) -> str:
+        """The store's graph digest."""
+        return self.store.graph_digest()
+
+
+def open_engine(
+    path: str | os.PathLike[str], config: EngineConfig | None = None, **ports: Any
+) -> Engine:
+    """An :class:`Engine` over the memory store at ``path`` (``engine.close()`` closes it).
+
+    Args:
+        path: SQLite file (created if missing) or ``":memory:"``.
+        config: Engine configuration.
+        **ports: ``research``, ``deliberator``, ``actions``, ``notifier`` or ``clock`` overrides.
+    """
+    return Engine(StoreGraph.open(path), config, **ports)
