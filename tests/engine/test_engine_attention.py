@@ -325,7 +325,17 @@ def test_act_without_executor_is_deferred_not_faked(graph: InMemoryGraph) -> Non
     result = Engine(graph, _config("act"), clock=clock).run_cycle()
     assert result["dispatches"][0]["result"] == "deferred"
     assert result["dispatches"][0]["reason"] == "no action executor configured"
+    assert result["budget_used"]["action_dispatches"] == 0
     assert len(graph.outcomes) == before
+
+
+def test_explore_without_research_does_not_inflate_coverage(graph: InMemoryGraph) -> None:
+    add_learn_region(graph, "c", "churn")
+    add_goal(graph, "g", "churn pricing competitors")
+    result = Engine(graph, _config("act"), clock=clock).run_cycle()
+    (dispatch,) = result["dispatches"]
+    assert dispatch["mode"] == "explore" and dispatch["details"]["findings"] == 0
+    assert dispatch["coverage_after"] == pytest.approx(dispatch["coverage_before"], abs=1e-9)
 
 
 def test_propose_mode_creates_inferred_proposed_goal(graph: InMemoryGraph) -> None:

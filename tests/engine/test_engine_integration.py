@@ -34,21 +34,27 @@ def test_e2e_goal_then_heartbeat_detects_gap_and_explore_enriches_graph(
         clock=clock,
     )
     before = len(graph.nodes)
+    completed = []
+    engine.subscribe(
+        lambda e: completed.append(engine.last_cycle) if e.name == "cycle_complete" else None
+    )
 
     async def main() -> None:
         engine.activate()
-        while engine.cycles_run < 1:
+        while not completed:
             await asyncio.sleep(0.005)
         engine.deactivate()
 
     asyncio.run(main())
-    cycle = engine.last_cycle
+    cycle = completed[0]
     assert cycle is not None and cycle.trigger == "heartbeat"
     (dispatch,) = cycle.dispatches
     assert dispatch.item.coverage.gaps  # the gap was detected
     assert dispatch.mode.value == "explore" and dispatch.result == "ok"
     assert len(graph.nodes) > before
+    assert dispatch.details["new_node_ids"]
     assert set(dispatch.details["new_node_ids"]) <= set(graph.get_goal("g").linked_node_ids)
+    assert dispatch.details["trace_node_id"] in graph.nodes
 
 
 def test_e2e_cyclic_knowledge_focus_crystallizes_and_lowers_effective_kappa(

@@ -30,6 +30,7 @@ from heedful.engine.ports import (
     DeliberatorPort,
     Finding,
     GraphPort,
+    NoActionExecutor,
     Notice,
     NotifierPort,
     ResearchPort,
@@ -335,32 +336,39 @@ class Dispatcher:
                     metadata={"source": finding.source, "explored_for": item.goal_id or ""},
                 )
             )
+            # Only link to nodes known to exist (the region and what expansion found).
             w.edges.extend(
-                EdgeRecord(node_id, target, EdgeType.SUPPORTS) for target in finding.supports
+                EdgeRecord(node_id, target, EdgeType.SUPPORTS)
+                for target in finding.supports
+                if target in region
             )
+        # An episodic trace of the exploration. It deliberately omits the goal's words and is
+        # not linked to the goal, so recording that we looked never counts as knowing.
         trace_id = _new_id("explore")
         w.nodes.append(
             NodeRecord(
                 id=trace_id,
                 type=NodeType.EPISODIC,
                 content=(
-                    f"Explored '{item.goal_title}': linked {len(linked)} related node(s), "
-                    f"{len(findings)} finding(s) for {', '.join(researched) or 'no gap'}"
+                    f"Exploration trace: linked {len(linked)} related node(s), "
+                    f"{len(findings)} finding(s) from {len(researched)} research call(s)"
                 ),
                 confidence=1.0,
                 updated_at=self.now,
+                metadata={"engine": "explore_trace", "goal_id": item.goal_id or ""},
             )
         )
         w.edges.extend(
             EdgeRecord(trace_id, n, EdgeType.DERIVED_FROM) for n in [*new_ids, *linked][:20]
         )
-        w.link_nodes.extend([*linked, *new_ids, trace_id])
+        w.link_nodes.extend([*linked, *new_ids])
         record.result = "ok"
         record.details = {
             "linked_nodes": len(linked),
             "findings": len(findings),
             "explore_calls": len(researched),
-            "new_node_ids": [*new_ids, trace_id],
+            "new_node_ids": new_ids,
+            "trace_node_id": trace_id,
         }
 
     async def _focus(self, record: DispatchRecord) -> None:
@@ -427,6 +435,9 @@ class Dispatcher:
             return
         if self.ledger.action_dispatches >= self.config.budget.max_action_dispatches:
             record.reason = "budget: max_action_dispatches reached"
+            return
+        if isinstance(self.actions, NoActionExecutor):
+            record.reason = "no action executor configured"
             return
         if not self.actions_allowed():
             record.reason = "governance: max_actions_per_hour reached"

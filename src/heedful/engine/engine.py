@@ -280,14 +280,14 @@ class Engine:
             )
         result.duration_ms = (time.perf_counter() - started) * 1000.0
         result.next_heartbeat_ms = self._next_heartbeat_in_ms()
+        self.cycles_run += 1
+        self.last_cycle = result
         modes = result.to_dict()["modes"]
         self.telemetry.emit(
             "cycle_complete",
             {"total_duration_ms": result.duration_ms, "items_dispatched": result.items_dispatched},
             {"modes": modes, "cycle_id": result.cycle_id, "timed_out": result.timed_out},
         )
-        self.cycles_run += 1
-        self.last_cycle = result
         return result
 
     def _allow_action(self, now: datetime) -> bool:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-from heedful.engine.config import EngineConfig
+from heedful.engine.config import EngineConfig, load_engine_config
 from heedful.engine.engine import Engine
 from heedful.engine.records import (
     SURPRISING,
@@ -22,6 +23,7 @@ from heedful.engine.records import (
     OutcomeRecord,
     OutcomeStatus,
 )
+from heedful.errors import InvalidArgumentError
 from heedful.memory import Edge, Node, Store
 from heedful.memory import EdgeType as StoreEdgeType
 from heedful.memory import NodeType as StoreNodeType
@@ -198,13 +200,29 @@ class StoreGraph:
 
 
 def open_engine(
-    path: str | os.PathLike[str], config: EngineConfig | None = None, **ports: Any
+    path: str | os.PathLike[str],
+    config: EngineConfig | str | os.PathLike[str] | None = None,
+    *,
+    must_exist: bool = False,
+    **ports: Any,
 ) -> Engine:
     """An :class:`Engine` over the memory store at ``path`` (``engine.close()`` closes it).
 
     Args:
-        path: SQLite file (created if missing) or ``":memory:"``.
-        config: Engine configuration.
+        path: SQLite file (created if missing unless ``must_exist``) or ``":memory:"``.
+        config: Engine configuration, or the path of a JSON/YAML config file.
+        must_exist: Refuse to create a new store file.
         **ports: ``research``, ``deliberator``, ``actions``, ``notifier`` or ``clock`` overrides.
+
+    Raises:
+        InvalidArgumentError: ``must_exist`` and there is no file at ``path``; bad config file.
+        StoreError: The store cannot be opened.
     """
-    return Engine(StoreGraph.open(path), config, **ports)
+    text = os.fspath(path)
+    if must_exist and text != ":memory:" and not Path(text).is_file():
+        raise InvalidArgumentError(
+            f"no memory store at {text} (create one with `heedful engine load`)"
+        )
+    if config is not None and not isinstance(config, EngineConfig):
+        config = load_engine_config(os.fspath(config))
+    return Engine(StoreGraph.open(text), config, **ports)
