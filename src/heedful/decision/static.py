@@ -119,15 +119,16 @@ def _check_size(
         )
     kk = min(k, len(ks))
     e = _elementary(ks, kk)
-    kmax = max(ks, default=1)
-    flops = sum(e[j] for j in range(kk)) * n_lumps * (n_actions + 1)
+    # levels ≤ kk − 2 materialise their joint rows; the last two levels cost, per joint row of
+    # size kk − 1, one product with the outcome columns of every later source (about half of all)
+    flops = sum(e[j] for j in range(max(kk - 1, 0))) * n_lumps * (n_actions + 1)
     if kk >= 1:
-        flops += e[kk - 1] * n_lumps * kmax * n_actions * len(ks) / 2
-    stored = e[kk - 2] if kk >= 2 else 1.0
-    if flops > lim.max_static_flops or stored * n_lumps > lim.max_rows * 16:
+        flops += e[kk - 1] * n_lumps * n_actions * (1 + sum(ks) / 2)
+    stored = e[kk - 2] * n_lumps if kk >= 2 else float(n_lumps)
+    if flops > lim.max_static_flops or stored > lim.max_rows * 16:
         raise ProblemTooLargeError(
             f"the static oracle would need about {flops:.2g} floating-point operations and "
-            f"{stored * n_lumps:.2g} stored values ({len(ks)} informative sources with "
+            f"{stored:.2g} stored values ({len(ks)} informative sources with "
             f"{sum(ks)} informative outcomes, {n_lumps} distinguishable worlds, budget {k}); "
             f"the limits are {lim.max_static_flops:.2g} and {lim.max_rows * 16:.2g}"
         )
