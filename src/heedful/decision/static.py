@@ -7,9 +7,11 @@ How it stays fast (document 000 §14.3 asks for C(30, 5) = 142,506 subsets to be
    source can tell apart are lumped.
 2. The gross value without failures, ``G(T)``, is computed for every subset ``T`` of the
    informative sources level by level in colexicographic order: the joint likelihood rows of all
-   subsets of one size are stacked and multiplied with ``p·u`` in one matrix product, the last
-   level streamed block by block (one block per largest element) so memory stays small.
-3. Failures are folded back exactly: ``G_f(S) = Σ_{T⊆S} Π_{T}(1−f) Π_{S∖T} f · G(T)``.
+   subsets of one size are stacked and multiplied with ``p·u`` in one matrix product per block
+   (one block per largest element). The last two levels are never materialised: the rows of a
+   subset of size ``k − 2`` are multiplied with the outcome columns of every later pair at once.
+3. Failures are folded back exactly: ``G_f(S) = Σ_{T⊆S} Π_{T}(1−f) Π_{S∖T} f · G(T)``, one
+   failing source at a time.
 4. Every subset of all sources is then one table lookup: ``V(S) = G_f(S ∩ I) − λ·c(S)``.
 """
 
