@@ -133,3 +133,18 @@ def test_documented_example_policy_runs_without_violations() -> None:
     )
     assert all(t.violation is None and t.inspected for t in results.trials)
     assert results.manifest.policies[0].params == {"max_cost": 10.0}
+
+
+def test_policy_that_does_not_store_its_parameters_is_reported() -> None:
+    class Forgetful(Policy):
+        def __init__(self, depth: int = 2) -> None:
+            self._depth = depth
+
+        def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+            pass
+
+        def next(self, history: Sequence[Observation]) -> str | None:
+            return None
+
+    with pytest.raises(InvalidArgumentError, match=r"self\.depth"):
+        Forgetful().get_params()

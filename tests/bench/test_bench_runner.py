@@ -288,3 +288,18 @@ def test_manifest_records_seed_policies_and_hashes(tiny: Scenario) -> None:
 def test_bad_run_arguments_are_invalid(tiny: Scenario, kw: dict[str, int], message: str) -> None:
     with pytest.raises(InvalidArgumentError, match=message):
         _run([tiny], ["random"], **kw)
+
+
+def test_precision_first_critical_and_distractor_count(tiny_raw: dict[str, Any]) -> None:
+    scenario = scenario_from_dict({**tiny_raw, "budget": 3})
+    r = _run([scenario], ["loudness", "authority-first"], trials=1)
+    by = {t.policy: t for t in r.trials}
+    # loudness: chatter, digest (report nothing), then summary — no critical source.
+    assert by["loudness"].inspected == ["chatter", "digest", "summary"]
+    assert (by["loudness"].precision, by["loudness"].first_critical_at) == (0.0, None)
+    assert by["loudness"].distractor_inspections == 2
+    # authority-first: probe (critical) first, then chatter, summary.
+    assert by["authority-first"].first_critical_at == 1
+    assert by["authority-first"].precision == pytest.approx(1 / 3)
+    row = r.aggregates.row("loudness")
+    assert row.distractor_rate == pytest.approx(2 / 3)

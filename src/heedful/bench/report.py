@@ -60,6 +60,9 @@ def _table(results: Results, family: str) -> Table:
         ("viol.", "right"),
     ]:
         table.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    adaptive = results.manifest.condition == "adaptive"
+    if adaptive:
+        table.add_column("adapt. regret", justify="right", no_wrap=True)
     for i, r in enumerate(ranked_rows(results, family), start=1):
         s = r.score
         table.add_row(
@@ -74,6 +77,7 @@ def _table(results: Results, family: str) -> Table:
             str(r.n_trials),
             str(r.n_uninformative),
             str(r.n_violations),
+            *([_num(r.adaptive_regret.mean, 3) if r.adaptive_regret else "—"] if adaptive else []),
         )
     return table
 
@@ -82,7 +86,7 @@ def print_tables(results: Results, console: Console | None = None) -> None:
     """Print the ranked table over all families, then one per family."""
     if console is None:
         # Piped output gets room for the whole table instead of the 80-column default.
-        console = Console() if sys.stdout.isatty() else Console(width=120)
+        console = Console() if sys.stdout.isatty() else Console(width=140)
     m = results.manifest
     sealed = ", sealed hold-out (aggregates only)" if results.sealed else ""
     console.print(
@@ -184,7 +188,8 @@ def _rows_table(rows: Sequence[AggregateRow]) -> str:
     head = (
         "<tr><th>#</th><th class='l'>policy</th><th>score [95% CI]</th><th>median</th>"
         "<th>regret [95% CI]</th><th>optimal set</th><th>right action</th>"
-        "<th>crit. recall</th><th>net utility</th><th>trials</th><th>uninformative</th>"
+        "<th>crit. recall</th><th>precision</th><th>distractor share</th><th>net utility</th>"
+        "<th>trials</th><th>uninformative</th>"
         "<th>violations</th></tr>"
     )
     body = "".join(
@@ -192,6 +197,8 @@ def _rows_table(rows: Sequence[AggregateRow]) -> str:
         f"<td>{f'{r.score.median:.1f}' if r.score else '—'}</td><td>{_ci(r.regret, 3)}</td>"
         f"<td>{_pct(r.optimal)}</td><td>{_pct(r.action_correct)}</td>"
         f"<td>{f'{r.critical_recall.mean:.2f}' if r.critical_recall else '—'}</td>"
+        f"<td>{f'{r.precision.mean:.2f}' if r.precision else '—'}</td>"
+        f"<td>{f'{100 * r.distractor_rate:.0f}%' if r.distractor_rate is not None else '—'}</td>"
         f"<td>{_ci(r.net_utility, 3)}</td><td>{r.n_trials}</td><td>{r.n_uninformative}</td>"
         f"<td>{r.n_violations}</td></tr>"
         for i, r in enumerate(rows, start=1)

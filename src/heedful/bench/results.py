@@ -107,6 +107,9 @@ class TrialRecord(_Model):
     action_correct: bool
     critical_recall: float | None
     missing_critical: list[str]
+    precision: float | None
+    first_critical_at: int | None
+    distractor_inspections: int
     failure: FailureCode | None
     adaptive_value: float | None = None
     adaptive_regret: float | None = None
@@ -126,6 +129,8 @@ class AggregateRow(_Model):
     optimal: Proportion
     action_correct: Proportion
     critical_recall: MeanCI | None
+    precision: MeanCI | None
+    distractor_rate: float | None
     net_utility: MeanCI
     utility_per_compute: float | None
     adaptive_regret: MeanCI | None

@@ -70,6 +70,16 @@ def collect_choices(
         history.append(reveal(choice) if reveal else Observation(choice, withheld=True))
 
 
+def decision_variables(view: ScenarioView) -> set[str]:
+    """Variables some action's utility depends on (named in a utility rule's ``when``)."""
+    return {v for a in view.actions.values() for rule in a.utility for v in rule.when}
+
+
+def is_distractor(view: ScenarioView, source_id: str) -> bool:
+    """A source that reports no variable any action's utility depends on (visible structure)."""
+    return not set(view.source(source_id).reports) & decision_variables(view)
+
+
 def build_policies(specs: Sequence[PolicySpec | str]) -> list[tuple[PolicySpec, Policy]]:
     """Instantiate policies from names or specs; the spec records the full parameters."""
     out: list[tuple[PolicySpec, Policy]] = []
@@ -142,6 +152,11 @@ def _trial_record(
         action_correct=utility >= oracle.best_utility(world.index) - config.optimal_tolerance,
         critical_recall=len(critical & set(inspected)) / len(critical) if critical else None,
         missing_critical=[s for s in st.critical if s not in inspected],
+        precision=len(critical & set(inspected)) / len(inspected) if inspected else None,
+        first_critical_at=next(
+            (i for i, sid in enumerate(inspected, start=1) if sid in critical), None
+        ),
+        distractor_inspections=sum(1 for sid in inspected if is_distractor(scenario.view, sid)),
         failure=failure,
     )
 
