@@ -26,6 +26,7 @@ __all__ = [
     "Interruption",
     "SourceInfo",
     "belief_marginal",
+    "current_marginal",
     "hazard_per_second",
     "p_stale",
 ]
@@ -60,6 +61,34 @@ def belief_marginal(
     return m
 
 
+def current_marginal(
+    claim: ClaimState | None,
+    domain: tuple[str, ...],
+    hazards_per_hour: Mapping[Volatility, float],
+) -> np.ndarray:
+    """The agent's distribution over a variable *now*, under the change model of doc 000 §9.
+
+    With probability ``1 − p_stale`` the state has not changed since the evidence; otherwise it is
+    uniform over the domain. The evidence itself is the stored posterior ``distribution`` when
+    there is one, else ``confidence`` on the believed value and the rest spread evenly (the
+    "keep" model: ``keep = confidence·(1 − p_stale)`` stays on the belief, the rest is uniform).
+    """
+    n = len(domain)
+    uniform = np.full(n, 1.0 / n)
+    if claim is None or n == 1:
+        return uniform
+    stale = 1.0 if claim.dirty else p_stale(claim.age_s, claim.volatility, hazards_per_hour)
+    if claim.distribution is not None and len(claim.distribution) == n:
+        base = np.asarray(claim.distribution, dtype=float)
+        return (1.0 - stale) * base + stale * uniform
+    if claim.value is None or claim.value not in domain:
+        return uniform
+    keep = claim.confidence * (1.0 - stale)
+    m = np.full(n, (1.0 - keep) / n)
+    m[domain.index(claim.value)] += keep
+    return m
+
+
 @dataclass(frozen=True)
 class ClaimState:
     """A claim (belief) the agent holds, or a variable it holds nothing about (``value=None``).
@@ -74,6 +103,7 @@ class ClaimState:
         volatility: Volatility class of the underlying state.
         dirty: True when truth maintenance marked it for re-checking (doc 000 §4.6).
         evidence_source: Source of the evidence behind it, when known.
+        distribution: Posterior over ``domain`` when the evidence was observed, if computed.
     """
 
     id: str
@@ -85,6 +115,7 @@ class ClaimState:
     volatility: Volatility = Volatility.MEDIUM
     dirty: bool = False
     evidence_source: str | None = None
+    distribution: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from heedful.attention.context import (
     ClaimState,
     DecisionModel,
     SourceInfo,
-    belief_marginal,
+    current_marginal,
     p_stale,
 )
 from heedful.attention.validator import EvidenceRecord
@@ -30,7 +30,13 @@ from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model.goal import Goal
 from heedful.model.scenario import Cost, Volatility
 
-__all__ = ["BeliefRecord", "World", "as_cost", "observation_reliability"]
+__all__ = [
+    "BeliefRecord",
+    "World",
+    "as_cost",
+    "observation_accuracy",
+    "report_likelihood",
+]
 
 
 def as_cost(cost: Cost | Mapping[str, Any] | None, where: str) -> Cost:
@@ -45,14 +51,30 @@ def as_cost(cost: Cost | Mapping[str, Any] | None, where: str) -> Cost:
         raise InvalidArgumentError(f"{where}: invalid cost {dict(cost)!r}: {exc}") from None
 
 
-def observation_reliability(
+def observation_accuracy(
     authority: float,
     source_age_s: float,
     volatility: Volatility,
     hazards: Mapping[Volatility, float],
+    domain_size: int,
+    max_accuracy: float = 0.99,
 ) -> float:
-    """r = authority × P(the source's data is still current)."""
-    return authority * (1.0 - p_stale(source_age_s, volatility, hazards))
+    """P(a report equals the current value): ``(1 − s)·authority + s/n``.
+
+    ``s`` is the p_stale of the source's data; the result is clipped to ``[1/n, max_accuracy]``.
+    Wrong reports are uniform over the other values.
+    """
+    n = max(domain_size, 1)
+    s = p_stale(source_age_s, volatility, hazards)
+    return min(max((1.0 - s) * authority + s / n, 1.0 / n), max_accuracy)
+
+
+def report_likelihood(accuracy: float, domain_size: int, reported: int) -> np.ndarray:
+    """L(report = ``reported`` | true value) over the domain."""
+    n = domain_size
+    like = np.full(n, (1.0 - accuracy) / (n - 1) if n > 1 else 1.0)
+    like[reported] = accuracy
+    return like
 
 
 @dataclass(frozen=True)
@@ -68,6 +90,7 @@ class BeliefRecord:
     domain: tuple[str, ...] | None
     dirty: bool = False
     source_id: str | None = None
+    distribution: tuple[float, ...] | None = None
 
 
 class World:
@@ -75,10 +98,16 @@ class World:
 
     Args:
         hazards_per_hour: λ per volatility class for freshness.
+        max_accuracy: Highest accuracy any report is credited with.
     """
 
-    def __init__(self, hazards_per_hour: Mapping[Volatility, float] | None = None) -> None:
+    def __init__(
+        self,
+        hazards_per_hour: Mapping[Volatility, float] | None = None,
+        max_accuracy: float = 0.99,
+    ) -> None:
         self.hazards = dict(hazards_per_hour or DEFAULT_HAZARDS_PER_HOUR)
+        self.max_accuracy = max_accuracy
         self.sources: dict[str, SourceInfo] = {}
         self.beliefs: dict[str, BeliefRecord] = {}
         self.evidence: list[EvidenceRecord] = []
@@ -246,9 +275,7 @@ class World:
         dom = self.domain_of(claim_id)
         if dom is None:
             return None
-        c = self.claim_state(claim_id, now)
-        stale = 1.0 if c.dirty else p_stale(c.age_s, c.volatility, self.hazards)
-        return belief_marginal(c, dom, 1.0 - c.confidence * (1.0 - stale))
+        return current_marginal(self.claim_state(claim_id, now), dom, self.hazards)
 
     def record_evidence(
         self,
@@ -287,18 +314,19 @@ class World:
             del self.contradictions[claim_id]
         vol = prev.volatility if prev else Volatility.MEDIUM
         claim_type = prev.claim_type if prev else claim_id
-        r = observation_reliability(src.authority_for(claim_type), src.age_s, vol, self.hazards)
+        authority = src.authority_for(claim_type)
         prior = self.marginal(claim_id, now)
+        dist: tuple[float, ...] | None = None
         if prior is None or dom is None:
-            new_value, conf = value, r
+            new_value, conf = value, authority
         else:
-            n = len(dom)
-            like = np.full(n, (1.0 - r) / n)
-            like[dom.index(value)] += r
-            post = prior * like
-            post = post / post.sum() if post.sum() > 0 else np.full(n, 1.0 / n)
+            acc = observation_accuracy(
+                authority, src.age_s, vol, self.hazards, len(dom), self.max_accuracy
+            )
+            post = prior * report_likelihood(acc, len(dom), dom.index(value))
+            post = post / post.sum() if post.sum() > 0 else np.full(len(dom), 1.0 / len(dom))
             k = int(np.argmax(post))
-            new_value, conf = dom[k], float(post[k])
+            new_value, conf, dist = dom[k], float(post[k]), tuple(float(x) for x in post)
         self.beliefs[claim_id] = BeliefRecord(
             claim_id=claim_id,
             claim_type=claim_type,
@@ -308,5 +336,6 @@ class World:
             volatility=vol,
             domain=dom,
             source_id=source_id,
+            distribution=dist,
         )
         return ev, new_value != before
