@@ -187,3 +187,49 @@ def test_submitted_candidates_from_unknown_sources_are_refused() -> None:
                 id="x", target="t", trigger=Trigger.INTERRUPTION, origin="o", submitted_by="ghost"
             )
         )
+
+
+def test_withheld_results_commit_the_source_without_changing_beliefs(
+    deploy_controller: Controller,
+) -> None:
+    deploy_controller.begin_turn(budget=3)
+    step = deploy_controller.next()
+    assert isinstance(step, Candidate)
+    before = deploy_controller.world.beliefs["dep_version"]
+    deploy_controller.resolve(step.id, withheld=True)
+    assert deploy_controller.committed == [step.target]
+    assert deploy_controller.world.beliefs["dep_version"] == before
+
+
+def test_a_committed_source_lowers_the_value_of_checking_the_same_claim_again(
+    deploy_controller: Controller,
+) -> None:
+    deploy_controller.begin_turn(budget=3)
+    deploy_controller.refresh()
+    before = {e.candidate_id: e.net for e in deploy_controller.last_estimates.values()}
+    step = deploy_controller.next()
+    assert isinstance(step, Candidate) and step.target == "registry"
+    deploy_controller.resolve(step.id, withheld=True)
+    deploy_controller.refresh()
+    summary = next(c for c in deploy_controller.candidates if c.target == "cached_summary")
+    assert deploy_controller.last_estimates[summary.id].net < before[summary.id]
+
+
+def test_without_repeats_an_inspected_source_is_not_selected_again() -> None:
+    ctl = Controller(clock=lambda: NOW, repeat_inspections=False)
+    ctl.register_source("s", reports=["c"], authority=0.6, cost={"tool_calls": 0})
+    ctl.record_belief("c", "x", domain=["x", "y"], confidence=0.5, volatility="high")
+    ctl.add_goal(
+        Goal(
+            id="g",
+            title="t",
+            status=GoalStatus.ACTIVE,
+            consequence=5.0,
+            depends_on=[ClaimDependency(claim_id="c")],
+        )
+    )
+    ctl.begin_turn(budget=5)
+    step = ctl.next()
+    assert isinstance(step, Candidate)
+    ctl.resolve(step.id, succeeded=True, observations={"c": "y"})
+    assert isinstance(ctl.next(), Stop)

@@ -44,6 +44,7 @@ class EstimatorConfig:
         deadline_horizon_s: Deadlines nearer than this raise decision impact (§7 "Deadlines").
         deadline_boost: Maximum multiplicative boost of the loss at a deadline of 0 s (§7).
         max_enumeration: Largest joint state space enumerated for decision-based pivotality.
+        max_accuracy: Highest accuracy a report is credited with — no source is perfect (§10).
     """
 
     hazards_per_hour: dict[Volatility, float] = field(
@@ -56,6 +57,7 @@ class EstimatorConfig:
     deadline_horizon_s: float = 3600.0
     deadline_boost: float = 1.0
     max_enumeration: int = 65_536
+    max_accuracy: float = 0.99
 
 
 @dataclass(frozen=True)

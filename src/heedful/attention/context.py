@@ -225,6 +225,9 @@ class AttentionContext:
         interruptions: Incoming events.
         focus: Current focus, for the switching rule.
         inspected: Source ids already inspected this episode → count.
+        committed: Sources chosen whose results are not known yet (static condition: chosen
+            up front, revealed only after every choice), in choice order.
+        budget_left: Inspections left this turn (None = unlimited).
         cost_weight: λ_cost override (e.g. a scenario's cost weight).
         hazards_per_hour: λ per volatility class used for freshness.
     """
@@ -241,6 +244,8 @@ class AttentionContext:
     interruptions: tuple[Interruption, ...] = ()
     focus: Focus | None = None
     inspected: Mapping[str, int] = field(default_factory=dict)
+    committed: tuple[str, ...] = ()
+    budget_left: int | None = None
     cost_weight: float | None = None
     hazards_per_hour: Mapping[Volatility, float] = field(
         default_factory=lambda: dict(DEFAULT_HAZARDS_PER_HOUR)

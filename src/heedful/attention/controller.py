@@ -82,6 +82,8 @@ class Controller:
         seed: Seed used when ``rng`` is not given.
         trace_sink: Extra callable receiving every trace event.
         clock: Returns "now"; pass a fixed clock for reproducible runs.
+        repeat_inspections: Whether a source already inspected may be inspected again (a noisy
+            source can be worth a second read; a benchmark counting sets forbids it).
     """
 
     def __init__(
@@ -97,9 +99,11 @@ class Controller:
         seed: int = 0,
         trace_sink: TraceSink | None = None,
         clock: Callable[[], datetime] | None = None,
+        repeat_inspections: bool = True,
     ) -> None:
         self.config = config
-        self.world = World(config.estimator.hazards_per_hour)
+        self.repeat_inspections = repeat_inspections
+        self.world = World(config.estimator.hazards_per_hour, config.estimator.max_accuracy)
         self.estimator: Estimator = estimator or HeuristicEstimator(config.estimator)
         self.generators = (
             list(generators) if generators is not None else default_generators(config.generator)
@@ -126,6 +130,7 @@ class Controller:
         self.interruptions: list[Interruption] = []
         self.focus: Focus | None = None
         self.inspected: dict[str, int] = {}
+        self.committed: list[str] = []
         self.spontaneous_reads = 0
         self.forced_reads = 0
         self.saturation = Saturation(0.0, 0, False)
@@ -235,6 +240,8 @@ class Controller:
             interruptions=tuple(self.interruptions),
             focus=self.focus,
             inspected=dict(self.inspected),
+            committed=tuple(self.committed),
+            budget_left=self.budget,
             cost_weight=self.cost_weight
             if self.cost_weight is not None
             else (w.decision.cost_weight if w.decision is not None else None),
@@ -284,7 +291,10 @@ class Controller:
                 self._admit(cand, now)
         scored: list[tuple[Candidate, Estimate]] = []
         for c in self.guard.table:
-            if c.kind is CandidateKind.INSPECT_SOURCE and c.target not in self.world.sources:
+            if c.kind is CandidateKind.INSPECT_SOURCE and (
+                c.target not in self.world.sources
+                or (not self.repeat_inspections and c.target in self.inspected)
+            ):
                 continue
             est = self.estimator.estimate(c, ctx)
             live = c.model_copy(
@@ -399,14 +409,37 @@ class Controller:
         actual_cost: Cost | Mapping[str, Any] | None = None,
         decision_changed: bool | None = None,
         utility_delta: float | None = None,
+        withheld: bool = False,
     ) -> Resolution:
-        """Record the outcome of a selected computation and update beliefs."""
+        """Record the outcome of a selected computation and update beliefs.
+
+        Args:
+            candidate_id: The selected candidate.
+            succeeded: Whether the computation returned anything.
+            observations: Claim id → observed value (inspections only).
+            actual_cost: What it really cost.
+            decision_changed: Whether the agent's decision changed (computed when a decision is
+                stated and this is None).
+            utility_delta: Realised utility change, when the agent knows it.
+            withheld: The inspection was made but its result is revealed only later (static
+                condition); later selections value sources *given* this one is in the set.
+        """
         cand = self._inflight.pop(candidate_id, None)
         if cand is None:
             raise UnknownNameError(
                 f"candidate {candidate_id!r} was not selected or is already resolved"
             )
         now = self.clock()
+        if withheld:
+            if observations:
+                raise InvalidArgumentError("a withheld result cannot carry observations")
+            self.committed.append(cand.target)
+            self.inspected[cand.target] = self.inspected.get(cand.target, 0) + 1
+            if cand.forced:
+                self.forced_reads += 1
+            else:
+                self.spontaneous_reads += 1
+            return Resolution(inspection_succeeded=succeeded)
         cost = (
             as_cost(actual_cost, f"candidate {candidate_id!r}") if actual_cost is not None else None
         )

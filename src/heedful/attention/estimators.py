@@ -8,8 +8,9 @@ read trusted metadata only: candidate ``content`` is never looked at (document 0
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -19,9 +20,12 @@ from heedful.attention.context import (
     AttentionContext,
     ClaimState,
     DecisionModel,
+    SourceInfo,
     belief_marginal,
+    current_marginal,
     p_stale,
 )
+from heedful.attention.world import observation_accuracy, report_likelihood
 from heedful.model.candidate import Candidate, CandidateKind
 
 __all__ = [
@@ -129,8 +133,38 @@ class HeuristicEstimator:
         self.use_staleness = use_staleness
         self.use_authority = use_authority
         self.use_switch_cost = use_switch_cost
+        self._committed_cache: (
+            tuple[weakref.ReferenceType[AttentionContext], dict[str, ClaimState]] | None
+        ) = None
 
     # -- pieces ---------------------------------------------------------------------------------
+
+    def claims(self, context: AttentionContext) -> Mapping[str, ClaimState]:
+        """Claims as they will be once the committed (withheld) inspections are revealed.
+
+        A claim covered by committed sources gets the *expected* confidence after their reports
+        (the expected maximum posterior) and fresh evidence; its value stays the current best
+        guess. With nothing committed these are the context's claims unchanged.
+        """
+        if not context.committed:
+            return context.claims
+        cached = self._committed_cache
+        if cached is not None and cached[0]() is context:
+            return cached[1]
+        out = dict(context.claims)
+        for claim_id, claim in context.claims.items():
+            covering = [
+                context.sources[s]
+                for s in context.committed
+                if s in context.sources and claim_id in context.sources[s].reports
+            ]
+            domain = claim.domain or (
+                context.decision.variables.get(claim_id) if context.decision else None
+            )
+            if covering and domain:
+                out[claim_id] = _expected_after(claim, tuple(domain), covering, context)
+        self._committed_cache = (weakref.ref(context), out)
+        return out
 
     def claim_p_stale(self, claim: ClaimState) -> float:
         """p_stale of a claim's evidence (1.0 extra when truth maintenance marked it dirty)."""
@@ -203,7 +237,7 @@ class HeuristicEstimator:
         weighted = utils * others[None, ...]
         sum_axes = tuple(i + 1 for i in range(len(marginals)) if i != axis)
         cond = weighted.sum(axis=sum_axes) if sum_axes else weighted
-        claim = context.claims.get(claim_id)
+        claim = self.claims(context).get(claim_id)
         dom = domains[axis]
         believed = claim.value if claim is not None and claim.value in dom else None
         # The agent acts on its belief (SPEC §4.1: "the loss of acting on a wrong value"); with
@@ -223,7 +257,7 @@ class HeuristicEstimator:
         """The agent's marginal over each decision-relevant variable (belief + staleness)."""
         out = []
         for var in decision.relevant_variables:
-            claim = context.claims.get(var)
+            claim = self.claims(context).get(var)
             stale = self.claim_p_stale(claim) if claim is not None else 0.0
             out.append(
                 belief_marginal(claim, decision.variables[var], self.claim_p_wrong(claim, stale))
@@ -264,7 +298,7 @@ class HeuristicEstimator:
         gross = 0.0
         stale_max = wrong_max = change_max = loss_max = 0.0
         for claim_id in candidate.claim_ids:
-            claim = context.claims.get(claim_id)
+            claim = self.claims(context).get(claim_id)
             if claim is None:
                 continue
             stale = self.claim_p_stale(claim)
@@ -297,6 +331,38 @@ class HeuristicEstimator:
         horizon = self.config.deadline_horizon_s
         closeness = max(0.0, 1.0 - max(candidate.deadline_s, 0.0) / horizon)
         return 1.0 + self.config.deadline_boost * closeness
+
+
+def _expected_after(
+    claim: ClaimState,
+    domain: tuple[str, ...],
+    sources: list[SourceInfo],
+    context: AttentionContext,
+) -> ClaimState:
+    """The claim after the reports of ``sources`` arrive, in expectation over their outcomes."""
+    n = len(domain)
+    m = current_marginal(claim, domain, context.hazards_per_hour)
+    joint = m[None, :]  # rows: outcome combinations, columns: true value
+    for src in sources:
+        acc = observation_accuracy(
+            src.authority_for(claim.claim_type),
+            src.age_s,
+            claim.volatility,
+            context.hazards_per_hour,
+            n,
+        )
+        lik = np.stack([report_likelihood(acc, n, k) for k in range(n)])  # [report, value]
+        joint = (joint[:, None, :] * lik[None, :, :]).reshape(-1, n)
+    confidence = float(joint.max(axis=1).sum())
+    best = domain[int(np.argmax(m))]
+    return replace(
+        claim,
+        value=best,
+        confidence=min(confidence, 1.0),
+        age_s=0.0,
+        dirty=False,
+        distribution=None,
+    )
 
 
 def action_values(
