@@ -1,0 +1,121 @@
+"""The MCP server: the tools of :mod:`.tools` over the SDK's low-level ``Server``.
+
+The low-level server is used (rather than the decorator-based ``MCPServer``) so that arguments are
+validated strictly — unknown names and wrong JSON types are refused, never silently dropped or
+coerced — and every failure reaches the agent as a tool error (``isError: true``) with a message.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import anyio
+import mcp.types as types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+from heedful import __version__
+from heedful.integrations.mcp.backend import Backend
+from heedful.integrations.mcp.tools import TOOLS, ToolFailure, call_tool
+
+__all__ = ["SERVER_NAME", "build_server", "serve_http", "serve_stdio"]
+
+logger = logging.getLogger(__name__)
+
+#: The name the server announces to clients.
+SERVER_NAME = "heedful"
+
+_INSTRUCTIONS = (
+    "heedful decides what deserves attention. attention_survey shows the attention map without "
+    "acting; attention_run_cycle runs one heartbeat cycle at the configured autonomy level."
+)
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=message)], is_error=True
+    )
+
+
+def _tool_list() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name=spec.name,
+            description=spec.description,
+            input_schema=spec.input_schema(),
+            annotations=types.ToolAnnotations(
+                read_only_hint=spec.read_only,
+                destructive_hint=False,
+                open_world_hint=False,
+            ),
+        )
+        for spec in TOOLS
+    ]
+
+
+def build_server(backend: Backend) -> Server[Any]:
+    """Return an MCP server whose tools call ``backend``.
+
+    Every call returns either the response as JSON text plus ``structuredContent``, or a tool
+    error: invalid or unknown arguments, unknown tool names and heedful errors carry their own
+    message; an unexpected exception is logged with its traceback (stderr) and reported as an
+    internal error, and the server keeps serving.
+    """
+    tools = _tool_list()
+
+    async def list_tools(
+        ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def handle_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        try:
+            result = call_tool(backend, params.name, params.arguments)
+        except ToolFailure as exc:
+            logger.info("tool %s refused: %s", params.name, exc)
+            return _error(str(exc))
+        except Exception as exc:
+            logger.exception("tool %s failed unexpectedly", params.name)
+            return _error(
+                f"internal error in {params.name}: {type(exc).__name__}: {exc} "
+                "(a heedful bug; the server log has the traceback)"
+            )
+        text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], structured_content=result
+        )
+
+    return Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=_INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=handle_call,
+    )
+
+
+def serve_stdio(backend: Backend) -> None:
+    """Serve ``backend`` over stdin/stdout until the client closes stdin."""
+    server = build_server(backend)
+
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(run)
+
+
+def serve_http(backend: Backend, host: str, port: int, path: str = "/mcp") -> None:
+    """Serve ``backend`` over streamable HTTP at ``http://host:port{path}`` until interrupted.
+
+    On a loopback host the SDK's DNS-rebinding protection is on (only loopback Host and Origin
+    headers are accepted).
+    """
+    import uvicorn
+
+    server = build_server(backend)
+    app = server.streamable_http_app(streamable_http_path=path, host=host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    anyio.run(uvicorn.Server(config).serve)

@@ -1,0 +1,206 @@
+"""The MCP tools as data: name, description, strict argument model, and the backend call.
+
+This module does not import ``mcp``: it turns raw JSON arguments into one backend call and
+either a JSON-able result or a :class:`ToolFailure` with a message for the agent to read. The
+transport layer (:mod:`heedful.integrations.mcp.server`) only wraps that in MCP types.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import logging
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from heedful.errors import HeedfulError
+from heedful.integrations.mcp.backend import Backend
+
+__all__ = [
+    "TOOLS",
+    "ToolFailure",
+    "ToolSpec",
+    "call_tool",
+    "jsonable",
+    "tool_names",
+]
+
+logger = logging.getLogger(__name__)
+
+
+class ToolFailure(Exception):
+    """A tool call that failed in a way the caller can read and correct (an MCP tool error)."""
+
+
+class _Args(BaseModel):
+    """Base of every tool's arguments: strict JSON types, no unknown names."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SurveyArgs(_Args):
+    """Arguments of ``attention_survey`` (document 002 §3.3)."""
+
+    include_idle: bool = Field(
+        default=False,
+        description="Include items that don't need attention (dispatch_mode: idle).",
+    )
+
+
+class RunCycleArgs(_Args):
+    """Arguments of ``attention_run_cycle`` (document 002 §3.4)."""
+
+    autonomy_override: Literal["observe", "advise", "act"] | None = Field(
+        default=None,
+        description=(
+            "Override the configured autonomy level for this cycle only. Must not exceed the "
+            "governance maximum; null keeps the configured level."
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One MCP tool: what the agent sees (name, description, schema) and what it calls.
+
+    Attributes:
+        name: The tool name.
+        description: What the tool does, for the agent.
+        args: The strict pydantic model of its arguments; its JSON Schema is the input schema.
+        run: Calls the backend with validated arguments and returns the response mapping.
+        read_only: True when the call never changes stored state.
+    """
+
+    name: str
+    description: str
+    args: type[_Args]
+    run: Callable[[Backend, Any], Mapping[str, Any]]
+    read_only: bool
+
+    def input_schema(self) -> dict[str, Any]:
+        """Return the JSON Schema of the arguments (``additionalProperties: false``)."""
+        schema = self.args.model_json_schema()
+        # The model's own title and docstring are for developers, not the agent.
+        schema.pop("title", None)
+        schema.pop("description", None)
+        return schema
+
+
+def _survey(backend: Backend, args: SurveyArgs) -> Mapping[str, Any]:
+    return backend.survey(include_idle=args.include_idle)
+
+
+def _run_cycle(backend: Backend, args: RunCycleArgs) -> Mapping[str, Any]:
+    return backend.run_cycle(autonomy_override=args.autonomy_override)
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        name="attention_survey",
+        description=(
+            "Get the current attention map: a ranked list of what needs attention, based on "
+            "active goals, coverage gaps and κ topology. Does not execute actions. Use it to "
+            "see what the system would do if given autonomy."
+        ),
+        args=SurveyArgs,
+        run=_survey,
+        read_only=True,
+    ),
+    ToolSpec(
+        name="attention_run_cycle",
+        description=(
+            "Trigger one attention cycle: survey goals and coverage, triage, and dispatch "
+            "according to the autonomy level. Returns what was dispatched and the outcomes. "
+            "An autonomy_override above the governance maximum is refused."
+        ),
+        args=RunCycleArgs,
+        run=_run_cycle,
+        read_only=False,
+    ),
+)
+
+
+def tool_names() -> list[str]:
+    """Return the names of every tool, in registration order."""
+    return [spec.name for spec in TOOLS]
+
+
+def _find(name: str) -> ToolSpec:
+    for spec in TOOLS:
+        if spec.name == name:
+            return spec
+    raise ToolFailure(f"unknown tool {name!r}; available: {', '.join(tool_names())}")
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _describe(spec: ToolSpec, exc: ValidationError) -> str:
+    """One readable line per argument problem, e.g. ``include_idle: must be a boolean``."""
+    allowed = ", ".join(spec.args.model_fields) or "(none)"
+    problems: list[str] = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error["loc"]) or "arguments"
+        if error["type"] == "extra_forbidden":
+            problems.append(f"unknown argument {where!r} (accepted: {allowed})")
+        else:
+            problems.append(f"{where}: {error['msg']} (got {_short(error.get('input'))})")
+    return f"invalid arguments for {spec.name}: " + "; ".join(problems)
+
+
+def call_tool(backend: Backend, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Validate ``arguments``, call the backend and return a JSON-able response.
+
+    Raises:
+        ToolFailure: Unknown tool, invalid arguments, or a :class:`HeedfulError` from the
+            backend (its message is passed on, prefixed with the error type).
+    """
+    spec = _find(name)
+    if arguments is not None and not isinstance(arguments, Mapping):
+        raise ToolFailure(f"invalid arguments for {name}: expected an object")
+    try:
+        args = spec.args.model_validate(dict(arguments or {}))
+    except ValidationError as exc:
+        raise ToolFailure(_describe(spec, exc)) from exc
+    try:
+        result = spec.run(backend, args)
+    except HeedfulError as exc:
+        raise ToolFailure(f"{type(exc).__name__}: {exc}") from exc
+    out = jsonable(result)
+    if not isinstance(out, dict):
+        raise TypeError(f"{name} returned {type(result).__name__}, expected a mapping")
+    return out
+
+
+def jsonable(value: Any) -> Any:
+    """Convert a backend response into plain JSON types (enums, dataclasses, models, dates).
+
+    Non-finite floats become ``None`` because JSON has no NaN or infinity.
+    """
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, BaseModel):
+        return jsonable(value.model_dump(mode="python"))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return jsonable(dataclasses.asdict(value))
+    if isinstance(value, Mapping):
+        return {str(jsonable(k)): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = [jsonable(v) for v in value]
+        return sorted(items, key=repr) if isinstance(value, set | frozenset) else items
+    if hasattr(value, "item") and callable(value.item):  # numpy scalars
+        return jsonable(value.item())
+    raise TypeError(f"cannot convert {type(value).__name__} to JSON")

@@ -1,0 +1,79 @@
+"""The streamable HTTP transport: a real server process on 127.0.0.1, one bounded call."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import Client
+
+HERE = Path(__file__).parent
+STARTUP_TIMEOUT_S = 30.0
+
+
+def free_port() -> int:
+    """Return a loopback port that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def wait_for_port(proc: subprocess.Popen[bytes], port: int) -> None:
+    """Wait until something accepts connections on ``port``; fail if ``proc`` exits first."""
+    with anyio.fail_after(STARTUP_TIMEOUT_S):
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"server exited with {proc.returncode} before listening")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    return
+            except OSError:
+                await anyio.sleep(0.1)
+
+
+def run_http_server(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+    """Start ``python ARGS`` with its output in ``log``."""
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, *args], cwd=HERE, stdout=out, stderr=subprocess.STDOUT
+        )
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Terminate ``proc``, then kill it if it does not exit within a few seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def test_http_server_on_loopback_answers_a_call(bounded: Any, tmp_path: Path) -> None:
+    port = free_port()
+    script = (
+        "from conftest import FakeBackend\n"
+        "from heedful.integrations.mcp import serve_http\n"
+        f"serve_http(FakeBackend(), '127.0.0.1', {port})\n"
+    )
+    proc = run_http_server(["-c", script], tmp_path / "server.log")
+    try:
+
+        async def go() -> Any:
+            await wait_for_port(proc, port)
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                return await client.call_tool("attention_survey", {"include_idle": False})
+
+        result = bounded(go)
+    finally:
+        stop(proc)
+    assert not result.is_error
+    assert result.structured_content["status"] == "ok"

@@ -1,0 +1,121 @@
+"""The tool layer without a transport: validation, error messages, JSON conversion."""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("mcp")
+
+from heedful.integrations.mcp.tools import TOOLS, ToolFailure, call_tool, jsonable, tool_names
+
+
+def test_every_tool_schema_refuses_unknown_arguments() -> None:
+    for spec in TOOLS:
+        assert spec.input_schema()["additionalProperties"] is False, spec.name
+
+
+def test_survey_defaults_include_idle_to_false(fake_backend: Any) -> None:
+    call_tool(fake_backend, "attention_survey", None)
+    assert fake_backend.calls == [("survey", {"include_idle": False})]
+
+
+def test_run_cycle_passes_the_override_through(fake_backend: Any) -> None:
+    out = call_tool(fake_backend, "attention_run_cycle", {"autonomy_override": "advise"})
+    assert out["autonomy_level"] == "advise"
+    assert fake_backend.calls == [("run_cycle", {"autonomy_override": "advise"})]
+
+
+def test_wrong_type_names_the_argument_and_the_value(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match=r"include_idle: .*boolean.*'yes'"):
+        call_tool(fake_backend, "attention_survey", {"include_idle": "yes"})
+    assert fake_backend.calls == []
+
+
+def test_integer_is_not_coerced_to_boolean(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match="include_idle"):
+        call_tool(fake_backend, "attention_survey", {"include_idle": 1})
+
+
+def test_unknown_argument_is_refused_with_the_accepted_names(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match=r"unknown argument 'idle' \(accepted: include_idle\)"):
+        call_tool(fake_backend, "attention_survey", {"idle": True})
+
+
+def test_autonomy_outside_the_enum_is_refused(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match="autonomy_override"):
+        call_tool(fake_backend, "attention_run_cycle", {"autonomy_override": "godmode"})
+
+
+def test_governance_refusal_becomes_a_tool_failure(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match=r"^GovernanceError: .*exceeds the governance maximum"):
+        call_tool(fake_backend, "attention_run_cycle", {"autonomy_override": "act"})
+
+
+def test_unknown_tool_lists_the_available_ones(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match="unknown tool 'attention_nap'; available: attention_"):
+        call_tool(fake_backend, "attention_nap", {})
+
+
+def test_tool_names_are_unique() -> None:
+    assert len(set(tool_names())) == len(tool_names())
+
+
+class _Mode(enum.Enum):
+    FOCUS = "focus"
+
+
+@dataclass
+class _Item:
+    mode: _Mode
+    score: float
+
+
+def test_jsonable_converts_enums_dataclasses_tuples_and_nonfinite_floats() -> None:
+    value = {"items": (_Item(_Mode.FOCUS, 0.5),), "bad": math.nan, 3: {"b", "a"}}
+    assert jsonable(value) == {
+        "items": [{"mode": "focus", "score": 0.5}],
+        "bad": None,
+        "3": ["a", "b"],
+    }
+
+
+def test_jsonable_refuses_unknown_objects() -> None:
+    with pytest.raises(TypeError, match="object"):
+        jsonable({"x": object()})
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    name=st.sampled_from([*tool_names(), "nope"]),
+    arguments=st.dictionaries(
+        st.sampled_from(["include_idle", "autonomy_override", "x"]), _json, max_size=3
+    ),
+)
+def test_any_json_arguments_give_a_result_or_a_tool_failure(
+    make_backend: Any, name: str, arguments: dict[str, Any]
+) -> None:
+    try:
+        out = call_tool(make_backend(), name, arguments)
+    except ToolFailure as exc:
+        assert str(exc)
+    else:
+        json.dumps(out, allow_nan=False)
