@@ -16,10 +16,10 @@ update beliefs → recompute → stop when the best net value ≤ 0.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,11 +35,13 @@ from heedful.attention.context import (
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
 from heedful.attention.generators import PENDING_ID, Generator, default_generators
 from heedful.attention.guard import Admission, Guard, Saturation
+from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
 from heedful.attention.trace import Trace, TraceSink
 from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMode, Verdict
 from heedful.attention.world import World, as_cost
 from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.memory import Store
 from heedful.model.candidate import (
     Candidate,
     CandidateKind,
@@ -72,7 +74,9 @@ class Controller:
     """The attention controller facade.
 
     Args:
-        store: Optional memory store (or path to one) the trace is appended to.
+        store: Optional memory store, or a path to open one: its sources, claims and goals are
+            loaded, everything recorded is written through, its truth-maintenance dirty flags
+            are honoured, and the trace is appended to it.
         config: All numbers (document sections cited in :mod:`heedful.attention.config`).
         estimator: Any estimator with the ``estimate(candidate, context)`` shape.
         generators: Candidate generators (default: the eight of document 000 §7).
@@ -88,7 +92,7 @@ class Controller:
 
     def __init__(
         self,
-        store: Any = None,
+        store: Store | str | os.PathLike[str] | None = None,
         *,
         config: AttentionConfig = DEFAULT_CONFIG,
         estimator: Estimator | None = None,
@@ -117,8 +121,10 @@ class Controller:
         self.selector = Selector(
             config.selector, rng if rng is not None else np.random.default_rng(seed)
         )
-        self.store = _open_store(store)
-        self.trace = Trace(_combine_sinks(trace_sink, self.store))
+        self.store: Store | None = _open_store(store)
+        self.mirror = StoreMirror(self.store) if self.store is not None else None
+        sinks = [x for x in (trace_sink, self.mirror.trace if self.mirror else None) if x]
+        self.trace = Trace(_fan_out(sinks) if sinks else None)
         self.clock = clock or (lambda: datetime.now(UTC))
         self.turn = 0
         self.turn_id = "turn-0"
@@ -139,35 +145,51 @@ class Controller:
         self._waited: dict[str, int] = {}
         self._blocked: dict[str, str] = {}  # claim id → claim type awaiting a forced read
         self._turn_started = False
+        if self.mirror is not None:
+            self.mirror.load(self.world, self.clock())
 
     # -- registration (delegates to the world, which validates) ---------------------------------
 
     def register_source(self, source_id: str, **kwargs: Any) -> None:
         """Register a source: ``reports``, ``authority`` (float or claim type → float), ``cost``,
         ``age_s``, ``trusted``, ``kind``."""
-        self.world.register_source(source_id, **kwargs)
+        info = self.world.register_source(source_id, **kwargs)
+        if self.mirror is not None:
+            self.mirror.source(info)
 
     def record_belief(self, claim_id: str, value: str | None, **kwargs: Any) -> None:
         """Record a belief: ``claim_type``, ``domain``, ``confidence``, ``age_s``,
         ``volatility``, ``source_id``."""
-        self.world.record_belief(claim_id, value, now=self.clock(), **kwargs)
+        rec = self.world.record_belief(claim_id, value, now=self.clock(), **kwargs)
+        if self.mirror is not None:
+            self.mirror.belief(rec)
 
     def record_evidence(
         self, claim_id: str, source_id: str, value: str | None, **kwargs: Any
     ) -> bool:
         """Record evidence obtained outside the controller; return whether the belief changed."""
-        _, changed = self.world.record_evidence(
-            claim_id, source_id, value, now=self.clock(), **kwargs
-        )
+        return self._evidence(claim_id, source_id, value, now=self.clock(), **kwargs)
+
+    def _evidence(
+        self, claim_id: str, source_id: str, value: str | None, *, now: datetime, **kwargs: Any
+    ) -> bool:
+        ev, changed = self.world.record_evidence(claim_id, source_id, value, now=now, **kwargs)
+        if self.mirror is not None and ev.succeeded and ev.value is not None:
+            self.mirror.evidence(claim_id, source_id, ev.value, ev.observed_at)
+            self.mirror.belief(self.world.beliefs[claim_id])
         return changed
 
     def mark_dirty(self, claim_id: str) -> None:
-        """Mark a belief dirty (its support changed)."""
+        """Mark a belief dirty (its support changed); the store propagates to dependents."""
         self.world.mark_dirty(claim_id)
+        if self.store is not None:
+            self.store.mark_dirty(claim_id, "marked by the controller")
 
     def add_goal(self, goal: Goal) -> None:
         """Add or replace a goal."""
         self.world.add_goal(goal)
+        if self.mirror is not None:
+            self.mirror.goal(goal)
 
     def state_decision(self, decision: DecisionModel | None) -> None:
         """State the decision about to be made (enables decision-based pivotality and VOI)."""
@@ -278,6 +300,8 @@ class Controller:
 
     def refresh(self) -> list[tuple[Candidate, Estimate]]:
         """Expire, generate, admit and estimate; return the scored live candidates."""
+        if self.mirror is not None:
+            self.mirror.pull_dirty(self.world)
         ctx = self.context()
         now = ctx.now
         for c in self.guard.table:
@@ -462,7 +486,7 @@ class Controller:
             else:
                 self.spontaneous_reads += 1
             for claim_id, value in (observations or {}).items():
-                _, changed = self.world.record_evidence(
+                changed = self._evidence(
                     claim_id,
                     cand.target,
                     value if succeeded else None,
@@ -575,25 +599,14 @@ class Controller:
         return list(self.guard.table)
 
 
-def _open_store(store: Any) -> Any:
+def _open_store(store: Store | str | os.PathLike[str] | None) -> Store | None:
     """Open a memory store from a path, or pass a store object through."""
-    if store is None or not isinstance(store, str | Path):
+    if store is None or isinstance(store, Store):
         return store
-    try:
-        from heedful.memory import Store  # type: ignore[attr-defined]
-    except ImportError as exc:  # pragma: no cover - memory not installed
-        raise InvalidArgumentError(f"cannot open store {store!s}: {exc}") from None
-    return Store(store)
+    return Store.open(store)
 
 
-def _combine_sinks(sink: TraceSink | None, store: Any) -> TraceSink | None:
-    sinks: list[TraceSink] = [s for s in (sink,) if s is not None]
-    append = getattr(store, "append_trace", None) if store is not None else None
-    if callable(append):
-        sinks.append(append)
-    if not sinks:
-        return None
-
+def _fan_out(sinks: list[TraceSink]) -> TraceSink:
     def fan_out(event: TraceEvent) -> None:
         for s in sinks:
             s(event)

@@ -124,6 +124,7 @@ class World:
         *,
         reports: tuple[str, ...] | list[str] = (),
         authority: float | Mapping[str, float] = 0.5,
+        default_authority: float | None = None,
         cost: Cost | Mapping[str, Any] | None = None,
         age_s: float = 0.0,
         trusted: bool = True,
@@ -138,6 +139,8 @@ class World:
             default = max(table.values(), default=0.5)
         else:
             table, default = {}, float(authority)
+        if default_authority is not None:
+            default = float(default_authority)
         for name, a in [*table.items(), ("default", default)]:
             if not 0.0 <= a <= 1.0:
                 raise InvalidArgumentError(
