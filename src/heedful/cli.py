@@ -50,6 +50,101 @@ def version() -> None:
 # --- scenario commands (owner: scenario/model work) -------------------------------------------
 
 
+@scenario_app.command("validate")
+def scenario_validate(
+    paths: list[str] = typer.Argument(
+        ..., metavar="FILE...", help="Scenario files or directories (*.yaml, *.yml, *.json)."
+    ),
+) -> None:
+    """Validate scenario files; print `ok FILE (N scenarios)` for each."""
+    from heedful.model import load_scenarios, scenario_files
+
+    try:
+        for path in scenario_files(paths):
+            n = len(load_scenarios(path))
+            typer.echo(f"ok {path} ({n} scenario{'' if n == 1 else 's'})")
+    except HeedfulError as exc:
+        raise fail(str(exc)) from None
+
+
+@scenario_app.command("schema")
+def scenario_schema() -> None:
+    """Print the JSON Schema of the scenario file format."""
+    import json
+
+    from heedful.model import scenario_json_schema
+
+    typer.echo(json.dumps(scenario_json_schema(), indent=2, ensure_ascii=False))
+
+
+@bench_app.command("oracle")
+def bench_oracle(
+    paths: list[str] = typer.Argument(
+        ..., metavar="FILE...", help="Scenario files or directories."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per scenario per line."),
+    adaptive: bool = typer.Option(
+        False, "--adaptive", help="Also compute the optimal adaptive value."
+    ),
+) -> None:
+    """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from heedful.decision import (
+        StaticOracleResult,
+        adaptive_oracle,
+        compile_problem,
+        static_oracle,
+    )
+    from heedful.model import load_scenario_set
+
+    try:
+        rows: list[tuple[str, StaticOracleResult, float | None]] = []
+        for sc in load_scenario_set(paths):
+            problem = compile_problem(sc.view, sc.truth)
+            result = static_oracle(problem, sc.view.budget)
+            v_adaptive = adaptive_oracle(problem, sc.view.budget).v_adaptive if adaptive else None
+            if as_json:
+                record: dict[str, object] = {"id": sc.id, **result.as_dict()}
+                if v_adaptive is not None:
+                    record["v_adaptive"] = v_adaptive
+                typer.echo(json.dumps(record, ensure_ascii=False))
+            rows.append((sc.id, result, v_adaptive))
+    except HeedfulError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        return
+    table = Table(title="Exact static oracle (SPEC §3)")
+    table.add_column("scenario", overflow="fold")
+    for column in ("budget", "V*"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("optimal sets", overflow="fold")
+    for column in ("U_random", "V(∅)"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("critical", overflow="fold")
+    if adaptive:
+        table.add_column("V adaptive", justify="right", no_wrap=True)
+    for scenario_id, r, v_ad in rows:
+        sets = ["{" + (", ".join(s) or "∅") + "}" for s in r.optimal_sets]
+        shown = "\n".join(sets[:3]) + (f"\n(+{len(sets) - 3} more)" if len(sets) > 3 else "")
+        cells = [
+            scenario_id,
+            str(r.budget),
+            f"{r.v_star:.4f}",
+            shown,
+            f"{r.u_random:.4f}",
+            f"{r.v_empty:.4f}",
+            ", ".join(r.critical) or "none",
+        ]
+        if v_ad is not None:
+            cells.append(f"{v_ad:.4f}")
+        table.add_row(*cells)
+    Console(width=None if sys.stdout.isatty() else 160).print(table)
+
+
 # --- bench commands (owner: bench work; includes `heedful run`) ---------------------------------
 
 

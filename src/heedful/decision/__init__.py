@@ -1,1 +1,75 @@
-"""heedful.decision."""
+"""Exact decision theory on numpy: decision problems, value of information, exact oracles.
+
+Pure: no I/O, no clock. SPEC §3; document 000 §14.
+"""
+
+from __future__ import annotations
+
+from heedful.decision.adaptive import (
+    AdaptiveOracleResult,
+    History,
+    Policy,
+    PolicyEvaluation,
+    adaptive_oracle,
+    evaluate_policy,
+    policy_value,
+    static_policy,
+)
+from heedful.decision.belief import (
+    MyopicVoi,
+    Observations,
+    best_action,
+    myopic_voi,
+    myopic_voi_all,
+    posterior,
+    sample_outcome,
+    vpi,
+)
+from heedful.decision.compile import compile_problem
+from heedful.decision.config import (
+    DEFAULT_LIMITS,
+    OPTIMAL_TOLERANCE,
+    UNINFORMATIVE_TOLERANCE,
+    DecisionLimits,
+)
+from heedful.decision.problem import (
+    DecisionProblem,
+    OutcomeLabel,
+    outcome_index,
+    outcome_values,
+)
+from heedful.decision.static import StaticOracleResult, all_subset_values, static_oracle
+from heedful.decision.valuation import value, value_empty
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "OPTIMAL_TOLERANCE",
+    "UNINFORMATIVE_TOLERANCE",
+    "AdaptiveOracleResult",
+    "DecisionLimits",
+    "DecisionProblem",
+    "History",
+    "MyopicVoi",
+    "Observations",
+    "OutcomeLabel",
+    "Policy",
+    "PolicyEvaluation",
+    "StaticOracleResult",
+    "adaptive_oracle",
+    "all_subset_values",
+    "best_action",
+    "compile_problem",
+    "evaluate_policy",
+    "myopic_voi",
+    "myopic_voi_all",
+    "outcome_index",
+    "outcome_values",
+    "policy_value",
+    "posterior",
+    "sample_outcome",
+    "static_oracle",
+    "static_policy",
+    "value",
+    "value_empty",
+    "vpi",
+]

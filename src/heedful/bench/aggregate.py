@@ -1,0 +1,162 @@
+"""Aggregates of trial records: per policy and family, and paired policy comparisons (§23)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+
+from heedful.bench.config import BenchConfig
+from heedful.bench.results import (
+    ALL_FAMILIES,
+    AggregateRow,
+    Aggregates,
+    PairedRow,
+    TrialRecord,
+)
+from heedful.bench.seeds import Stream, generator
+from heedful.bench.stats import bootstrap_mean, paired_difference, proportion, transitions
+
+
+def _row(
+    family: str, policy: str, trials: Sequence[TrialRecord], config: BenchConfig, seed: int
+) -> AggregateRow:
+    rng = generator(seed, Stream.STATS)
+    informative = [t for t in trials if not t.uninformative and t.score is not None]
+    score = bootstrap_mean(
+        [t.score for t in informative if t.score is not None],
+        rng,
+        clusters=[t.scenario_id for t in informative],
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+    clusters = [t.scenario_id for t in trials]
+    regret = bootstrap_mean(
+        [t.regret for t in trials],
+        rng,
+        clusters=clusters,
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+    net = bootstrap_mean(
+        [t.net_utility for t in trials],
+        rng,
+        clusters=clusters,
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+    recall_trials = [t for t in trials if t.critical_recall is not None]
+    recall = bootstrap_mean(
+        [t.critical_recall for t in recall_trials if t.critical_recall is not None],
+        rng,
+        clusters=[t.scenario_id for t in recall_trials],
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+    adaptive_trials = [t for t in trials if t.adaptive_regret is not None]
+    adaptive = bootstrap_mean(
+        [t.adaptive_regret for t in adaptive_trials if t.adaptive_regret is not None],
+        rng,
+        clusters=[t.scenario_id for t in adaptive_trials],
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+    total_cost = sum(t.inspection_cost for t in trials)
+    assert regret is not None and net is not None  # trials is never empty here
+    return AggregateRow(
+        family=family,
+        policy=policy,
+        n_trials=len(trials),
+        n_informative=len(informative),
+        n_uninformative=len(trials) - len(informative),
+        n_violations=sum(1 for t in trials if t.violation is not None),
+        score=score,
+        regret=regret,
+        optimal=proportion(sum(t.optimal for t in trials), len(trials), config.ci_level),
+        action_correct=proportion(
+            sum(t.action_correct for t in trials), len(trials), config.ci_level
+        ),
+        critical_recall=recall,
+        net_utility=net,
+        utility_per_compute=(
+            sum(t.utility for t in trials) / total_cost if total_cost > 0 else None
+        ),
+        adaptive_regret=adaptive,
+        failures=dict(sorted(Counter(t.failure.value for t in trials if t.failure).items())),
+    )
+
+
+def _paired(
+    family: str,
+    a: str,
+    b: str,
+    trials: Sequence[TrialRecord],
+    config: BenchConfig,
+    seed: int,
+) -> PairedRow | None:
+    by_key = {(t.policy, t.scenario_id, t.trial): t for t in trials}
+    keys = sorted({(t.scenario_id, t.trial) for t in trials})
+    pairs = [
+        (by_key[(a, *k)], by_key[(b, *k)]) for k in keys if (a, *k) in by_key and (b, *k) in by_key
+    ]
+    if not pairs:
+        return None
+    rng = generator(seed, Stream.STATS)
+    informative = [(x, y) for x, y in pairs if x.score is not None and y.score is not None]
+    score = paired_difference(
+        [x.score for x, _ in informative if x.score is not None],
+        [y.score for _, y in informative if y.score is not None],
+        rng,
+        clusters=[x.scenario_id for x, _ in informative],
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+    regret = paired_difference(
+        [x.regret for x, _ in pairs],
+        [y.regret for _, y in pairs],
+        rng,
+        clusters=[x.scenario_id for x, _ in pairs],
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+    assert regret is not None
+    return PairedRow(
+        family=family,
+        policy_a=a,
+        policy_b=b,
+        score=score,
+        regret=regret,
+        optimal=transitions([x.optimal for x, _ in pairs], [y.optimal for _, y in pairs]),
+    )
+
+
+def aggregate(
+    trials: Sequence[TrialRecord], policies: Sequence[str], config: BenchConfig, seed: int
+) -> Aggregates:
+    """Aggregate trial records per (family, policy), overall, and pairwise between policies.
+
+    Args:
+        trials: The records of a run.
+        policies: Policy names in the order to report them.
+        config: Statistics settings.
+        seed: Root seed; the bootstrap draws from its own stream.
+    """
+    families = sorted({t.family for t in trials})
+    groups = [*families, ALL_FAMILIES] if len(families) > 1 else families
+    rows: list[AggregateRow] = []
+    paired: list[PairedRow] = []
+    for fam in groups:
+        in_fam = [t for t in trials if fam == ALL_FAMILIES or t.family == fam]
+        for pol in policies:
+            mine = [t for t in in_fam if t.policy == pol]
+            if mine:
+                rows.append(_row(fam, pol, mine, config, seed))
+        for a, b in itertools.combinations(policies, 2):
+            row = _paired(fam, a, b, in_fam, config, seed)
+            if row is not None:
+                paired.append(row)
+    if len(families) == 1:
+        # One family: its rows double as the "all" rows so reports can always ask for "all".
+        rows += [r.model_copy(update={"family": ALL_FAMILIES}) for r in rows]
+        paired += [p.model_copy(update={"family": ALL_FAMILIES}) for p in paired]
+    return Aggregates(rows=rows, paired=paired)

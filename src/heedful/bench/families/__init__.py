@@ -1,0 +1,150 @@
+"""Seeded scenario generators, one per benchmark family (SPEC §5; document 000 §14, §16).
+
+Every scenario ``i`` of a family is generated from its own seed sequence
+``[seed, stream, family, i]``, split into a *structure* stream and an independent *wording*
+stream, so scenario ``i`` does not depend on how many others were generated and the surface text
+never correlates with the latent structure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from heedful.bench.families import budgeted, summary
+from heedful.bench.seeds import Stream, name_key, seed_sequence
+from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.model import Scenario
+
+#: Version of the generator machinery; each family also has its own version.
+GENERATOR_VERSION = "heedful.families/1"
+
+Maker = Callable[[np.random.Generator, np.random.Generator, str], Scenario]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A registered scenario family.
+
+    Attributes:
+        code: One-letter code of document 000 §16 (``"G"``).
+        name: Long name (``"budgeted"``).
+        version: Generator version; bump on any change that can move scores.
+        description: One line.
+        make: ``make(structure_rng, wording_rng, scenario_id) -> Scenario``.
+    """
+
+    code: str
+    name: str
+    version: str
+    description: str
+    make: Maker
+
+
+FAMILIES: dict[str, Family] = {
+    "G": Family(
+        "G",
+        "budgeted",
+        budgeted.VERSION,
+        "budgeted inspection: many candidates, hard budget",
+        budgeted.generate_budgeted,
+    ),
+    "B": Family(
+        "B",
+        "summary",
+        summary.VERSION,
+        "stale cached summary vs live authoritative instrument",
+        summary.generate_summary,
+    ),
+}
+
+
+def family_names() -> list[str]:
+    """Return the codes of every family, sorted."""
+    return sorted(FAMILIES)
+
+
+def get_family(name: str) -> Family:
+    """Return a family by code (``G``) or long name (``budgeted``), case-insensitively.
+
+    Raises:
+        UnknownNameError: listing the known families.
+    """
+    for fam in FAMILIES.values():
+        if name.strip().lower() in (fam.code.lower(), fam.name.lower()):
+            return fam
+    known = ", ".join(f"{f.code} ({f.name})" for f in FAMILIES.values())
+    raise UnknownNameError(f"unknown family {name!r}; known families: {known}")
+
+
+def parse_family_list(text: str) -> list[Family]:
+    """Split ``"G,B"`` into families (``"all"`` = every family)."""
+    names = [n for n in (p.strip() for p in text.split(",")) if n]
+    if not names:
+        raise InvalidArgumentError("no family given")
+    if names == ["all"]:
+        return [FAMILIES[c] for c in family_names()]
+    fams = [get_family(n) for n in names]
+    if len({f.code for f in fams}) != len(fams):
+        raise InvalidArgumentError(f"a family is listed twice in {text!r}")
+    return fams
+
+
+def scenario_rngs(
+    family: str, seed: int, index: int, stream: Stream = Stream.DEV
+) -> tuple[np.random.Generator, np.random.Generator]:
+    """Return the (structure, wording) generators of scenario ``index`` of a family."""
+    structure, wording = seed_sequence(seed, stream, name_key(family), index).spawn(2)
+    return np.random.default_rng(structure), np.random.default_rng(wording)
+
+
+def generate_family(
+    name: str, count: int, seed: int, *, stream: Stream = Stream.DEV
+) -> list[Scenario]:
+    """Generate ``count`` scenarios of one family from a root seed and a seed stream.
+
+    Raises:
+        UnknownNameError: unknown family.
+        InvalidArgumentError: ``count < 1`` or a negative seed.
+    """
+    fam = get_family(name)
+    if count < 1:
+        raise InvalidArgumentError(f"count must be at least 1, got {count}")
+    if seed < 0:
+        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    tag = "d" if stream is Stream.DEV else "h"
+    out = []
+    for i in range(count):
+        rng, wording = scenario_rngs(fam.code, seed, i, stream)
+        out.append(fam.make(rng, wording, f"{fam.code}-{tag}{seed}-{i:04d}"))
+    return out
+
+
+def generate_suite(
+    families: Sequence[str], count: int, seed: int, *, stream: Stream = Stream.DEV
+) -> list[Scenario]:
+    """Generate ``count`` scenarios of each named family."""
+    return [s for f in families for s in generate_family(f, count, seed, stream=stream)]
+
+
+def generator_versions(families: Sequence[str]) -> dict[str, str]:
+    """Return ``{code: version}`` for the named families plus the machinery version."""
+    out = {"generator": GENERATOR_VERSION}
+    out.update({get_family(f).code: get_family(f).version for f in families})
+    return out
+
+
+__all__ = [
+    "FAMILIES",
+    "GENERATOR_VERSION",
+    "Family",
+    "family_names",
+    "generate_family",
+    "generate_suite",
+    "generator_versions",
+    "get_family",
+    "parse_family_list",
+    "scenario_rngs",
+]

@@ -1,0 +1,126 @@
+"""Family G — budgeted inspection (document 000 §14.1, §16 G).
+
+One decision with three actions over one latent state (three values), two auxiliary variables that
+modulate the payoffs and one irrelevant variable (24 worlds). Twelve to twenty-four sources: four
+high-value instruments on the state, a handful of partially useful ones (auxiliaries, or the state
+through an old or weak source) and many loud distractors that report nothing relevant. Budget 3–5.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from heedful.bench.families import signals, words
+from heedful.bench.families.common import Builder
+from heedful.model import Scenario, Volatility
+
+VERSION = "G-v1"
+N_HIGH = 4
+
+
+def generate_budgeted(
+    rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
+) -> Scenario:
+    """Generate one family-G scenario.
+
+    Args:
+        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
+        wording: Surface randomness (names, labels, teasers, task text) — independent of ``rng``.
+        scenario_id: The id to give the scenario.
+    """
+    n_sources = int(rng.integers(12, 25))
+    budget = int(rng.integers(3, 6))
+    n_partial = int(rng.integers(3, 7))
+    n_distract = n_sources - N_HIGH - n_partial
+
+    system = str(wording.choice(words.SYSTEMS))
+    aspects = signals.pick(wording, words.ASPECTS, 2)
+    b = Builder(rng, wording, scenario_id, family="G", system=system)
+
+    state = b.variable(
+        f"{system}_state",
+        list(words.STATE_TRIPLES[int(wording.integers(len(words.STATE_TRIPLES)))]),
+        Volatility(rng.choice([Volatility.MEDIUM.value, Volatility.HIGH.value])),
+        believe=True,
+        confidence=(0.55, 0.95),
+        age_s=(600.0, 43_200.0),
+    )
+    aux1 = b.variable(
+        f"{system}_{aspects[0]}",
+        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
+        Volatility(rng.choice([Volatility.LOW.value, Volatility.MEDIUM.value])),
+        believe=bool(rng.random() < 0.5),
+        confidence=(0.6, 0.95),
+        age_s=(3_600.0, 172_800.0),
+    )
+    aux2 = b.variable(
+        f"{system}_{aspects[1]}",
+        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
+        Volatility(rng.choice([Volatility.LOW.value, Volatility.MEDIUM.value])),
+        believe=False,
+    )
+    noise = b.variable(
+        str(wording.choice(words.IRRELEVANT)),
+        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
+        Volatility(rng.choice([v.value for v in Volatility if v is not Volatility.IMMUTABLE])),
+        believe=False,
+    )
+
+    s0, s1, s2 = b.domain(state)
+    verbs = signals.pick(wording, words.VERBS, 3)
+    gain0, gain1 = rng.uniform(0.6, 1.2, size=2)
+    loss0, loss1 = rng.uniform(0.4, 1.5, size=2)
+    bonus1, bonus2 = rng.uniform(0.1, 0.4, size=2)
+    b.action(
+        verbs[0],
+        [
+            ({state: s0, aux1: b.domain(aux1)[0]}, gain0 + bonus1),
+            ({state: s0}, gain0),
+            ({}, -loss0),
+        ],
+    )
+    b.action(
+        verbs[1],
+        [
+            ({state: s1, aux2: b.domain(aux2)[1]}, gain1 - bonus2),
+            ({state: s1}, gain1),
+            ({}, -loss1),
+        ],
+    )
+    b.action(verbs[2], [({state: s2}, rng.uniform(0.3, 0.8)), ({}, rng.uniform(-0.3, 0.1))])
+
+    for _ in range(N_HIGH):
+        b.source(
+            [state],
+            authority=rng.uniform(0.82, 0.97),
+            age_s=rng.uniform(0.0, 600.0),
+            cues=signals.quiet_cues(rng) if rng.random() < 0.7 else signals.mixed_cues(rng),
+        )
+    for _ in range(n_partial):
+        shape = rng.integers(3)
+        if shape == 0:
+            reports = [aux1 if rng.random() < 0.5 else aux2]
+            authority, age = rng.uniform(0.6, 0.95), rng.uniform(0.0, 3_600.0)
+        elif shape == 1:
+            reports = [state]
+            authority, age = rng.uniform(0.45, 0.75), rng.uniform(3_600.0, 86_400.0)
+        else:
+            reports = [state, aux1]
+            authority, age = rng.uniform(0.5, 0.8), rng.uniform(0.0, 7_200.0)
+        b.source(reports, authority=authority, age_s=age, cues=signals.mixed_cues(rng))
+    for _ in range(n_distract):
+        b.source(
+            [] if rng.random() < 0.5 else [noise],
+            authority=rng.uniform(0.2, 0.99),
+            age_s=rng.uniform(0.0, 86_400.0),
+            cues=signals.loud_cues(rng) if rng.random() < 0.85 else signals.mixed_cues(rng),
+        )
+
+    raw: dict[str, Any] = b.build(
+        budget=budget,
+        cost_weight=float(rng.uniform(0.005, 0.03)),
+        actions_text=verbs,
+    )
+    return b.validate(raw)

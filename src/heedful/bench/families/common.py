@@ -1,0 +1,181 @@
+"""A small builder that turns a generator's structural choices into a validated scenario.
+
+Structural draws (priors, accuracies, roles, metadata) use ``rng``; names, labels, teasers and the
+task text use ``wording``. Hidden fields are always derived from visible ones through
+:mod:`heedful.bench.families.signals`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import numpy as np
+
+from heedful.bench.families import signals, words
+from heedful.model import FORMAT_V1, Scenario, Volatility, scenario_from_dict
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+class Builder:
+    """Accumulates variables, actions and sources of one generated scenario.
+
+    Args:
+        rng: Structure randomness.
+        wording: Surface randomness.
+        scenario_id: Id of the scenario.
+        family: Family code written into the scenario.
+        system: The system the task is about (a wording choice).
+    """
+
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        wording: np.random.Generator,
+        scenario_id: str,
+        *,
+        family: str,
+        system: str,
+    ) -> None:
+        self.rng = rng
+        self.wording = wording
+        self.scenario_id = scenario_id
+        self.family = family
+        self.system = system
+        self.variables: dict[str, dict[str, Any]] = {}
+        self.beliefs: list[dict[str, Any]] = []
+        self.actions: dict[str, dict[str, Any]] = {}
+        self.sources: list[dict[str, Any]] = []
+        self._ids: set[str] = set()
+
+    def variable(
+        self,
+        name: str,
+        domain: list[str],
+        volatility: Volatility,
+        *,
+        believe: bool,
+        confidence: tuple[float, float] = (0.6, 0.95),
+        age_s: tuple[float, float] = (600.0, 86_400.0),
+        believed: int | None = None,
+        origin: str | None = None,
+    ) -> str:
+        """Add a variable; if ``believe``, also a belief whose staleness sets the true prior."""
+        if believe:
+            idx = int(self.rng.integers(len(domain))) if believed is None else believed
+            conf = float(self.rng.uniform(*confidence))
+            age = float(math.exp(self.rng.uniform(math.log(age_s[0]), math.log(age_s[1]))))
+            prior = signals.honest_prior(self.rng, len(domain), idx, conf, age, volatility)
+            self.beliefs.append(
+                {
+                    "variable": name,
+                    "value": domain[idx],
+                    "origin": origin or str(self.wording.choice(["memory", "summary", "note"])),
+                    "age_s": round(age, 1),
+                    "confidence": round(conf, 3),
+                }
+            )
+        else:
+            prior = signals.honest_prior(self.rng, len(domain), None, 0.0, 0.0, volatility)
+        self.variables[name] = {"domain": domain, "prior": prior, "volatility": volatility.value}
+        return name
+
+    def domain(self, name: str) -> list[str]:
+        """Return the domain of a variable added earlier."""
+        return list(self.variables[name]["domain"])
+
+    def belief_of(self, name: str) -> dict[str, Any] | None:
+        """Return the belief held about a variable, if any."""
+        return next((b for b in self.beliefs if b["variable"] == name), None)
+
+    def action(self, verb: str, rules: list[tuple[dict[str, str], float]]) -> None:
+        """Add an action whose utility is the given first-match rules."""
+        self.actions[verb] = {
+            "description": f"{verb} {self.system}",
+            "utility": [
+                ({"when": when} if when else {}) | {"value": round(float(v), 4)}
+                for when, v in rules
+            ],
+        }
+
+    def _new_id(self, label: str) -> str:
+        base = _slug(label)
+        sid, n = base, 2
+        while sid in self._ids:
+            sid, n = f"{base}-{n}", n + 1
+        self._ids.add(sid)
+        return sid
+
+    def source(
+        self,
+        reports: list[str],
+        *,
+        authority: float,
+        age_s: float,
+        cues: dict[str, Any],
+        kind: str | None = None,
+        cost: dict[str, Any] | None = None,
+        echo: dict[str, str] | None = None,
+        fails: float | None = None,
+    ) -> str:
+        """Add a source; its hidden accuracy follows its authority and age (unless ``echo``)."""
+        authority = round(float(authority), 3)
+        label = signals.source_label(self.wording, self.system)
+        topic = str(self.wording.choice(words.ASPECTS + words.SYSTEMS))
+        src: dict[str, Any] = {
+            "id": self._new_id(label),
+            "label": label,
+            "kind": kind or signals.kind_for_authority(self.rng, authority),
+            "reports": list(reports),
+            "authority": authority,
+            "age_s": round(float(age_s), 1),
+            "cost": cost or signals.draw_cost(self.rng),
+            "salience": cues,
+            "content": signals.teaser(self.wording, cues, topic),
+            "fails": round(float(self.rng.uniform(0.0, 0.1) if fails is None else fails), 3),
+        }
+        if echo is not None:
+            src["echo"] = dict(echo)
+        elif reports:
+            accs = [
+                signals.honest_accuracy(
+                    self.rng,
+                    authority,
+                    age_s,
+                    Volatility(self.variables[v]["volatility"]),
+                    len(self.variables[v]["domain"]),
+                )
+                for v in reports
+            ]
+            src["accuracy"] = round(float(np.mean(accs)), 4)
+        if reports:
+            src["render"] = f"{label}: " + ", ".join(f"{v} is {{{v}}}" for v in reports)
+        self.sources.append(src)
+        return str(src["id"])
+
+    def build(self, *, budget: int, cost_weight: float, actions_text: list[str]) -> dict[str, Any]:
+        """Return the scenario as a file-form dict (sources shuffled: position says nothing)."""
+        order = self.rng.permutation(len(self.sources))
+        template = str(self.wording.choice(words.TASK_TEMPLATES))
+        return {
+            "format": FORMAT_V1,
+            "id": self.scenario_id,
+            "kind": "inspection",
+            "family": self.family,
+            "condition": "announced",
+            "task": template.format(system=self.system, actions=" / ".join(actions_text)),
+            "budget": budget,
+            "cost_weight": round(cost_weight, 4),
+            "variables": self.variables,
+            "actions": self.actions,
+            "beliefs": self.beliefs,
+            "sources": [self.sources[int(i)] for i in order],
+        }
+
+    def validate(self, raw: dict[str, Any]) -> Scenario:
+        """Validate through the ordinary loader, so generated and hand-written files agree."""
+        return scenario_from_dict(raw, file=f"<generated {self.scenario_id}>")

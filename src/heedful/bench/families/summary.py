@@ -1,0 +1,123 @@
+"""Family B — summary vs authoritative instrument (document 000 §15.1, §16 B).
+
+The agent holds a confident belief that came from a cached summary. The summary is cheap, recently
+pushed into context and coherent — but its data are old, its authority is low and the variable is
+volatile, and it either echoes the old value (zero information) or reports it with low accuracy.
+A live authoritative instrument is available at a higher cost; sometimes a middling secondary
+source too. Three to eight loud distractors report nothing relevant. Budget 1–2.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from heedful.bench.families import signals, words
+from heedful.bench.families.common import Builder
+from heedful.model import Scenario, Volatility
+
+VERSION = "B-v1"
+
+
+def generate_summary(
+    rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
+) -> Scenario:
+    """Generate one family-B scenario.
+
+    Args:
+        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
+        wording: Surface randomness (names, labels, teasers, task text) — independent of ``rng``.
+        scenario_id: The id to give the scenario.
+    """
+    budget = int(rng.integers(1, 3))
+    n_distract = int(rng.integers(3, 9))
+    system = str(wording.choice(words.SYSTEMS))
+    b = Builder(rng, wording, scenario_id, family="B", system=system)
+
+    volatility = Volatility(
+        rng.choice(
+            [Volatility.MEDIUM.value, Volatility.HIGH.value, Volatility.VERY_HIGH.value],
+            p=[0.3, 0.5, 0.2],
+        )
+    )
+    state = b.variable(
+        f"{system}_status",
+        list(words.STATE_PAIRS[int(wording.integers(len(words.STATE_PAIRS)))]),
+        volatility,
+        believe=True,
+        confidence=(0.8, 0.97),
+        age_s=(1_200.0, 64_800.0),
+        origin="summary",
+    )
+    noise = b.variable(
+        str(wording.choice(words.IRRELEVANT)),
+        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
+        Volatility(rng.choice([Volatility.LOW.value, Volatility.HIGH.value])),
+        believe=False,
+    )
+    belief = b.belief_of(state)
+    assert belief is not None  # believe=True above
+
+    v0, v1 = b.domain(state)
+    verbs = signals.pick(wording, words.VERBS, 3)
+    b.action(verbs[0], [({state: v0}, rng.uniform(0.7, 1.2)), ({}, -rng.uniform(0.5, 1.5))])
+    b.action(verbs[1], [({state: v1}, rng.uniform(0.7, 1.2)), ({}, -rng.uniform(0.5, 1.5))])
+    with_hedge = bool(rng.random() < 0.5)
+    if with_hedge:
+        b.action(verbs[2], [({}, rng.uniform(-0.1, 0.3))])
+
+    summary_cues = {
+        "urgent_words": 0,
+        "verbosity": int(rng.integers(80, 300)),
+        "recency_s": float(rng.integers(0, 900)),
+        "repeats": int(rng.integers(0, 3)),
+    }
+    cheap = {
+        "tokens": int(rng.integers(30, 150)),
+        "tool_calls": 1,
+        "latency_ms": int(rng.integers(10, 150)),
+    }
+    echo = {state: str(belief["value"])} if rng.random() < 0.5 else None
+    b.source(
+        [state],
+        authority=rng.uniform(0.3, 0.6),
+        age_s=float(belief["age_s"]),
+        cues=summary_cues,
+        kind=str(rng.choice(words.SUMMARY_KINDS)),
+        cost=cheap,
+        echo=echo,
+        fails=0.0,
+    )
+    b.source(
+        [state],
+        authority=rng.uniform(0.88, 0.99),
+        age_s=rng.uniform(0.0, 30.0),
+        cues=signals.quiet_cues(rng),
+        kind=str(rng.choice(words.INSTRUMENT_KINDS)),
+        cost={
+            "tokens": int(rng.integers(150, 500)),
+            "tool_calls": 1,
+            "latency_ms": int(rng.integers(500, 3000)),
+        },
+    )
+    if rng.random() < 0.5:
+        b.source(
+            [state],
+            authority=rng.uniform(0.55, 0.85),
+            age_s=rng.uniform(300.0, 7_200.0),
+            cues=signals.mixed_cues(rng),
+            kind=str(rng.choice(words.MIDDLE_KINDS)),
+        )
+    for _ in range(n_distract):
+        b.source(
+            [] if rng.random() < 0.6 else [noise],
+            authority=rng.uniform(0.2, 0.99),
+            age_s=rng.uniform(0.0, 86_400.0),
+            cues=signals.loud_cues(rng) if rng.random() < 0.85 else signals.mixed_cues(rng),
+        )
+
+    raw = b.build(
+        budget=budget,
+        cost_weight=float(rng.uniform(0.005, 0.03)),
+        actions_text=verbs if with_hedge else verbs[:2],
+    )
+    return b.validate(raw)

@@ -1,0 +1,171 @@
+"""The policy protocol of the benchmark, and the registry of named policies.
+
+A policy is built with its parameters (scikit-learn style), then for every trial the runner calls
+``reset(view, rng)`` once and ``next(history)`` until it returns ``None`` (Gymnasium style). It
+only ever receives a :class:`~heedful.model.ScenarioView` — the visible interface — and the
+observations of its own inspections. In the static condition every history entry is
+``withheld`` (the policy commits to all its choices before anything is revealed).
+
+Writing one (see ``docs/benchmark.md``)::
+
+    @register_policy("cheapest-first")
+    class CheapestFirst(Policy):
+        def reset(self, view, rng):
+            order = sorted(view.sources, key=lambda s: s.cost.scalar())
+            self._order, self._budget = [s.id for s in order], view.budget
+
+        def next(self, history):
+            if len(history) >= self._budget:
+                return None
+            return self._order[len(history)]
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+
+from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.model import ScenarioView
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a policy learns about one inspection it asked for.
+
+    Attributes:
+        source_id: The inspected source.
+        values: The reported values (variable → value); ``None`` if failed or withheld.
+        failed: The inspection failed (retrieval failure): nothing was returned, it still cost.
+        withheld: Static condition: the result exists but is not shown before all choices are made.
+    """
+
+    source_id: str
+    values: dict[str, str] | None = field(default=None, hash=False)
+    failed: bool = False
+    withheld: bool = False
+
+
+class Policy(ABC):
+    """Base class of every benchmark policy.
+
+    Subclasses take their parameters as keyword arguments of ``__init__`` and store each one as an
+    attribute of the same name, so :meth:`get_params` can report them (as scikit-learn does).
+
+    Attributes:
+        name: The registered name (set by :func:`register_policy`).
+        deterministic: ``True`` if ``next`` depends only on the view and the history, never on the
+            rng; the runner then also computes the policy's exact adaptive value.
+    """
+
+    name: ClassVar[str] = ""
+    deterministic: ClassVar[bool] = True
+
+    @abstractmethod
+    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+        """Start a new trial on the visible interface ``view``, drawing randomness from ``rng``."""
+
+    @abstractmethod
+    def next(self, history: Sequence[Observation]) -> str | None:
+        """Return the id of the next source to inspect, or ``None`` to stop."""
+
+    def get_params(self) -> dict[str, Any]:
+        """Return the constructor parameters and their current values."""
+        params: dict[str, Any] = {}
+        for pname, param in inspect.signature(type(self).__init__).parameters.items():
+            if pname == "self" or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                continue
+            params[pname] = getattr(self, pname)
+        return params
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+
+_REGISTRY: dict[str, type[Policy]] = {}
+_BUILTINS_LOADED = False
+
+P = TypeVar("P", bound=type[Policy])
+
+
+def register_policy(name: str) -> Callable[[P], P]:
+    """Class decorator: register a :class:`Policy` subclass under ``name``.
+
+    Raises:
+        ValueError: if the name is taken by another class or the class is not a Policy.
+    """
+
+    def decorate(cls: P) -> P:
+        if not (isinstance(cls, type) and issubclass(cls, Policy)):
+            raise ValueError(f"@register_policy({name!r}) needs a Policy subclass")
+        existing = _REGISTRY.get(name)
+        if existing is not None and existing.__qualname__ != cls.__qualname__:
+            raise ValueError(f"policy name {name!r} is already registered to {existing.__name__}")
+        cls.name = name
+        _REGISTRY[name] = cls
+        return cls
+
+    return decorate
+
+
+def _load_builtins() -> None:
+    # Importing the package registers every module in heedful/bench/policies/ (see its __init__).
+    global _BUILTINS_LOADED
+    if not _BUILTINS_LOADED:
+        importlib.import_module("heedful.bench.policies")
+        _BUILTINS_LOADED = True
+
+
+def policy_names() -> list[str]:
+    """Return the names of every registered policy, sorted."""
+    _load_builtins()
+    return sorted(_REGISTRY)
+
+
+def policy_class(name: str) -> type[Policy]:
+    """Return the class registered under ``name``.
+
+    Raises:
+        UnknownNameError: naming the known policies.
+    """
+    _load_builtins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise UnknownNameError(f"unknown policy {name!r}; known policies: {known}") from None
+
+
+def get_policy(name: str, **params: Any) -> Policy:
+    """Build the policy registered under ``name`` with the given parameters.
+
+    Raises:
+        UnknownNameError: if no policy has that name (the message lists the known ones).
+        InvalidArgumentError: if the parameters do not fit the policy's constructor.
+    """
+    cls = policy_class(name)
+    try:
+        return cls(**params)
+    except TypeError as exc:
+        raise InvalidArgumentError(f"policy {name!r}: {exc}") from None
+
+
+def parse_policy_list(text: str) -> list[str]:
+    """Split ``"a,b, c"`` into names and check each is registered (``"all"`` = every policy)."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise InvalidArgumentError("no policy given")
+    if names == ["all"]:
+        return policy_names()
+    for n in names:
+        policy_class(n)
+    if len(set(names)) != len(names):
+        raise InvalidArgumentError(f"a policy is listed twice in {text!r}")
+    return names

@@ -1,0 +1,198 @@
+"""The ``heedful.results/v1`` file: manifest, per-scenario oracle summary, trials, aggregates."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
+from heedful.errors import InvalidArgumentError
+
+RESULTS_FORMAT: Literal["heedful.results/v1"] = "heedful.results/v1"
+ALL_FAMILIES = "all"
+
+
+class FailureCode(StrEnum):
+    """First failing stage of a trial (document 000 §13, §18; codes of Appendix B)."""
+
+    SELECTION_WRONG = "ATTN_SELECTION_WRONG"
+    RETRIEVAL_FAILED = "RETRIEVAL_FAILED"
+
+
+class Violation(StrEnum):
+    """Ways a policy can break the protocol; the runner stops it and flags the trial."""
+
+    OVER_BUDGET = "over_budget"
+    UNKNOWN_SOURCE = "unknown_source"
+    REPEATED_SOURCE = "repeated_source"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PolicySpec(_Model):
+    """A policy by registered name and constructor parameters."""
+
+    name: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class Manifest(_Model):
+    """Everything needed to reproduce or audit a run (document 000 §22.2)."""
+
+    heedful_version: str
+    git_commit: str | None
+    git_dirty: bool | None
+    python: str
+    numpy: str
+    pydantic: str
+    platform: str
+    created_utc: str
+    seed: int
+    condition: Literal["static", "adaptive"]
+    trials: int
+    policies: list[PolicySpec]
+    policy_config_hash: str
+    scenario_source: str
+    generator_versions: dict[str, str]
+    scenario_set_hash: str
+    n_scenarios: int
+    config: dict[str, Any]
+
+
+class ScenarioSummary(_Model):
+    """The oracle's view of one scenario, computed once per run."""
+
+    id: str
+    family: str
+    n_sources: int
+    budget: int
+    v_star: float
+    u_random: float
+    v_empty: float
+    critical: list[str]
+    n_optimal_sets: int
+    uninformative: bool
+    adaptive_v_star: float | None = None
+
+
+class TrialRecord(_Model):
+    """One policy on one scenario in one trial (see docs/metrics.md for every field)."""
+
+    scenario_id: str
+    family: str
+    policy: str
+    trial: int
+    condition: Literal["static", "adaptive"]
+    world: dict[str, str]
+    inspected: list[str]
+    failed_inspections: list[str]
+    violation: Violation | None
+    value: float
+    v_star: float
+    u_random: float
+    regret: float
+    score: float | None
+    uninformative: bool
+    optimal: bool
+    action: str
+    utility: float
+    inspection_cost: float
+    net_utility: float
+    action_correct: bool
+    critical_recall: float | None
+    missing_critical: list[str]
+    failure: FailureCode | None
+    adaptive_value: float | None = None
+    adaptive_regret: float | None = None
+
+
+class AggregateRow(_Model):
+    """Aggregates of one policy on one family (``family == "all"``: every family)."""
+
+    family: str
+    policy: str
+    n_trials: int
+    n_informative: int
+    n_uninformative: int
+    n_violations: int
+    score: MeanCI | None
+    regret: MeanCI
+    optimal: Proportion
+    action_correct: Proportion
+    critical_recall: MeanCI | None
+    net_utility: MeanCI
+    utility_per_compute: float | None
+    adaptive_regret: MeanCI | None
+    failures: dict[str, int]
+
+
+class PairedRow(_Model):
+    """Policy ``a`` against policy ``b`` on matched (scenario, trial) pairs."""
+
+    family: str
+    policy_a: str
+    policy_b: str
+    score: PairedDiff | None
+    regret: PairedDiff
+    optimal: Transitions
+
+
+class Aggregates(_Model):
+    """Every aggregate of a run."""
+
+    rows: list[AggregateRow]
+    paired: list[PairedRow]
+
+    def row(self, policy: str, family: str = ALL_FAMILIES) -> AggregateRow:
+        """Return the row of one policy and family (KeyError if absent)."""
+        for r in self.rows:
+            if r.policy == policy and r.family == family:
+                return r
+        raise KeyError((policy, family))
+
+
+class Results(_Model):
+    """A whole ``heedful.results/v1`` document."""
+
+    format: Literal["heedful.results/v1"] = RESULTS_FORMAT
+    manifest: Manifest
+    scenarios: list[ScenarioSummary]
+    trials: list[TrialRecord]
+    aggregates: Aggregates
+
+
+def write_results(results: Results, path: str | Path) -> Path:
+    """Write results as indented JSON; return the path."""
+    p = Path(path)
+    p.write_text(results.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    return p
+
+
+def load_results(path: str | Path) -> Results:
+    """Read and validate a results file.
+
+    Raises:
+        InvalidArgumentError: unreadable file, not JSON, wrong ``format`` or invalid content.
+    """
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InvalidArgumentError(f"{p}: cannot read: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidArgumentError(f"{p}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt != RESULTS_FORMAT:
+        raise InvalidArgumentError(f"{p}: format must be {RESULTS_FORMAT!r}, got {fmt!r}")
+    try:
+        return Results.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise InvalidArgumentError(f"{p}:{where}: {err['msg']}") from None

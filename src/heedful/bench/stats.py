@@ -1,0 +1,172 @@
+"""Statistics of document 000 §23: bootstrap means, Wilson proportions, paired comparisons.
+
+Everything random takes an explicit ``numpy`` generator so reports are reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from statistics import NormalDist
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+
+class MeanCI(BaseModel):
+    """A mean with its bootstrap confidence interval, plus the median and the count."""
+
+    model_config = ConfigDict(frozen=True)
+
+    n: int
+    mean: float
+    lo: float
+    hi: float
+    median: float
+
+
+class Proportion(BaseModel):
+    """``k`` successes out of ``n`` with a Wilson score interval (``p`` is ``None`` if n = 0)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    k: int
+    n: int
+    p: float | None
+    lo: float
+    hi: float
+
+
+class PairedDiff(BaseModel):
+    """Paired differences ``a − b`` on matched trials, with a bootstrap CI and win counts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    n: int
+    mean: float
+    lo: float
+    hi: float
+    a_better: int
+    b_better: int
+    ties: int
+
+
+class Transitions(BaseModel):
+    """Paired transition counts of a binary outcome (document 000 §23)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    both: int
+    only_a: int
+    only_b: int
+    neither: int
+
+
+def z_value(level: float) -> float:
+    """Two-sided normal quantile for a confidence level (1.959964 for 0.95)."""
+    return NormalDist().inv_cdf(0.5 + level / 2.0)
+
+
+def wilson_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Return the Wilson score interval of ``k`` successes in ``n`` trials.
+
+    ``(0, 1)`` when ``n == 0`` (nothing is known).
+    """
+    if n < 0 or k < 0 or k > n:
+        raise ValueError(f"need 0 ≤ k ≤ n, got k={k}, n={n}")
+    if n == 0:
+        return 0.0, 1.0
+    z = z_value(level)
+    p = k / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def proportion(k: int, n: int, level: float = 0.95) -> Proportion:
+    """Return ``k/n`` with its Wilson interval."""
+    lo, hi = wilson_interval(k, n, level)
+    return Proportion(k=k, n=n, p=k / n if n else None, lo=lo, hi=hi)
+
+
+def bootstrap_mean(
+    values: Sequence[float],
+    rng: np.random.Generator,
+    *,
+    clusters: Sequence[Hashable] | None = None,
+    n_resamples: int = 2000,
+    level: float = 0.95,
+) -> MeanCI | None:
+    """Return the mean with a percentile-bootstrap interval (``None`` for no values).
+
+    Args:
+        values: The observations.
+        rng: Randomness of the resampling.
+        clusters: Optional cluster label per value (e.g. the scenario id). Clusters are then
+            resampled whole, since trials of one scenario are not independent.
+        n_resamples: Number of bootstrap resamples.
+        level: Confidence level.
+    """
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return None
+    mean, median = float(x.mean()), float(np.median(x))
+    if clusters is None:
+        sums, counts = x, np.ones_like(x)
+    else:
+        if len(clusters) != x.size:
+            raise ValueError("one cluster label per value is needed")
+        labels = {c: i for i, c in enumerate(dict.fromkeys(clusters))}
+        idx = np.array([labels[c] for c in clusters])
+        sums = np.bincount(idx, weights=x)
+        counts = np.bincount(idx).astype(float)
+    m = sums.size
+    if m == 1 or np.ptp(x) == 0.0:
+        return MeanCI(n=int(x.size), mean=mean, lo=mean, hi=mean, median=median)
+    draws = rng.integers(0, m, size=(n_resamples, m))
+    boot = sums[draws].sum(axis=1) / counts[draws].sum(axis=1)
+    alpha = (1.0 - level) / 2.0
+    lo, hi = np.quantile(boot, [alpha, 1.0 - alpha])
+    return MeanCI(n=int(x.size), mean=mean, lo=float(lo), hi=float(hi), median=median)
+
+
+def paired_difference(
+    a: Sequence[float],
+    b: Sequence[float],
+    rng: np.random.Generator,
+    *,
+    clusters: Sequence[Hashable] | None = None,
+    n_resamples: int = 2000,
+    level: float = 0.95,
+    tie_tolerance: float = 1e-9,
+) -> PairedDiff | None:
+    """Return the mean paired difference ``a − b`` with a bootstrap CI (``None`` if no pairs)."""
+    if len(a) != len(b):
+        raise ValueError("paired samples must have the same length")
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    ci = bootstrap_mean(d, rng, clusters=clusters, n_resamples=n_resamples, level=level)
+    if ci is None:
+        return None
+    return PairedDiff(
+        n=ci.n,
+        mean=ci.mean,
+        lo=ci.lo,
+        hi=ci.hi,
+        a_better=int((d > tie_tolerance).sum()),
+        b_better=int((d < -tie_tolerance).sum()),
+        ties=int((np.abs(d) <= tie_tolerance).sum()),
+    )
+
+
+def transitions(a: Sequence[bool], b: Sequence[bool]) -> Transitions:
+    """Count paired outcomes: both true, only ``a``, only ``b``, neither."""
+    if len(a) != len(b):
+        raise ValueError("paired samples must have the same length")
+    pairs = list(zip(a, b, strict=True))
+    return Transitions(
+        both=sum(1 for x, y in pairs if x and y),
+        only_a=sum(1 for x, y in pairs if x and not y),
+        only_b=sum(1 for x, y in pairs if y and not x),
+        neither=sum(1 for x, y in pairs if not x and not y),
+    )

@@ -1,0 +1,110 @@
+"""Compile a scenario into a :class:`DecisionProblem` (SPEC §2–§3)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from heedful.decision.config import DEFAULT_LIMITS, DecisionLimits
+from heedful.decision.problem import DecisionProblem, FloatArray, OutcomeLabel
+from heedful.errors import InvalidArgumentError, ProblemTooLargeError
+from heedful.model import ScenarioTruth, ScenarioView
+
+
+def compile_problem(
+    view: ScenarioView, truth: ScenarioTruth, *, limits: DecisionLimits = DEFAULT_LIMITS
+) -> DecisionProblem:
+    """Build the exact decision problem of an inspection scenario.
+
+    Worlds are the product of the variables' domains in the view's variable order (last variable
+    fastest); the prior is the product of the independent per-variable priors; ``u(a, w)`` comes
+    from the first matching utility rule. A source reporting variables ``R`` has one outcome per
+    combination of their values (first reported variable slowest) plus a final "failed" outcome:
+    each reported variable is reported correctly with probability ``accuracy``, otherwise as one
+    of the other values uniformly, independently per variable, and the whole inspection fails
+    with probability ``fails``. An ``echo`` source always reports its fixed values (zero
+    information). A source reporting nothing has a single outcome.
+
+    Raises:
+        ProblemTooLargeError: if the world space exceeds ``limits.max_worlds``.
+        InvalidArgumentError: if view and truth do not belong together.
+    """
+    names = list(view.variables)
+    domains = [view.variables[n].domain for n in names]
+    sizes = [len(d) for d in domains]
+    n_worlds = math.prod(sizes)
+    if n_worlds > limits.max_worlds:
+        raise ProblemTooLargeError(
+            f"scenario {view.id!r} has {n_worlds:,} joint worlds "
+            f"(domain sizes {sizes}); the limit is {limits.max_worlds:,}"
+        )
+    # value index of each variable in each world, shape (n_vars, n_worlds)
+    coords = np.indices(sizes).reshape(len(sizes), n_worlds)
+    prior = np.ones(n_worlds)
+    for v, name in enumerate(names):
+        if name not in truth.priors:
+            raise InvalidArgumentError(f"the truth of {view.id!r} has no prior for {name!r}")
+        prior = prior * np.asarray(truth.priors[name], dtype=np.float64)[coords[v]]
+    prior = prior / prior.sum()
+
+    worlds = [dict(zip(names, values, strict=True)) for values in itertools.product(*domains)]
+    utility = np.array(
+        [[action.utility_of(w) for w in worlds] for action in view.actions.values()],
+        dtype=np.float64,
+    )
+
+    position = {n: i for i, n in enumerate(names)}
+    likelihoods: list[FloatArray] = []
+    labels: list[tuple[OutcomeLabel, ...]] = []
+    for source in view.sources:
+        st = truth.sources.get(source.id)
+        if st is None:
+            raise InvalidArgumentError(f"the truth of {view.id!r} lacks source {source.id!r}")
+        reports = list(source.reports)
+        if not reports:
+            likelihoods.append(np.ones((1, n_worlds)))
+            labels.append(({},))
+            continue
+        lik = np.ones((1, n_worlds))
+        for var in reports:
+            v = position[var]
+            if st.echo is not None:
+                factor = np.zeros((sizes[v], sizes[v]))
+                factor[domains[v].index(st.echo[var]), :] = 1.0
+            else:
+                factor = _noisy_channel(sizes[v], float(st.accuracy or 0.0))
+            # factor[r, x]: P(report r | true value x); index by each world's value of var
+            lik = (lik[:, None, :] * factor[:, coords[v]][None, :, :]).reshape(-1, n_worlds)
+        lik = np.vstack([lik * (1.0 - st.fails), np.full((1, n_worlds), st.fails)])
+        likelihoods.append(lik)
+        report_domains = [domains[position[var]] for var in reports]
+        labels.append(
+            (
+                *(
+                    dict(zip(reports, values, strict=True))
+                    for values in itertools.product(*report_domains)
+                ),
+                None,
+            )
+        )
+    return DecisionProblem(
+        prior=prior,
+        utility=utility,
+        likelihoods=tuple(likelihoods),
+        costs=np.array([s.cost.scalar() for s in view.sources], dtype=np.float64),
+        cost_weight=view.cost_weight,
+        source_ids=view.source_ids,
+        action_ids=tuple(view.actions),
+        variables=tuple((n, tuple(d)) for n, d in zip(names, domains, strict=True)),
+        outcome_labels=tuple(labels),
+    )
+
+
+def _noisy_channel(size: int, accuracy: float) -> FloatArray:
+    """``P(report r | true x)``: ``accuracy`` on the diagonal, the rest uniform over the others."""
+    if size == 1:
+        return np.ones((1, 1))
+    off = (1.0 - accuracy) / (size - 1)
+    return np.full((size, size), off) + np.eye(size) * (accuracy - off)

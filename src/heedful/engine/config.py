@@ -1,0 +1,237 @@
+"""Every number of the engine, as typed configuration data (document 002; SPEC §6).
+
+Layers: these defaults → a JSON/YAML file (:func:`load_engine_config`) → keyword overrides
+(:meth:`EngineConfig.with_overrides`). Each field names the document section it comes from; where
+the document is silent the choice is ours and says so.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from heedful.errors import InvalidArgumentError
+
+
+class AutonomyLevel(StrEnum):
+    """Autonomy levels of document 002 §3.1 / §9, ordered observe < advise < act."""
+
+    OBSERVE = "observe"
+    ADVISE = "advise"
+    ACT = "act"
+
+    @property
+    def rank(self) -> int:
+        """0 for observe, 1 for advise, 2 for act."""
+        return ("observe", "advise", "act").index(self.value)
+
+
+class DispatchMode(StrEnum):
+    """Dispatch modes of document 002 §2.1."""
+
+    EXPLORE = "explore"
+    FOCUS = "focus"
+    ACT = "act"
+    ESCALATE = "escalate"
+    PROPOSE = "propose"
+    IDLE = "idle"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CoverageWeights(_Frozen):
+    """Weights of the coverage score (Graphonomous Coverage defaults; brief of issue 4)."""
+
+    semantic: float = Field(default=0.40, ge=0.0)
+    consistency: float = Field(default=0.20, ge=0.0)
+    freshness: float = Field(default=0.15, ge=0.0)
+    graph_support: float = Field(default=0.15, ge=0.0)
+    outcome_reliability: float = Field(default=0.10, ge=0.0)
+
+
+class CoverageThresholds(_Frozen):
+    """act / learn thresholds (document 002 §2.1 via Coverage.recommend); else escalate."""
+
+    act_coverage: float = 0.72
+    act_max_uncertainty: float = 0.35
+    act_max_risk: float = 0.45
+    learn_coverage: float = 0.45
+    learn_max_uncertainty: float = 0.70
+    learn_max_risk: float = 0.75
+
+
+class CoverageConfig(_Frozen):
+    """Coverage calculator configuration (formulas in docs/engine.md)."""
+
+    weights: CoverageWeights = CoverageWeights()
+    thresholds: CoverageThresholds = CoverageThresholds()
+    #: Freshness half-life per node type, hours (ours: episodic memories age fastest).
+    half_life_hours: dict[str, float] = Field(
+        default_factory=lambda: {
+            "episodic": 24.0,
+            "outcome": 72.0,
+            "semantic": 168.0,
+            "procedural": 720.0,
+            "goal": 168.0,
+        }
+    )
+    default_half_life_hours: float = 168.0
+    #: Regions with fewer nodes than this add a thin-evidence term to uncertainty (ours).
+    min_context_nodes: int = 3
+    #: Uncertainty = weighted sum of (1-semantic), thin evidence, confidence spread, conflict.
+    uncertainty_weights: tuple[float, float, float, float] = (0.50, 0.20, 0.15, 0.15)
+    #: Risk = weighted sum of failure rate, conflict, staleness, criticality (ours).
+    risk_weights: tuple[float, float, float, float] = (0.45, 0.25, 0.15, 0.15)
+    #: Criticality of a goal by priority, feeding risk (ours).
+    criticality: dict[str, float] = Field(
+        default_factory=lambda: {"low": 0.2, "normal": 0.5, "high": 0.75, "critical": 1.0}
+    )
+
+
+class TriageConfig(_Frozen):
+    """Triage formula of document 002 §2.1 and §3.1.2."""
+
+    #: ``attention_score = urgency × gap + surprise_weight × surprise`` (§3.1.2).
+    surprise_weight: float = 0.3
+    #: Urgency of an item without a goal (§3.1.2).
+    no_goal_urgency: float = 0.1
+    #: Deadline proximity is 1.0 at the deadline and decays linearly to 0 at this horizon (§3.1.2).
+    deadline_horizon_hours: float = 7 * 24.0
+    #: Proximity used when a goal has no deadline, by timescale (ours; the document is silent).
+    undated_proximity: dict[str, float] = Field(
+        default_factory=lambda: {
+            "immediate": 1.0,
+            "short_term": 0.6,
+            "medium_term": 0.3,
+            "long_term": 0.1,
+        }
+    )
+    #: Priority weight (§3.1.2 gives high 1.0, medium 0.6, low 0.3; critical is ours).
+    priority_weight: dict[str, float] = Field(
+        default_factory=lambda: {"low": 0.3, "normal": 0.6, "high": 1.0, "critical": 1.0}
+    )
+    #: ``learn`` items below this coverage explore, above it they focus. Document 002 §3.1.2
+    #: writes 0.45, which equals the learn threshold and makes explore unreachable; we split
+    #: the learn band [0.45, 0.72) at its midpoint instead (see docs/engine.md).
+    explore_below_coverage: float = 0.585
+    #: Goal-less items propose a goal when their gap exceeds this (§3.1.2).
+    propose_min_gap: float = 0.3
+    #: Surprise: failed/unexpected outcomes within this window count (ours).
+    surprise_window_hours: float = 24.0
+    #: Which ranking to use: ``"formula"`` (document 002) or ``"voc"`` (document 000 style).
+    method: str = Field(default="formula", pattern="^(formula|voc)$")
+    #: VOC triage: cost of one unit of κ friction and a base cost per item (ours).
+    voc_cost_per_kappa: float = 0.02
+    voc_base_cost: float = 0.01
+
+
+class BudgetConfig(_Frozen):
+    """Per-cycle compute budget, document 002 §2.4."""
+
+    max_items_per_cycle: int = Field(default=3, ge=0)
+    max_explore_calls: int = Field(default=5, ge=0)
+    max_deliberation_sccs: int = Field(default=2, ge=0)
+    max_action_dispatches: int = Field(default=1, ge=0)
+    total_timeout_ms: float = Field(default=60_000.0, gt=0)
+    escalation_cooldown_ms: float = Field(default=300_000.0, ge=0)
+
+
+class DeliberationBudgetConfig(_Frozen):
+    """κ → deliberation budget (Graphonomous Topology.deliberation_budget, capped linear)."""
+
+    max_iterations_cap: int = 4
+    agent_count_cap: int = 3
+    timeout_step: float = 0.5
+    timeout_multiplier_cap: float = 3.5
+    confidence_base: float = 0.70
+    confidence_step: float = 0.05
+    confidence_cap: float = 0.95
+
+
+class GovernanceConfig(_Frozen):
+    """Governance policy (document 002 §4.6: ampersand.json ``governance.autonomy``).
+
+    Attributes:
+        max_level: Organisation maximum (Delegatic); higher requests are downgraded or refused.
+        require_approval_for: Dispatch modes that only ever produce proposals (advise-style).
+        max_actions_per_hour: Sliding-window cap on act dispatches across cycles.
+    """
+
+    max_level: AutonomyLevel = AutonomyLevel.ACT
+    require_approval_for: tuple[DispatchMode, ...] = ()
+    max_actions_per_hour: int | None = Field(default=None, ge=0)
+
+
+class EngineConfig(_Frozen):
+    """Complete engine configuration.
+
+    Attributes:
+        autonomy: Requested autonomy level (document 002 §3.1; observe is the safe default).
+        heartbeat_ms: Heartbeat cadence (§3.1: 300,000 ms).
+        deadline_lead_ms: A goal whose deadline is nearer than this fires the deadline trigger.
+        region_search_limit: Nodes retrieved by goal title per goal (§3.1.1: 20).
+        explore_depth: Hops of internal expansion in explore mode (ours).
+        max_gap_regions: Goal-less regions surveyed when no goal is active (ours).
+    """
+
+    autonomy: AutonomyLevel = AutonomyLevel.OBSERVE
+    heartbeat_ms: float = Field(default=300_000.0, gt=0)
+    deadline_lead_ms: float = Field(default=3_600_000.0, ge=0)
+    region_search_limit: int = Field(default=20, ge=0)
+    explore_depth: int = Field(default=1, ge=0)
+    max_gap_regions: int = Field(default=3, ge=0)
+    coverage: CoverageConfig = CoverageConfig()
+    triage: TriageConfig = TriageConfig()
+    budget: BudgetConfig = BudgetConfig()
+    deliberation: DeliberationBudgetConfig = DeliberationBudgetConfig()
+    governance: GovernanceConfig = GovernanceConfig()
+
+    @model_validator(mode="after")
+    def _check(self) -> EngineConfig:
+        if self.triage.explore_below_coverage < self.coverage.thresholds.learn_coverage:
+            raise ValueError("triage.explore_below_coverage must be >= learn_coverage")
+        return self
+
+    def with_overrides(self, **changes: Any) -> EngineConfig:
+        """Return a copy with top-level fields replaced (validated)."""
+        data = self.model_dump()
+        for key, value in changes.items():
+            if isinstance(value, BaseModel):
+                value = value.model_dump()
+            data[key] = value
+        return engine_config_from_dict(data)
+
+
+def engine_config_from_dict(data: dict[str, Any]) -> EngineConfig:
+    """Validate a config mapping, turning validation errors into ``InvalidArgumentError``."""
+    try:
+        return EngineConfig.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InvalidArgumentError(f"engine config {where}: {first['msg']}") from None
+
+
+def load_engine_config(path: str | Path) -> EngineConfig:
+    """Load an engine config from a JSON or YAML file (missing keys keep their defaults)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidArgumentError(f"cannot read engine config {p}: {exc.strerror}") from None
+    try:
+        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise InvalidArgumentError(f"engine config {p} is not valid: {exc}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise InvalidArgumentError(f"engine config {p} must be a mapping")
+    return engine_config_from_dict(data)

@@ -1,0 +1,503 @@
+"""Dispatch: run each selected item in its mode under the autonomy level and the budget.
+
+Document 002 §3.1.3 and §3.2. Executors call ports and return a :class:`DispatchRecord` whose
+:class:`Writes` the engine applies during reflect — executors themselves never write, which keeps
+``observe`` and ``advise`` free of mutations by construction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
+from heedful.engine.coverage import terms
+from heedful.engine.ports import (
+    ActionPort,
+    ActionRequest,
+    ActionResult,
+    DeliberationRequest,
+    DeliberationResult,
+    DeliberatorPort,
+    Finding,
+    GraphPort,
+    Notice,
+    NotifierPort,
+    ResearchPort,
+)
+from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, NodeType, OutcomeRecord
+from heedful.engine.records import OutcomeStatus as OS
+from heedful.engine.survey import CRYSTALLIZES
+from heedful.engine.topology import Component, deliberation_budget
+from heedful.engine.triage import AttentionItem
+from heedful.model.goal import Goal, GoalPriority, GoalSource, GoalStatus, GoalTimescale
+
+_log = logging.getLogger("heedful.engine")
+
+
+async def call_port(fn: Callable[..., Any], *args: Any) -> Any:
+    """Call a port method that may be sync or async, so that the caller can cut it by timeout.
+
+    Coroutine functions are awaited (cancellation stops them). Plain functions run in a daemon
+    thread whose result is awaited; on timeout the await is cancelled and the thread is left to
+    finish on its own (it cannot be killed, but it no longer holds up the cycle or exit).
+    """
+    if inspect.iscoroutinefunction(fn):
+        return await fn(*args)
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def deliver(setter: Callable[[Any], None], value: Any) -> None:
+        if not future.done():
+            setter(value)
+
+    def run() -> None:
+        try:
+            value = fn(*args)
+        except BaseException as exc:
+            outcome: tuple[Callable[[Any], None], Any] = (future.set_exception, exc)
+        else:
+            outcome = (future.set_result, value)
+        # A closed loop means the cycle was cut and nobody is waiting any more.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(deliver, *outcome)
+
+    threading.Thread(target=run, name="heedful-engine-port", daemon=True).start()
+    result = await future
+    if inspect.isawaitable(result):
+        result = await result
+    return result
+
+
+@dataclass
+class Ledger:
+    """Per-cycle budget usage (document 002 §2.4)."""
+
+    items: int = 0
+    explore_calls: int = 0
+    deliberation_sccs: int = 0
+    action_dispatches: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        """Return a JSON-able dict."""
+        return {
+            "items": self.items,
+            "explore_calls": self.explore_calls,
+            "deliberation_sccs": self.deliberation_sccs,
+            "action_dispatches": self.action_dispatches,
+        }
+
+
+@dataclass
+class Writes:
+    """Mutations a dispatch asks reflect to apply."""
+
+    nodes: list[NodeRecord] = field(default_factory=list)
+    edges: list[EdgeRecord] = field(default_factory=list)
+    outcomes: list[OutcomeRecord] = field(default_factory=list)
+    link_nodes: list[str] = field(default_factory=list)
+    progress: float | None = None
+    goal_status: GoalStatus | None = None
+    proposed_goal: Goal | None = None
+
+    def empty(self) -> bool:
+        """Whether nothing is to be written."""
+        return not (
+            self.nodes
+            or self.edges
+            or self.outcomes
+            or self.link_nodes
+            or self.proposed_goal
+            or self.progress is not None
+            or self.goal_status is not None
+        )
+
+
+@dataclass
+class DispatchRecord:
+    """What happened to one dispatched item."""
+
+    item: AttentionItem
+    mode: DispatchMode
+    result: str = "deferred"
+    reason: str = ""
+    duration_ms: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
+    writes: Writes = field(default_factory=Writes)
+    coverage_after: float | None = None
+    kappa_after: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dispatch entry of the cycle response (document 002 §3.1 ``dispatches``)."""
+        return {
+            "goal_id": self.item.goal_id,
+            "goal_title": self.item.goal_title,
+            "mode": self.mode.value,
+            "result": self.result,
+            "reason": self.reason,
+            "duration_ms": round(self.duration_ms, 3),
+            "attention_score": round(self.item.attention_score, 6),
+            "coverage_before": self.item.coverage.coverage_score,
+            "coverage_after": self.coverage_after,
+            "kappa_before": self.item.topology.max_kappa,
+            "kappa_after": self.kappa_after,
+            "details": self.details,
+        }
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+class Dispatcher:
+    """Runs one cycle's dispatches; holds the cycle's ledger.
+
+    Args:
+        graph: Read access for explore's internal expansion (never written here).
+        config: Engine configuration.
+        level: Autonomy level of this cycle.
+        ports: ``research``, ``deliberator``, ``actions`` and ``notifier`` ports.
+        escalations: Last escalation time per item key (shared across cycles; updated here).
+        actions_allowed: Callback asking the action-rate governor for permission.
+        now: Cycle time.
+    """
+
+    def __init__(
+        self,
+        graph: GraphPort,
+        config: EngineConfig,
+        level: AutonomyLevel,
+        *,
+        research: ResearchPort,
+        deliberator: DeliberatorPort,
+        actions: ActionPort,
+        notifier: NotifierPort,
+        escalations: dict[str, datetime],
+        actions_allowed: Callable[[], bool],
+        now: datetime,
+    ) -> None:
+        self.graph = graph
+        self.config = config
+        self.level = level
+        self.research = research
+        self.deliberator = deliberator
+        self.actions = actions
+        self.notifier = notifier
+        self.escalations = escalations
+        self.actions_allowed = actions_allowed
+        self.now = now
+        self.ledger = Ledger()
+        self.current: DispatchRecord | None = None
+
+    async def dispatch(self, item: AttentionItem) -> DispatchRecord:
+        """Dispatch one item (the caller enforces ``max_items_per_cycle`` and the timeout)."""
+        record = DispatchRecord(item=item, mode=item.dispatch_mode)
+        self.current = record
+        self.ledger.items += 1
+        started = time.perf_counter()
+        try:
+            await self._run(record)
+        except Exception as exc:
+            # A failing port is reported as an error result, never as success.
+            _log.exception("dispatch of %s failed", item.key)
+            record.result, record.reason = "error", f"{type(exc).__name__}: {exc}"
+            if record.mode == DispatchMode.ACT and self.level == AutonomyLevel.ACT:
+                record.writes.outcomes.append(self._outcome(item, OS.FAILURE, record.reason))
+        finally:
+            record.duration_ms = (time.perf_counter() - started) * 1000.0
+        self.current = None
+        return record
+
+    def _outcome(self, item: AttentionItem, status: OS, detail: str) -> OutcomeRecord:
+        return OutcomeRecord(
+            status=status,
+            confidence=1.0,
+            goal_id=item.goal_id,
+            node_ids=item.region_node_ids[:20],
+            detail=detail,
+            created_at=self.now,
+        )
+
+    def timed_out(self, record: DispatchRecord) -> None:
+        """Mark an in-flight dispatch as cut by the cycle timeout (an action's outcome is kept)."""
+        record.result, record.reason = "timeout", "cut at budget.total_timeout_ms"
+        if record.mode == DispatchMode.ACT and record.details.get("executing"):
+            record.writes.outcomes.append(
+                self._outcome(record.item, OS.TIMEOUT, "action cut at the cycle timeout")
+            )
+
+    async def _run(self, record: DispatchRecord) -> None:
+        item, mode = record.item, record.mode
+        if self.level == AutonomyLevel.OBSERVE:
+            record.reason = "observe: logged, no action"
+            _log.info("observe %s: %s", mode.value, item.rationale())
+            return
+        needs_approval = (
+            self.level == AutonomyLevel.ADVISE
+            or mode in self.config.governance.require_approval_for
+        )
+        if needs_approval:
+            if mode == DispatchMode.ESCALATE and self._cooling(item):
+                record.reason = "escalation_cooldown_ms: escalated recently"
+                return
+            await self._propose_to_human(record)
+            return
+        handler = {
+            DispatchMode.EXPLORE: self._explore,
+            DispatchMode.FOCUS: self._focus,
+            DispatchMode.ACT: self._act,
+            DispatchMode.ESCALATE: self._escalate,
+            DispatchMode.PROPOSE: self._propose,
+        }.get(mode)
+        if handler is None:
+            record.reason = "idle"
+            return
+        await handler(record)
+
+    def _cooling(self, item: AttentionItem) -> bool:
+        last = self.escalations.get(item.key)
+        cooldown = timedelta(milliseconds=self.config.budget.escalation_cooldown_ms)
+        return last is not None and self.now - last < cooldown
+
+    async def _propose_to_human(self, record: DispatchRecord) -> None:
+        item = record.item
+        why = "advise" if self.level == AutonomyLevel.ADVISE else "governance: requires approval"
+        notice = Notice(
+            kind="proposal",
+            goal_id=item.goal_id,
+            mode=record.mode.value,
+            message=f"proposed {record.mode.value} for '{item.goal_title}': {item.rationale()}",
+            item=item.to_dict(),
+        )
+        await call_port(self.notifier.notify, notice)
+        if record.mode == DispatchMode.ESCALATE:
+            self.escalations[item.key] = self.now
+        record.reason = f"{why}: proposal sent, awaiting approval"
+
+    async def _escalate(self, record: DispatchRecord, why: str = "") -> None:
+        item = record.item
+        if self._cooling(item):
+            record.result, record.reason = "deferred", "escalation_cooldown_ms: escalated recently"
+            return
+        message = f"needs attention: '{item.goal_title}' — {why or item.rationale()}"
+        await call_port(
+            self.notifier.notify,
+            Notice("escalation", item.goal_id, record.mode.value, message, item.to_dict()),
+        )
+        self.escalations[item.key] = self.now
+        record.result, record.reason = "escalated", why or "coverage decision: escalate"
+
+    async def _explore(self, record: DispatchRecord) -> None:
+        item = record.item
+        region = set(item.region_node_ids)
+        frontier, linked = list(region), []
+        for _ in range(self.config.explore_depth):
+            found = []
+            for edge in self.graph.edges_touching(frontier):
+                for node_id in (edge.source, edge.target):
+                    if node_id not in region:
+                        region.add(node_id)
+                        found.append(node_id)
+            linked.extend(found)
+            frontier = found
+        gaps = sorted(item.coverage.gaps, key=lambda g: (not g.startswith("unknown:"), g))
+        if not gaps:
+            gaps = [f"unknown: {w}" for w in terms(item.goal_title)[:3]]
+        findings: list[Finding] = []
+        researched: list[str] = []
+        for gap in gaps:
+            if self.ledger.explore_calls >= self.config.budget.max_explore_calls:
+                break
+            self.ledger.explore_calls += 1
+            researched.append(gap)
+            findings.extend(await call_port(self.research.research, item.goal_title, gap))
+        w = record.writes
+        new_ids = []
+        for finding in findings:
+            node_id = _new_id("finding")
+            new_ids.append(node_id)
+            w.nodes.append(
+                NodeRecord(
+                    id=node_id,
+                    type=NodeType.SEMANTIC,
+                    content=finding.content,
+                    confidence=finding.confidence,
+                    updated_at=self.now,
+                    metadata={"source": finding.source, "explored_for": item.goal_id or ""},
+                )
+            )
+            w.edges.extend(
+                EdgeRecord(node_id, target, EdgeType.SUPPORTS) for target in finding.supports
+            )
+        trace_id = _new_id("explore")
+        w.nodes.append(
+            NodeRecord(
+                id=trace_id,
+                type=NodeType.EPISODIC,
+                content=(
+                    f"Explored '{item.goal_title}': linked {len(linked)} related node(s), "
+                    f"{len(findings)} finding(s) for {', '.join(researched) or 'no gap'}"
+                ),
+                confidence=1.0,
+                updated_at=self.now,
+            )
+        )
+        w.edges.extend(
+            EdgeRecord(trace_id, n, EdgeType.DERIVED_FROM) for n in [*new_ids, *linked][:20]
+        )
+        w.link_nodes.extend([*linked, *new_ids, trace_id])
+        record.result = "ok"
+        record.details = {
+            "linked_nodes": len(linked),
+            "findings": len(findings),
+            "explore_calls": len(researched),
+            "new_node_ids": [*new_ids, trace_id],
+        }
+
+    async def _focus(self, record: DispatchRecord) -> None:
+        item = record.item
+        components = sorted(item.topology.sccs, key=lambda c: (-c.kappa, c.id))
+        if not components and item.region_node_ids:
+            # A DAG region that still needs deliberation: treat it as one κ=0 component.
+            region = tuple(sorted(item.region_node_ids))
+            components = [
+                Component(
+                    "region",
+                    region,
+                    0,
+                    (),
+                    region,
+                    (),
+                    deliberation_budget(0, self.config.deliberation),
+                )
+            ]
+        nodes = {n.id: n for n in self.graph.get_nodes(list(item.region_node_ids))}
+        concluded: list[str] = []
+        failures: list[str] = []
+        for comp in components:
+            if self.ledger.deliberation_sccs >= self.config.budget.max_deliberation_sccs:
+                break
+            self.ledger.deliberation_sccs += 1
+            request = DeliberationRequest(
+                item.goal_title, comp, tuple(nodes[x] for x in comp.nodes if x in nodes)
+            )
+            result: DeliberationResult = await call_port(self.deliberator.deliberate, request)
+            if not result.converged or result.conclusion is None:
+                failures.append(f"{comp.id}: {result.note or 'did not converge'}")
+                continue
+            conclusion_id = _new_id("conclusion")
+            record.writes.nodes.append(
+                NodeRecord(
+                    id=conclusion_id,
+                    type=NodeType.SEMANTIC,
+                    content=result.conclusion.content,
+                    confidence=result.conclusion.confidence,
+                    updated_at=self.now,
+                    metadata={CRYSTALLIZES: list(result.conclusion.node_ids), "kappa": comp.kappa},
+                )
+            )
+            record.writes.edges.extend(
+                EdgeRecord(conclusion_id, m, EdgeType.DERIVED_FROM)
+                for m in result.conclusion.node_ids
+            )
+            record.writes.link_nodes.append(conclusion_id)
+            concluded.append(conclusion_id)
+        record.details = {"deliberated": len(concluded) + len(failures), "conclusions": concluded}
+        if failures and not concluded:
+            record.details["not_converged"] = failures
+            await self._escalate(record, "deliberation did not converge: " + "; ".join(failures))
+        elif not concluded:
+            record.reason = "budget: max_deliberation_sccs reached"
+        else:
+            record.result = "ok"
+
+    async def _act(self, record: DispatchRecord) -> None:
+        item = record.item
+        if item.goal is None:
+            record.reason = "no goal to act on"
+            return
+        if self.ledger.action_dispatches >= self.config.budget.max_action_dispatches:
+            record.reason = "budget: max_action_dispatches reached"
+            return
+        if not self.actions_allowed():
+            record.reason = "governance: max_actions_per_hour reached"
+            return
+        self.ledger.action_dispatches += 1
+        context = tuple(self.graph.get_nodes(list(item.region_node_ids[:20])))
+        record.details["executing"] = True
+        result: ActionResult | None = await call_port(
+            self.actions.execute, ActionRequest(item.goal, context, item.rationale())
+        )
+        record.details["executing"] = False
+        if result is None:
+            record.reason = "no action executor configured"
+            return
+        record.writes.outcomes.append(
+            OutcomeRecord(
+                status=result.status,
+                confidence=result.confidence,
+                goal_id=item.goal_id,
+                node_ids=item.region_node_ids[:20],
+                detail=result.detail,
+                created_at=self.now,
+            )
+        )
+        record.writes.progress = result.progress
+        record.writes.goal_status = result.goal_status
+        record.result = "ok" if result.status in (OS.SUCCESS, OS.PARTIAL) else "failed"
+        record.reason = result.detail
+        record.details["outcome"] = result.status.value
+
+    async def _propose(self, record: DispatchRecord) -> None:
+        item = record.item
+        anchors = [
+            g for g in self.graph.list_goals() if g.source in (GoalSource.USER, GoalSource.SYSTEM)
+        ]
+        region_terms = set(terms(item.goal_title))
+        for node in self.graph.get_nodes(list(item.region_node_ids)):
+            region_terms.update(terms(node.content))
+        related = [
+            g.id
+            for g in anchors
+            if set(g.linked_node_ids) & set(item.region_node_ids)
+            or region_terms & set(terms(f"{g.title} {g.description}"))
+        ]
+        if not related:
+            record.reason = "coherence check: gap unrelated to any user or system goal"
+            return
+        title = "Refresh knowledge: " + item.goal_title.removeprefix("Coverage gap: ")
+        priority = GoalPriority.HIGH if item.attention_score >= 0.5 else GoalPriority.NORMAL
+        goal = Goal(
+            id=_new_id("goal"),
+            title=title[:200],
+            description="Proposed by the attention engine from a coverage gap: "
+            + "; ".join(item.coverage.gaps[:5]),
+            status=GoalStatus.PROPOSED,
+            source=GoalSource.INFERRED,
+            timescale=GoalTimescale.SHORT_TERM,
+            priority=priority,
+            linked_node_ids=list(item.region_node_ids),
+            metadata={
+                "generated_by": "attention_engine",
+                "coverage_at_proposal": item.coverage.coverage_score,
+                "kappa_at_proposal": item.topology.max_kappa,
+                "gaps": list(item.coverage.gaps),
+                "related_goals": related,
+                "completion_criteria": {
+                    "coverage_threshold": self.config.coverage.thresholds.act_coverage,
+                    "target_node_ids": list(item.region_node_ids),
+                },
+            },
+        )
+        record.writes.proposed_goal = goal
+        record.result = "ok"
+        record.details = {"proposed_goal_id": goal.id, "related_goals": related}

@@ -1,0 +1,143 @@
+"""Autonomy governance (document 002 §3.1 autonomy levels, §4.6 ``governance.autonomy``).
+
+An organisation (Delegatic) caps the autonomy of every agent in its tree. A configured level
+above the cap is *downgraded*; a per-cycle override above the cap is *refused* with
+:class:`heedful.errors.GovernanceError` (document 002 §3.4: "Must not exceed Delegatic policy
+maximum"). The ampersand.json ``governance.autonomy`` block maps onto :class:`EngineConfig`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
+from heedful.errors import GovernanceError, InvalidArgumentError
+
+
+def parse_level(value: AutonomyLevel | str) -> AutonomyLevel:
+    """Parse an autonomy level name, raising ``InvalidArgumentError`` for unknown names."""
+    try:
+        return AutonomyLevel(value)
+    except ValueError:
+        names = ", ".join(level.value for level in AutonomyLevel)
+        raise InvalidArgumentError(f"unknown autonomy level {value!r} (use {names})") from None
+
+
+def effective_level(requested: AutonomyLevel, maximum: AutonomyLevel) -> AutonomyLevel:
+    """The requested level, downgraded to the governance maximum."""
+    return requested if requested.rank <= maximum.rank else maximum
+
+
+def check_override(override: AutonomyLevel, maximum: AutonomyLevel) -> AutonomyLevel:
+    """Accept a per-cycle override within the maximum, else raise ``GovernanceError``."""
+    if override.rank > maximum.rank:
+        raise GovernanceError(
+            f"autonomy override {override.value!r} exceeds the governance maximum {maximum.value!r}"
+        )
+    return override
+
+
+class ActionRateLimit:
+    """Sliding one-hour window of action dispatches (``max_actions_per_hour``, §4.6)."""
+
+    def __init__(self, per_hour: int | None) -> None:
+        self.per_hour = per_hour
+        self._times: deque[float] = deque()
+
+    def allows(self, now_s: float) -> bool:
+        """Whether one more action may run at ``now_s`` (seconds)."""
+        if self.per_hour is None:
+            return True
+        while self._times and now_s - self._times[0] >= 3600.0:
+            self._times.popleft()
+        return len(self._times) < self.per_hour
+
+    def record(self, now_s: float) -> None:
+        """Count one action at ``now_s``."""
+        self._times.append(now_s)
+
+
+# --- ampersand.json governance block (§4.6, §4.8) ------------------------------------------------
+
+
+class AutonomyBudgetDecl(BaseModel):
+    """``governance.autonomy.budget`` of ampersand.json."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_actions_per_hour: int | None = Field(default=None, ge=0)
+    max_explore_calls_per_cycle: int | None = Field(default=None, ge=0)
+    max_deliberation_sccs_per_cycle: int | None = Field(default=None, ge=0)
+    require_approval_for: list[DispatchMode] = Field(default_factory=list)
+
+
+class AutonomyDecl(BaseModel):
+    """``governance.autonomy`` of ampersand.json."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    level: AutonomyLevel = AutonomyLevel.OBSERVE
+    heartbeat_seconds: float | None = Field(default=None, gt=0)
+    budget: AutonomyBudgetDecl = AutonomyBudgetDecl()
+
+
+def autonomy_json_schema() -> dict[str, Any]:
+    """JSON Schema of the ``governance.autonomy`` block (Gate E)."""
+    return AutonomyDecl.model_json_schema()
+
+
+def config_from_ampersand(
+    document: dict[str, Any],
+    *,
+    org_max: AutonomyLevel | str = AutonomyLevel.ACT,
+    base: EngineConfig | None = None,
+) -> EngineConfig:
+    """Compose an engine config from an ampersand.json document and an organisation maximum.
+
+    Args:
+        document: The parsed ampersand.json (only ``governance.autonomy`` is read).
+        org_max: The Delegatic maximum autonomy for the organisation.
+        base: Config to start from (defaults otherwise).
+
+    Returns:
+        The composed config; a declared level above ``org_max`` is downgraded to it.
+    """
+    raw = document.get("governance", {}).get("autonomy")
+    if raw is None:
+        raise InvalidArgumentError("ampersand document has no governance.autonomy block")
+    try:
+        decl = AutonomyDecl.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InvalidArgumentError(f"governance.autonomy.{where}: {first['msg']}") from None
+    cap = parse_level(org_max)
+    cfg = base or EngineConfig()
+    budget = cfg.budget.model_copy(
+        update={
+            k: v
+            for k, v in {
+                "max_explore_calls": decl.budget.max_explore_calls_per_cycle,
+                "max_deliberation_sccs": decl.budget.max_deliberation_sccs_per_cycle,
+            }.items()
+            if v is not None
+        }
+    )
+    governance = cfg.governance.model_copy(
+        update={
+            "max_level": cap,
+            "require_approval_for": tuple(decl.budget.require_approval_for),
+            "max_actions_per_hour": decl.budget.max_actions_per_hour,
+        }
+    )
+    changes: dict[str, Any] = {
+        "autonomy": effective_level(decl.level, cap),
+        "budget": budget,
+        "governance": governance,
+    }
+    if decl.heartbeat_seconds is not None:
+        changes["heartbeat_ms"] = decl.heartbeat_seconds * 1000.0
+    return cfg.with_overrides(**changes)

@@ -1,0 +1,185 @@
+"""The store's schema: an ordered list of migrations, versioned by ``PRAGMA user_version``.
+
+Migration *i* (0-based) moves a database from ``user_version = i`` to ``i + 1``. Never edit a
+released migration; append a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from heedful.errors import StoreError
+
+_V1 = """
+CREATE TABLE sources (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    authority TEXT NOT NULL,            -- JSON {claim_type: authority}
+    default_authority REAL NOT NULL,
+    trusted INTEGER NOT NULL,
+    cost REAL NOT NULL
+);
+CREATE TABLE claims (
+    rid INTEGER PRIMARY KEY,            -- stable integer key: propagation runs on integers
+    id TEXT NOT NULL UNIQUE,
+    subject TEXT NOT NULL,
+    value TEXT NOT NULL,                -- JSON scalar
+    domain TEXT,                        -- JSON list or NULL
+    claim_type TEXT NOT NULL,
+    volatility TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    source_id TEXT REFERENCES sources(id),
+    confidence REAL NOT NULL,
+    observed_at REAL NOT NULL,
+    dirty INTEGER NOT NULL DEFAULT 0,
+    dirty_reason TEXT,
+    dirty_cause TEXT
+);
+CREATE INDEX claims_subject ON claims(subject);
+CREATE INDEX claims_dirty ON claims(dirty) WHERE dirty = 1;
+CREATE TABLE evidence (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    claim_id TEXT NOT NULL REFERENCES claims(id) ON DELETE CASCADE,
+    source_id TEXT NOT NULL REFERENCES sources(id),
+    value TEXT NOT NULL,
+    observed_at REAL NOT NULL
+);
+CREATE INDEX evidence_claim ON evidence(claim_id);
+-- subject kind object, by claim rid; up/down give the dirty-propagation direction (NULL for
+-- contradicts), kept as columns with a covering index so propagation is one recursive query.
+CREATE TABLE justifications (
+    subject INTEGER NOT NULL REFERENCES claims(rid) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    object INTEGER NOT NULL REFERENCES claims(rid) ON DELETE CASCADE,
+    weight REAL NOT NULL,
+    up INTEGER,
+    down INTEGER,
+    PRIMARY KEY (subject, kind, object)
+);
+CREATE INDEX justifications_up_down ON justifications(up, down);
+CREATE INDEX justifications_object ON justifications(object);
+-- Revisits of a subject (variable): the change history hazards are learned from.
+CREATE TABLE observations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    subject TEXT NOT NULL,
+    value TEXT NOT NULL,
+    observed_at REAL NOT NULL
+);
+CREATE INDEX observations_subject ON observations(subject, observed_at);
+CREATE TABLE goals (
+    id TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    priority_rank INTEGER NOT NULL,
+    due_at REAL,
+    created_at REAL NOT NULL,
+    body TEXT NOT NULL                  -- the Goal as JSON
+);
+CREATE INDEX goals_status ON goals(status);
+CREATE TABLE trace_events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    event TEXT NOT NULL,
+    payload TEXT NOT NULL,              -- JSON object
+    candidate_id TEXT,
+    ts REAL NOT NULL
+);
+CREATE INDEX trace_candidate ON trace_events(candidate_id);
+"""
+
+_V2 = """
+CREATE TABLE nodes (
+    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    node_type TEXT NOT NULL,
+    content TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    metadata TEXT NOT NULL
+);
+CREATE TABLE edges (
+    src TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+    dst TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+    edge_type TEXT NOT NULL,
+    weight REAL NOT NULL,
+    PRIMARY KEY (src, dst, edge_type)
+);
+CREATE INDEX edges_dst ON edges(dst);
+CREATE TABLE outcomes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    status TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    node_id TEXT REFERENCES nodes(id) ON DELETE SET NULL,
+    goal_id TEXT REFERENCES goals(id) ON DELETE SET NULL,
+    at REAL NOT NULL,
+    description TEXT NOT NULL
+);
+CREATE INDEX outcomes_at ON outcomes(at);
+CREATE VIRTUAL TABLE nodes_fts USING fts5(content, content='nodes', content_rowid='rowid');
+CREATE TRIGGER nodes_ai AFTER INSERT ON nodes BEGIN
+    INSERT INTO nodes_fts(rowid, content) VALUES (new.rowid, new.content);
+END;
+CREATE TRIGGER nodes_ad AFTER DELETE ON nodes BEGIN
+    INSERT INTO nodes_fts(nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+END;
+CREATE TRIGGER nodes_au AFTER UPDATE OF content ON nodes BEGIN
+    INSERT INTO nodes_fts(nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+    INSERT INTO nodes_fts(rowid, content) VALUES (new.rowid, new.content);
+END;
+"""
+
+#: Ordered migrations; ``len(MIGRATIONS)`` is the current schema version.
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """Return the database's ``user_version``."""
+    row = conn.execute("PRAGMA user_version").fetchone()
+    return int(row[0])
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply every pending migration, each in its own transaction; return the new version.
+
+    Raises:
+        StoreError: The file was written by a newer heedful (unknown schema version).
+    """
+    version = schema_version(conn)
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"store schema version {version} is newer than this heedful supports "
+            f"({SCHEMA_VERSION}); upgrade heedful"
+        )
+    for index in range(version, SCHEMA_VERSION):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Re-check inside the write lock: another process may have migrated meanwhile.
+            if schema_version(conn) != index:
+                conn.execute("ROLLBACK")
+                continue
+            for statement in _statements(MIGRATIONS[index]):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {index + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    return schema_version(conn)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (``executescript`` would commit implicitly)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        code = line.split("--", 1)[0] if "--" in line else line
+        buffer += code
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

@@ -1,0 +1,195 @@
+"""The memory store: one SQLite file holding claims, sources, evidence, justifications, goals,
+the knowledge graph and the attention trace.
+
+``Store`` composes one mixin per concept (claims, truth maintenance, history, goals, graph,
+trace) over a single connection. Writes run in ``BEGIN IMMEDIATE`` transactions with a busy
+timeout, so several processes can share one file (WAL mode).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+
+from heedful.errors import InvalidArgumentError, StoreError
+from heedful.memory._base import BUSY_TIMEOUT_MS, Clock
+from heedful.memory.claims import ClaimsMixin
+from heedful.memory.freshness import (
+    DEFAULT_FRESHNESS,
+    SECONDS_PER_HOUR,
+    FreshnessConfig,
+    cho_garcia_molina_rate,
+    p_stale_rate,
+)
+from heedful.memory.goals import GoalsMixin
+from heedful.memory.graph import GraphMixin
+from heedful.memory.schema import migrate, schema_version
+from heedful.memory.trace import TraceMixin
+
+MEMORY = ":memory:"
+
+
+class Store(ClaimsMixin, GoalsMixin, GraphMixin, TraceMixin):
+    """A heedful memory store over one SQLite database.
+
+    Use :meth:`open`; close with :meth:`close` or a ``with`` block.
+
+    Attributes:
+        path: The database file (``":memory:"`` for a private in-memory store).
+        freshness: Hazards used by :meth:`p_stale`.
+    """
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        path: str,
+        clock: Clock = time.time,
+        freshness: FreshnessConfig = DEFAULT_FRESHNESS,
+    ) -> None:
+        self._init_base(conn, clock)
+        self.path = path
+        self.freshness = freshness
+        self._closed = False
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] = MEMORY,
+        *,
+        clock: Clock = time.time,
+        freshness: FreshnessConfig = DEFAULT_FRESHNESS,
+    ) -> Store:
+        """Open (creating and migrating if needed) the store at ``path``.
+
+        Args:
+            path: Database file, or ``":memory:"``.
+            clock: Returns epoch seconds; the store's only source of "now".
+            freshness: Hazards per volatility class.
+
+        Raises:
+            StoreError: The file cannot be opened, is not a heedful store, or is newer.
+        """
+        text = os.fspath(path)
+        if text != MEMORY:
+            parent = Path(text).parent
+            if not parent.is_dir():
+                raise StoreError(f"cannot open store {text}: directory {parent} does not exist")
+        try:
+            conn = sqlite3.connect(
+                text, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open store {text}: {exc}") from exc
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            _retry_busy(lambda: _prepare(conn, wal=text != MEMORY))
+        except sqlite3.Error as exc:
+            conn.close()
+            raise StoreError(f"cannot open store {text}: {exc}") from exc
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path=text, clock=clock, freshness=freshness)
+
+    @property
+    def schema_version(self) -> int:
+        """The database's schema version (``PRAGMA user_version``)."""
+        return schema_version(self._conn)
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def hazard_per_hour(self, claim_id: str, *, learned: bool = True) -> float:
+        """Return the change rate (per hour) used for claim ``claim_id``'s freshness.
+
+        The learned rate of the claim's subject when ``learned`` and the subject has at least
+        ``freshness.min_revisits_to_learn`` stored revisits; else its volatility class default.
+        """
+        claim = self.get_claim(claim_id)
+        if learned:
+            intervals, changed = self.change_history(claim.subject)
+            if len(intervals) >= self.freshness.min_revisits_to_learn:
+                return cho_garcia_molina_rate(intervals, changed) * SECONDS_PER_HOUR
+        return self.freshness.hazards_per_hour[claim.volatility]
+
+    def p_stale(self, claim_id: str, now: float | None = None, *, learned: bool = True) -> float:
+        """Probability claim ``claim_id`` is no longer current (document 000 §9).
+
+        Args:
+            claim_id: The claim.
+            now: The time to evaluate at; defaults to the store clock.
+            learned: Use the subject's learned hazard when enough revisits are stored
+                (see :meth:`hazard_per_hour`).
+
+        Raises:
+            InvalidArgumentError: ``now`` is before the claim was observed.
+        """
+        claim = self.get_claim(claim_id)
+        at = self.now() if now is None else now
+        if now is not None and at < claim.observed_at:
+            raise InvalidArgumentError(
+                f"now={at} is before claim {claim_id!r} was observed ({claim.observed_at})"
+            )
+        rate = self.hazard_per_hour(claim_id, learned=learned) / SECONDS_PER_HOUR
+        return p_stale_rate(rate, claim.age_s(at))
+
+    def goal_region(self, goal_id: str, limit: int = 20) -> list[str]:
+        """Return a goal's knowledge region (document 002 §3.1.1, ``goal_region_nodes``).
+
+        The goal's ``linked_node_ids`` that exist, then the ``limit`` best lexical matches of its
+        title, without duplicates, in that order.
+        """
+        goal = self.get_goal(goal_id)
+        linked = [n.id for n in self.nodes(goal.linked_node_ids)]
+        order = {nid: i for i, nid in enumerate(goal.linked_node_ids)}
+        linked.sort(key=order.__getitem__)
+        retrieved = [h.node_id for h in self.search(goal.title, limit=limit)]
+        return list(dict.fromkeys(linked + retrieved))
+
+
+#: Attempts at preparing a file another process is creating at the same moment.
+OPEN_RETRIES = 20
+
+
+def _prepare(conn: sqlite3.Connection, *, wal: bool) -> None:
+    if wal:
+        conn.execute("PRAGMA journal_mode = WAL")
+        # WAL + NORMAL survives a killed process; only power loss may drop the last commits.
+        conn.execute("PRAGMA synchronous = NORMAL")
+    migrate(conn)
+
+
+def _retry_busy(step: Callable[[], None]) -> None:
+    """Run ``step``, retrying while another connection holds a lock SQLite will not wait on
+    (switching a brand-new file to WAL takes an exclusive lock without the busy handler)."""
+    for attempt in range(OPEN_RETRIES):
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if attempt == OPEN_RETRIES - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))

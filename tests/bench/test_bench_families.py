@@ -1,0 +1,182 @@
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from heedful.bench.families import (
+    generate_family,
+    get_family,
+    parse_family_list,
+    scenario_rngs,
+)
+from heedful.bench.families.signals import SIGNALS, p_stale
+from heedful.bench.seeds import Stream
+from heedful.errors import UnknownNameError
+from heedful.model import Scenario, scenario_from_dict, scenario_to_dict
+
+
+@pytest.fixture(scope="module")
+def many_g() -> list[Scenario]:
+    return generate_family("G", 40, seed=11)
+
+
+@pytest.fixture(scope="module")
+def many_b() -> list[Scenario]:
+    return generate_family("B", 60, seed=11)
+
+
+def _structure(s: Scenario) -> list[Any]:
+    """Everything numeric about a scenario, with names stripped."""
+    v, t = s.view, s.truth
+    return [
+        v.budget,
+        v.cost_weight,
+        sorted(tuple(p) for p in t.priors.values()),
+        sorted(
+            (src.authority, src.age_s, src.cost.scalar(), len(src.reports), t.sources[src.id].fails)
+            for src in v.sources
+        ),
+        sorted(tuple(sorted(r.value for r in a.utility)) for a in v.actions.values()),
+    ]
+
+
+@pytest.mark.parametrize("family", ["G", "B"])
+def test_generated_scenarios_round_trip_through_the_file_format(family: str) -> None:
+    for s in generate_family(family, 5, seed=3):
+        again = scenario_from_dict(scenario_to_dict(s))
+        assert again.view == s.view
+        assert again.truth == s.truth
+
+
+@pytest.mark.parametrize("family", ["G", "B"])
+def test_same_seed_generates_identical_scenarios(family: str) -> None:
+    a = generate_family(family, 4, seed=9)
+    b = generate_family(family, 4, seed=9)
+    assert [scenario_to_dict(x) for x in a] == [scenario_to_dict(x) for x in b]
+
+
+def test_different_seeds_generate_different_scenarios() -> None:
+    a = generate_family("G", 3, seed=1)
+    b = generate_family("G", 3, seed=2)
+    assert [_structure(x) for x in a] != [_structure(x) for x in b]
+
+
+def test_holdout_stream_differs_from_dev_stream_of_the_same_seed() -> None:
+    dev = generate_family("G", 5, seed=4, stream=Stream.DEV)
+    held = generate_family("G", 5, seed=4, stream=Stream.HOLDOUT)
+    assert all(_structure(d) != _structure(h) for d, h in zip(dev, held, strict=True))
+    assert {s.id for s in dev}.isdisjoint(s.id for s in held)
+
+
+def test_scenario_does_not_depend_on_how_many_are_generated() -> None:
+    few = generate_family("B", 2, seed=5)
+    more = generate_family("B", 6, seed=5)
+    assert [scenario_to_dict(s) for s in few] == [scenario_to_dict(s) for s in more[:2]]
+
+
+def test_wording_is_independent_of_structure() -> None:
+    fam = get_family("G")
+    rng_a, _ = scenario_rngs("G", 8, 0)
+    rng_b, _ = scenario_rngs("G", 8, 0)
+    s1 = fam.make(rng_a, np.random.default_rng(100), "x")
+    s2 = fam.make(rng_b, np.random.default_rng(200), "x")
+    assert _structure(s1) == _structure(s2)
+    assert [src.label for src in s1.view.sources] != [src.label for src in s2.view.sources]
+
+
+def test_family_g_sizes_follow_document_000_section_14(many_g: list[Scenario]) -> None:
+    for s in many_g:
+        assert 12 <= len(s.view.sources) <= 30
+        assert 3 <= s.view.budget <= 5
+        assert len(s.view.actions) == 3
+        assert math.prod(len(v.domain) for v in s.view.variables.values()) <= 64
+
+
+def test_family_b_has_one_cheap_stale_summary_and_one_live_instrument(
+    many_b: list[Scenario],
+) -> None:
+    for s in many_b:
+        (belief,) = s.view.beliefs
+        assert 1 <= s.view.budget <= 2
+        summary = [src for src in s.view.sources if src.age_s == belief.age_s and src.reports]
+        assert len(summary) == 1
+        on_state = [src for src in s.view.sources if belief.variable in src.reports]
+        best = max(on_state, key=lambda src: src.authority)
+        assert best.age_s <= 30.0
+        assert summary[0].authority < best.authority
+        assert summary[0].cost.scalar() < best.cost.scalar()
+
+
+def _pairs_authority_accuracy(scenarios: list[Scenario]) -> tuple[np.ndarray, np.ndarray]:
+    auth, acc = [], []
+    for s in scenarios:
+        for src in s.view.sources:
+            a = s.truth.sources[src.id].accuracy
+            if a is not None and src.age_s < 600:  # fresh data: staleness does not blur it
+                auth.append(src.authority)
+                acc.append(a)
+    return np.array(auth), np.array(acc)
+
+
+def test_visible_authority_tracks_hidden_accuracy(many_g: list[Scenario]) -> None:
+    auth, acc = _pairs_authority_accuracy(many_g)
+    assert auth.size > 100
+    assert np.corrcoef(auth, acc)[0, 1] > 0.8
+
+
+def test_prior_on_believed_value_follows_visible_confidence_and_staleness(
+    many_g: list[Scenario], many_b: list[Scenario]
+) -> None:
+    expected, actual = [], []
+    for s in [*many_g, *many_b]:
+        for b in s.view.beliefs:
+            var = s.view.variables[b.variable]
+            keep = b.confidence * (1 - p_stale(var.volatility, b.age_s, SIGNALS))
+            expected.append(keep)
+            actual.append(s.truth.priors[b.variable][var.domain.index(b.value)])
+    assert np.corrcoef(expected, actual)[0, 1] > 0.8
+
+
+def test_sources_reporting_nothing_relevant_are_louder_than_state_sources(
+    many_g: list[Scenario],
+) -> None:
+    def loud(src: Any) -> float:
+        c = src.salience
+        return c.urgent_words + c.repeats + c.verbosity / 100
+
+    irrelevant, relevant = [], []
+    for s in many_g:
+        state = next(iter(s.view.variables))
+        for src in s.view.sources:
+            if state in src.reports:
+                relevant.append(loud(src))
+            elif not src.reports:
+                irrelevant.append(loud(src))
+    assert np.mean(irrelevant) > 2 * np.mean(relevant)
+
+
+def test_labels_do_not_reveal_usefulness(many_g: list[Scenario]) -> None:
+    # The same label nouns appear on sources that report the state and on ones that report nothing.
+    def nouns(keep: Any) -> set[str]:
+        return {
+            src.label.split()[-1]
+            for s in many_g
+            for src in s.view.sources
+            if keep(src, next(iter(s.view.variables)))
+        }
+
+    useful = nouns(lambda src, state: state in src.reports)
+    useless = nouns(lambda src, state: not src.reports)
+    assert len(useful & useless) >= 0.8 * len(useful)
+
+
+def test_unknown_family_names_the_known_ones() -> None:
+    with pytest.raises(UnknownNameError, match=r"known families: .*G"):
+        get_family("Z")
+
+
+def test_family_list_accepts_codes_and_long_names() -> None:
+    assert [f.code for f in parse_family_list("g, summary")] == ["G", "B"]

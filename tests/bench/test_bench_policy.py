@@ -1,0 +1,107 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from heedful.bench.policy import (
+    Observation,
+    Policy,
+    get_policy,
+    parse_policy_list,
+    policy_names,
+    register_policy,
+)
+from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.model import Scenario, ScenarioView
+
+
+def _choices(policy: Policy, view: ScenarioView, seed: int = 0) -> list[str]:
+    policy.reset(view, np.random.default_rng(seed))
+    history: list[Observation] = []
+    while (sid := policy.next(history)) is not None:
+        history.append(Observation(sid, withheld=True))
+    return [o.source_id for o in history]
+
+
+def test_builtin_baselines_are_registered() -> None:
+    assert {"random", "recency", "loudness", "authority-first"} <= set(policy_names())
+
+
+def test_unknown_policy_error_lists_known_names() -> None:
+    with pytest.raises(UnknownNameError, match=r"known policies: .*authority-first.*random"):
+        get_policy("no-such-policy")
+
+
+def test_bad_policy_parameter_is_an_invalid_argument() -> None:
+    with pytest.raises(InvalidArgumentError, match="random"):
+        get_policy("random", temperature=3)
+
+
+def test_get_params_reports_constructor_parameters() -> None:
+    p = get_policy("loudness", urgent_weight=2.0)
+    assert p.get_params() == {"urgent_weight": 2.0, "verbosity_weight": 0.01, "repeats_weight": 0.5}
+
+
+def test_registering_a_taken_name_for_another_class_fails() -> None:
+    class Other(Policy):
+        def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+            pass
+
+        def next(self, history: Sequence[Observation]) -> str | None:
+            return None
+
+    with pytest.raises(ValueError, match="already registered"):
+        register_policy("random")(Other)
+
+
+def test_policy_list_rejects_duplicates() -> None:
+    with pytest.raises(InvalidArgumentError, match="twice"):
+        parse_policy_list("random,random")
+
+
+def test_policy_list_all_means_every_registered_policy() -> None:
+    assert parse_policy_list("all") == policy_names()
+
+
+@pytest.mark.parametrize("name", ["random", "recency", "loudness", "authority-first"])
+def test_baselines_stop_at_the_budget(name: str, tiny: Scenario) -> None:
+    assert len(_choices(get_policy(name), tiny.view)) == tiny.view.budget
+
+
+def test_random_policy_depends_only_on_the_seed(tiny: Scenario) -> None:
+    view = tiny.view.model_copy(update={"budget": 3})
+    runs = {tuple(_choices(get_policy("random"), view, seed=s)) for s in range(20)}
+    assert len(runs) > 1
+    assert _choices(get_policy("random"), view, 5) == _choices(get_policy("random"), view, 5)
+
+
+def test_recency_inspects_the_most_recent_cue_first(tiny: Scenario) -> None:
+    assert _choices(get_policy("recency"), tiny.view) == ["chatter"]
+
+
+def test_recency_by_data_age_prefers_the_live_instrument(tiny: Scenario) -> None:
+    assert _choices(get_policy("recency", field="age_s"), tiny.view) == ["probe"]
+
+
+def test_recency_rejects_an_unknown_field() -> None:
+    with pytest.raises(InvalidArgumentError):
+        get_policy("recency", field="colour")
+
+
+def test_loudness_inspects_the_loudest_source_first(tiny: Scenario) -> None:
+    view = tiny.view.model_copy(update={"budget": 2})
+    assert _choices(get_policy("loudness"), view) == ["chatter", "digest"]
+
+
+def test_authority_first_inspects_the_most_authoritative_source(tiny: Scenario) -> None:
+    assert _choices(get_policy("authority-first"), tiny.view) == ["probe"]
+
+
+def test_authority_first_can_skip_sources_reporting_nothing(tiny: Scenario) -> None:
+    view = tiny.view.model_copy(update={"budget": 2})
+    plain = _choices(get_policy("authority-first"), view)
+    strict = _choices(get_policy("authority-first", require_reports=True), view)
+    assert plain == ["probe", "chatter"]
+    assert strict == ["probe", "summary"]

@@ -1,0 +1,72 @@
+"""The append-only trace."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from heedful.errors import InvalidArgumentError
+from heedful.memory import Store, TraceRecord
+
+
+def test_appended_events_come_back_in_order(store: Store) -> None:
+    first = store.append_trace("candidate_created", {"voc": 0.4}, candidate_id="c1", ts=5.0)
+    second = store.append_trace("candidate_selected", {"rank": 1}, candidate_id="c1")
+    assert second.seq > first.seq
+    assert store.trace() == [first, second]
+
+
+def test_trace_since_returns_only_newer_events(store: Store) -> None:
+    first = store.append_trace("a")
+    second = store.append_trace("b")
+    assert store.trace(since=first.seq) == [second]
+
+
+def test_trace_filters_by_event_and_candidate(store: Store) -> None:
+    store.append_trace("a", candidate_id="x")
+    store.append_trace("b", candidate_id="y")
+    store.append_trace("a", candidate_id="y")
+    assert [e.candidate_id for e in store.trace(event="a")] == ["x", "y"]
+    assert [e.event for e in store.trace(candidate_id="y")] == ["b", "a"]
+    assert len(store.trace(limit=2)) == 2
+
+
+def test_payload_round_trips_nested_json(store: Store) -> None:
+    payload = {"actual_cost": {"tokens": 211, "tool_calls": 1}, "ok": True, "ids": ["a", "b"]}
+    store.append_trace("inspection_succeeded", payload)
+    assert store.trace()[0].payload == payload
+
+
+def test_non_json_payload_is_rejected_and_nothing_is_written(store: Store) -> None:
+    with pytest.raises(InvalidArgumentError, match="JSON"):
+        store.append_trace("x", {"bad": object()})
+    with pytest.raises(InvalidArgumentError, match="JSON"):
+        store.append_trace("x", {"nan": float("nan")})
+    assert store.trace() == []
+
+
+def test_empty_event_type_is_rejected(store: Store) -> None:
+    with pytest.raises(InvalidArgumentError, match="event type"):
+        store.append_trace("")
+
+
+def test_batch_append_is_all_or_nothing(store: Store) -> None:
+    with pytest.raises(InvalidArgumentError):
+        store.append_traces([TraceRecord("ok"), TraceRecord("bad", {"x": object()})])
+    assert store.trace() == []
+    events = store.append_traces([TraceRecord("a"), TraceRecord("b")])
+    assert [e.event for e in store.trace()] == ["a", "b"] == [e.event for e in events]
+
+
+def test_one_store_can_be_shared_by_threads(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "t.db") as store:
+
+        def write(name: str) -> list[int]:
+            return [store.append_trace("tick", {"w": name}).seq for _ in range(50)]
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            seqs = [s for batch in pool.map(write, "abcd") for s in batch]
+        assert sorted(seqs) == [e.seq for e in store.trace()]
+        assert len(set(seqs)) == 200
