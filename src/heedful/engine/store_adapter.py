@@ -15,7 +15,6 @@ from typing import Any
 from heedful.engine.config import EngineConfig, load_engine_config
 from heedful.engine.engine import Engine
 from heedful.engine.records import (
-    SURPRISING,
     EdgeRecord,
     EdgeType,
     NodeRecord,
@@ -30,9 +29,6 @@ from heedful.memory import NodeType as StoreNodeType
 from heedful.model.claim import Outcome
 from heedful.model.claim import OutcomeStatus as StoreOutcomeStatus
 from heedful.model.goal import Goal, GoalStatus
-
-#: The store has no ``timeout`` status: it is kept as a failure whose description says so.
-_TIMEOUT_PREFIX = "timeout: "
 
 
 def _dt(epoch: float | None) -> datetime | None:
@@ -55,16 +51,12 @@ def _edge(edge: Edge) -> EdgeRecord:
 
 
 def _outcome(outcome: Outcome) -> OutcomeRecord:
-    status = OutcomeStatus(outcome.status.value)
-    detail = outcome.description
-    if status == OutcomeStatus.FAILURE and detail.startswith(_TIMEOUT_PREFIX):
-        status, detail = OutcomeStatus.TIMEOUT, detail.removeprefix(_TIMEOUT_PREFIX)
     return OutcomeRecord(
-        status=status,
+        status=OutcomeStatus(outcome.status.value),
         confidence=outcome.confidence,
         goal_id=outcome.goal_id,
-        node_ids=(outcome.node_id,) if outcome.node_id else (),
-        detail=detail,
+        node_ids=tuple(outcome.node_ids),
+        detail=outcome.description,
         created_at=_dt(outcome.at),
         id=str(outcome.id or ""),
     )
@@ -123,33 +115,12 @@ class StoreGraph:
         return [_edge(e) for e in self.store.edges_touching(list(node_ids))]
 
     def outcomes_for(self, goal_id: str | None, node_ids: Sequence[str]) -> list[OutcomeRecord]:
-        """Outcomes of the goal or of any of the nodes (each once)."""
-        found: dict[int, Outcome] = {}
-        if goal_id is not None:
-            for o in self.store.outcomes(goal_id=goal_id):
-                found[o.id or 0] = o
-        for node_id in dict.fromkeys(node_ids):
-            for o in self.store.outcomes(node_id=node_id):
-                found[o.id or 0] = o
-        return [_outcome(found[k]) for k in sorted(found)]
+        """Outcomes of the goal or bearing on any of the nodes (one query)."""
+        return [_outcome(o) for o in self.store.outcomes_for(goal_id, list(node_ids))]
 
     def gap_candidates(self, limit: int) -> list[str]:
-        """Contradicted nodes, nodes of failed outcomes, then low-confidence nodes.
-
-        Scans edges and nodes; the engine only asks when no goal is active.
-        """
-        found: dict[str, None] = {}
-        for edge in self.store.edges():
-            if edge.edge_type == StoreEdgeType.CONTRADICTS:
-                found.setdefault(edge.src)
-                found.setdefault(edge.dst)
-        for o in reversed(self.store.outcomes()):
-            if _outcome(o).status in SURPRISING and o.node_id:
-                found.setdefault(o.node_id)
-        for node in self.store.nodes():
-            if node.confidence < 0.5:
-                found.setdefault(node.id)
-        return list(found)[:limit]
+        """Contradicted nodes, nodes of surprising outcomes, then low-confidence nodes."""
+        return self.store.gap_candidates(limit)
 
     def add_node(self, node: NodeRecord) -> str:
         """Store a node (the store stamps its times)."""
@@ -176,20 +147,16 @@ class StoreGraph:
         )
 
     def record_outcome(self, outcome: OutcomeRecord) -> str:
-        """Store an outcome (a timeout is kept as a failure marked ``timeout:``)."""
-        status = outcome.status
-        detail = outcome.detail
-        if status == OutcomeStatus.TIMEOUT:
-            status, detail = OutcomeStatus.FAILURE, _TIMEOUT_PREFIX + detail
+        """Store an outcome."""
         at = outcome.created_at.timestamp() if outcome.created_at else self.store.now()
         stored = self.store.add_outcome(
             Outcome(
-                status=StoreOutcomeStatus(status.value),
+                status=StoreOutcomeStatus(outcome.status.value),
                 confidence=outcome.confidence,
-                node_id=outcome.node_ids[0] if outcome.node_ids else None,
+                node_ids=tuple(outcome.node_ids),
                 goal_id=outcome.goal_id,
                 at=at,
-                description=detail,
+                description=outcome.detail,
             )
         )
         return str(stored.id)
