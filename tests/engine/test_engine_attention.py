@@ -57,6 +57,7 @@ from engine_fakes import (
 from heedful.engine.config import AutonomyLevel, BudgetConfig, EngineConfig
 from heedful.engine.engine import Engine
 from heedful.engine.memgraph import InMemoryGraph
+from heedful.engine.ports import ActionRequest, ActionResult
 from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, OutcomeStatus
 from heedful.engine.telemetry import TelemetryEvent
 from heedful.model.goal import GoalSource, GoalStatus
@@ -316,6 +317,32 @@ def test_act_mode_dispatches_via_action_port(graph: InMemoryGraph) -> None:
     assert [o.status for o in graph.outcomes_for("g", [])][-1] == OutcomeStatus.SUCCESS
     assert graph.get_goal("g").status == GoalStatus.COMPLETED
     assert result["dispatches"][0]["details"]["goal_status"] == "completed"
+
+
+class _StatusActions:
+    def __init__(self, status: GoalStatus) -> None:
+        self.status = status
+
+    def execute(self, request: ActionRequest) -> ActionResult:
+        return ActionResult(OutcomeStatus.FAILURE, 1.0, "stuck", goal_status=self.status)
+
+
+def test_act_result_can_block_the_goal(graph: InMemoryGraph) -> None:
+    add_act_region(graph, "d", "deploy")
+    add_goal(graph, "g", "deploy")
+    actions = _StatusActions(GoalStatus.BLOCKED)
+    result = Engine(graph, _config("act"), actions=actions, clock=clock).run_cycle()
+    assert result["dispatches"][0]["result"] == "failed"
+    assert graph.get_goal("g").status == GoalStatus.BLOCKED
+
+
+def test_act_result_with_illegal_transition_is_refused_and_reported(graph: InMemoryGraph) -> None:
+    add_act_region(graph, "d", "deploy")
+    add_goal(graph, "g", "deploy")
+    actions = _StatusActions(GoalStatus.PROPOSED)
+    result = Engine(graph, _config("act"), actions=actions, clock=clock).run_cycle()
+    assert graph.get_goal("g").status == GoalStatus.ACTIVE
+    assert "not an allowed transition" in result["dispatches"][0]["details"]["goal_status_refused"]
 
 
 def test_act_without_executor_is_deferred_not_faked(graph: InMemoryGraph) -> None:

@@ -38,10 +38,11 @@ from heedful.engine.ports import (
     NotifierPort,
     ResearchPort,
 )
-from heedful.engine.survey import survey, survey_goal
+from heedful.engine.reflect import reflect
+from heedful.engine.survey import survey
 from heedful.engine.telemetry import Subscriber, Telemetry
 from heedful.engine.triage import AttentionItem, triage
-from heedful.model.goal import Goal, GoalStatus, can_transition
+from heedful.model.goal import GoalStatus
 
 _log = logging.getLogger("heedful.engine")
 
@@ -264,7 +265,9 @@ class Engine:
                 )
         result.ledger = dispatcher.ledger
         if level != AutonomyLevel.OBSERVE:
-            self._reflect(result, now)
+            result.proposed_goal_ids = reflect(
+                self.graph, result.dispatches, now=now, config=self.config, telemetry=self.telemetry
+            )
         for record in result.dispatches:
             self.telemetry.emit(
                 "dispatch",
@@ -296,74 +299,6 @@ class Engine:
             return False
         self._rate.record(stamp)
         return True
-
-    # --- reflect --------------------------------------------------------------------------------
-
-    def _reflect(self, result: CycleResult, now: datetime) -> None:
-        """Apply writes, update goal status, re-measure coverage and κ (document 002 §2.1, 5)."""
-        touched: dict[str, DispatchRecord] = {}
-        for record in result.dispatches:
-            w = record.writes
-            if w.empty():
-                continue
-            for node in w.nodes:
-                self.graph.add_node(node)
-            for edge in w.edges:
-                self.graph.add_edge(edge)
-            for outcome in w.outcomes:
-                self.graph.record_outcome(outcome)
-            if w.proposed_goal is not None:
-                goal = self.graph.add_goal(w.proposed_goal)
-                result.proposed_goal_ids.append(goal.id)
-                self.telemetry.emit(
-                    "goal_proposed",
-                    {},
-                    {
-                        "goal_id": goal.id,
-                        "coverage_at_proposal": record.item.coverage.coverage_score,
-                        "kappa_at_proposal": record.item.topology.max_kappa,
-                    },
-                )
-            if record.item.goal_id is not None:
-                self._update_goal(record)
-                touched[record.item.goal_id] = record
-        for goal_id, record in touched.items():
-            goal = self.graph.get_goal(goal_id)
-            after = survey_goal(self.graph, goal, now, self.config)
-            record.coverage_after = after.coverage.coverage_score
-            record.kappa_after = after.topology.max_kappa
-            criteria = goal.metadata.get("completion_criteria")
-            if (
-                goal.status == GoalStatus.ACTIVE
-                and isinstance(criteria, dict)
-                and isinstance(criteria.get("coverage_threshold"), int | float)
-                and after.coverage.coverage_score >= float(criteria["coverage_threshold"])
-            ):
-                self.graph.update_goal(goal.model_copy(update={"status": GoalStatus.COMPLETED}))
-                record.details["goal_status"] = GoalStatus.COMPLETED.value
-
-    def _update_goal(self, record: DispatchRecord) -> None:
-        assert record.item.goal_id is not None
-        goal = self.graph.get_goal(record.item.goal_id)
-        w = record.writes
-        changes: dict[str, Any] = {}
-        if w.link_nodes:
-            changes["linked_node_ids"] = list(dict.fromkeys([*goal.linked_node_ids, *w.link_nodes]))
-        status = w.goal_status
-        if w.progress is not None:
-            changes["progress"] = max(0.0, min(1.0, w.progress))
-            if w.progress >= 1.0 and status is None:
-                status = GoalStatus.COMPLETED
-        if status is not None and status != goal.status:
-            if can_transition(goal.status, status):
-                changes["status"] = status
-                record.details["goal_status"] = status.value
-            else:
-                record.details["goal_status_refused"] = (
-                    f"{goal.status.value} → {status.value} is not an allowed transition"
-                )
-        if changes:
-            self.graph.update_goal(goal.model_copy(update=changes))
 
     # --- lifecycle and triggers -----------------------------------------------------------------
 
@@ -500,15 +435,3 @@ class Engine:
                 "timed_out": last.timed_out,
             },
         }
-
-
-def goal_summary(goal: Goal) -> dict[str, Any]:
-    """A compact JSON-able view of a goal (used by the CLI)."""
-    return {
-        "id": goal.id,
-        "title": goal.title,
-        "status": goal.status.value,
-        "priority": goal.priority.value,
-        "source": goal.source.value,
-        "due_at": goal.due_at.isoformat() if goal.due_at else None,
-    }

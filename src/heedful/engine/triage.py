@@ -146,6 +146,11 @@ def surprise(
     return 1.0 - keep
 
 
+def attention_score(urgency: float, gap: float, surprise: float, config: TriageConfig) -> float:
+    """Document 002 §3.1.2: ``urgency × gap + surprise_weight × surprise`` (weight 0.3)."""
+    return urgency * gap + config.surprise_weight * surprise
+
+
 def dispatch_mode(item: AttentionItem, config: TriageConfig) -> DispatchMode:
     """The mode an item needs (document 002 §2.1 dispatch table, §3.1.2).
 
@@ -213,7 +218,7 @@ def score(item: AttentionItem, now: datetime, config: TriageConfig) -> Attention
         urgency=u,
         gap=gap,
         friction=item.topology.max_kappa,
-        attention_score=u * gap + config.surprise_weight * item.surprise,
+        attention_score=attention_score(u, gap, item.surprise, config),
     )
     return replace(filled, dispatch_mode=dispatch_mode(filled, config))
 
