@@ -54,7 +54,7 @@ from engine_fakes import (
     StaticResearch,
 )
 
-from heedful.engine.config import AutonomyLevel, BudgetConfig, EngineConfig
+from heedful.engine.config import AutonomyLevel, BudgetConfig, EngineConfig, TriageConfig
 from heedful.engine.engine import Engine
 from heedful.engine.memgraph import InMemoryGraph
 from heedful.engine.ports import ActionRequest, ActionResult
@@ -163,6 +163,22 @@ def test_act_executes_within_budget(graph: InMemoryGraph) -> None:
     used, budget = result["budget_used"], engine.config.budget
     assert used["action_dispatches"] <= budget.max_action_dispatches
     assert used["deliberation_sccs"] <= budget.max_deliberation_sccs
+
+
+def test_voc_triage_is_selectable_in_config(graph: InMemoryGraph) -> None:
+    _four_goals(graph)
+    cfg = _config("observe", max_items_per_cycle=4).with_overrides(
+        triage=TriageConfig(method="voc")
+    )
+    engine = Engine(graph, cfg, clock=clock)
+    response = engine.survey()
+    assert response["triage"] == "voc"
+    vocs = [i["voc"] for i in response["attention_items"]]
+    assert vocs == sorted(vocs, reverse=True)
+    result = engine.run_cycle()
+    assert [d["goal_id"] for d in result["dispatches"]] == [
+        i["goal_id"] for i in response["attention_items"]
+    ]
 
 
 def test_max_items_per_cycle_respected(graph: InMemoryGraph) -> None:

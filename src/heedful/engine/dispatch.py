@@ -15,7 +15,6 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,6 +36,7 @@ from heedful.engine.ports import (
 )
 from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, NodeType, OutcomeRecord
 from heedful.engine.records import OutcomeStatus as OS
+from heedful.engine.results import DispatchRecord, Ledger
 from heedful.engine.survey import CRYSTALLIZES
 from heedful.engine.topology import Component, deliberation_budget
 from heedful.engine.triage import AttentionItem
@@ -77,82 +77,6 @@ async def call_port(fn: Callable[..., Any], *args: Any) -> Any:
     if inspect.isawaitable(result):
         result = await result
     return result
-
-
-@dataclass
-class Ledger:
-    """Per-cycle budget usage (document 002 §2.4)."""
-
-    items: int = 0
-    explore_calls: int = 0
-    deliberation_sccs: int = 0
-    action_dispatches: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """Return a JSON-able dict."""
-        return {
-            "items": self.items,
-            "explore_calls": self.explore_calls,
-            "deliberation_sccs": self.deliberation_sccs,
-            "action_dispatches": self.action_dispatches,
-        }
-
-
-@dataclass
-class Writes:
-    """Mutations a dispatch asks reflect to apply."""
-
-    nodes: list[NodeRecord] = field(default_factory=list)
-    edges: list[EdgeRecord] = field(default_factory=list)
-    outcomes: list[OutcomeRecord] = field(default_factory=list)
-    link_nodes: list[str] = field(default_factory=list)
-    progress: float | None = None
-    goal_status: GoalStatus | None = None
-    proposed_goal: Goal | None = None
-
-    def empty(self) -> bool:
-        """Whether nothing is to be written."""
-        return not (
-            self.nodes
-            or self.edges
-            or self.outcomes
-            or self.link_nodes
-            or self.proposed_goal
-            or self.progress is not None
-            or self.goal_status is not None
-        )
-
-
-@dataclass
-class DispatchRecord:
-    """What happened to one dispatched item."""
-
-    item: AttentionItem
-    mode: DispatchMode
-    result: str = "deferred"
-    reason: str = ""
-    duration_ms: float = 0.0
-    details: dict[str, Any] = field(default_factory=dict)
-    writes: Writes = field(default_factory=Writes)
-    coverage_after: float | None = None
-    kappa_after: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The dispatch entry of the cycle response (document 002 §3.1 ``dispatches``)."""
-        return {
-            "goal_id": self.item.goal_id,
-            "goal_title": self.item.goal_title,
-            "mode": self.mode.value,
-            "result": self.result,
-            "reason": self.reason,
-            "duration_ms": round(self.duration_ms, 3),
-            "attention_score": round(self.item.attention_score, 6),
-            "coverage_before": self.item.coverage.coverage_score,
-            "coverage_after": self.coverage_after,
-            "kappa_before": self.item.topology.max_kappa,
-            "kappa_after": self.kappa_after,
-            "details": self.details,
-        }
 
 
 def _new_id(prefix: str) -> str:

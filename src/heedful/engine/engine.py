@@ -15,12 +15,11 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
-from heedful.engine.dispatch import Dispatcher, DispatchRecord, Ledger
+from heedful.engine.dispatch import Dispatcher
 from heedful.engine.governance import (
     ActionRateLimit,
     check_override,
@@ -39,6 +38,7 @@ from heedful.engine.ports import (
     ResearchPort,
 )
 from heedful.engine.reflect import reflect
+from heedful.engine.results import CycleResult, DispatchRecord
 from heedful.engine.survey import survey
 from heedful.engine.telemetry import Subscriber, Telemetry
 from heedful.engine.triage import AttentionItem, triage
@@ -47,51 +47,6 @@ from heedful.model.goal import GoalStatus
 _log = logging.getLogger("heedful.engine")
 
 TRIGGERS = ("heartbeat", "deadline", "event", "manual")
-
-
-@dataclass
-class CycleResult:
-    """One attention cycle (document 002 §3.1 ``attention_cycle_result``)."""
-
-    cycle_id: str
-    timestamp: datetime
-    trigger: str
-    autonomy_level: AutonomyLevel
-    items_surveyed: int
-    dispatches: list[DispatchRecord] = field(default_factory=list)
-    ledger: Ledger = field(default_factory=Ledger)
-    timed_out: bool = False
-    duration_ms: float = 0.0
-    next_heartbeat_ms: float | None = None
-    proposed_goal_ids: list[str] = field(default_factory=list)
-
-    @property
-    def items_dispatched(self) -> int:
-        """Number of items that went through dispatch (deferred ones included)."""
-        return len(self.dispatches)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ``attention_run_cycle`` response (document 002 §3.4)."""
-        modes = {m.value: 0 for m in DispatchMode if m != DispatchMode.IDLE}
-        for d in self.dispatches:
-            if d.mode != DispatchMode.IDLE:
-                modes[d.mode.value] += 1
-        return {
-            "status": "ok",
-            "cycle_id": self.cycle_id,
-            "timestamp": self.timestamp.isoformat(),
-            "trigger": self.trigger,
-            "autonomy_level": self.autonomy_level.value,
-            "items_surveyed": self.items_surveyed,
-            "items_dispatched": self.items_dispatched,
-            "dispatches": [d.to_dict() for d in self.dispatches],
-            "modes": modes,
-            "budget_used": self.ledger.to_dict(),
-            "timed_out": self.timed_out,
-            "duration_ms": round(self.duration_ms, 3),
-            "proposed_goal_ids": list(self.proposed_goal_ids),
-            "next_heartbeat_ms": self.next_heartbeat_ms,
-        }
 
 
 class Engine:

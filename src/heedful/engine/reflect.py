@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from heedful.engine.config import EngineConfig
-from heedful.engine.dispatch import DispatchRecord
 from heedful.engine.ports import GraphPort
+from heedful.engine.results import DispatchRecord
 from heedful.engine.survey import survey_goal
 from heedful.engine.telemetry import Telemetry
 from heedful.model.goal import GoalStatus, can_transition
