@@ -132,3 +132,14 @@ def test_open_engine_on_a_file_persists_between_opens(tmp_path: Path) -> None:
         assert [i["goal_id"] for i in again.survey()["attention_items"]] == ["g"]
     finally:
         again.close()
+
+
+def test_escalation_cooldown_survives_a_new_engine_on_the_same_store(
+    store_graph: StoreGraph,
+) -> None:
+    add_goal(store_graph, "g", "quantum widgets")
+    first, second = ListNotifier(), ListNotifier()
+    Engine(store_graph, _act(), notifier=first, clock=clock).run_cycle()
+    result = Engine(store_graph, _act(), notifier=second, clock=clock).run_cycle()
+    assert len(first.notices) == 1 and second.notices == []
+    assert "cooldown" in result["dispatches"][0]["reason"]

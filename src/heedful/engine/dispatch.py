@@ -44,6 +44,9 @@ from heedful.model.goal import Goal, GoalPriority, GoalSource, GoalStatus, GoalT
 
 _log = logging.getLogger("heedful.engine")
 
+#: Goal metadata key holding the ISO time of the goal's last escalation.
+LAST_ESCALATED = "last_escalated_at"
+
 
 async def call_port(fn: Callable[..., Any], *args: Any) -> Any:
     """Call a port method that may be sync or async, so that the caller can cut it by timeout.
@@ -189,9 +192,16 @@ class Dispatcher:
         await handler(record)
 
     def _cooling(self, item: AttentionItem) -> bool:
-        last = self.escalations.get(item.key)
+        """Escalated within the cooldown? Remembered in memory and, for goals escalated at
+        ``act`` level, in the goal's metadata (so separate processes share the cooldown)."""
         cooldown = timedelta(milliseconds=self.config.budget.escalation_cooldown_ms)
-        return last is not None and self.now - last < cooldown
+        times = [self.escalations.get(item.key)]
+        stored = item.goal.metadata.get(LAST_ESCALATED) if item.goal is not None else None
+        if isinstance(stored, str):
+            # A malformed stamp is ignored, like an absent one.
+            with contextlib.suppress(ValueError):
+                times.append(datetime.fromisoformat(stored))
+        return any(t is not None and timedelta(0) <= self.now - t < cooldown for t in times)
 
     async def _propose_to_human(self, record: DispatchRecord) -> None:
         item = record.item
@@ -219,6 +229,7 @@ class Dispatcher:
             Notice("escalation", item.goal_id, record.mode.value, message, item.to_dict()),
         )
         self.escalations[item.key] = self.now
+        record.writes.escalated_at = self.now
         record.result, record.reason = "escalated", why or "coverage decision: escalate"
 
     async def _explore(self, record: DispatchRecord) -> None:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from heedful.engine.config import EngineConfig
+from heedful.engine.dispatch import LAST_ESCALATED
 from heedful.engine.ports import GraphPort
 from heedful.engine.results import DispatchRecord
 from heedful.engine.survey import survey_goal
@@ -77,6 +78,8 @@ def _update_goal(graph: GraphPort, goal_id: str, record: DispatchRecord) -> None
     goal = graph.get_goal(goal_id)
     w = record.writes
     changes: dict[str, Any] = {}
+    if w.escalated_at is not None:
+        changes["metadata"] = {**goal.metadata, LAST_ESCALATED: w.escalated_at.isoformat()}
     if w.link_nodes:
         changes["linked_node_ids"] = list(dict.fromkeys([*goal.linked_node_ids, *w.link_nodes]))
     status = w.goal_status

@@ -45,6 +45,7 @@ class Writes:
     progress: float | None = None
     goal_status: GoalStatus | None = None
     proposed_goal: Goal | None = None
+    escalated_at: datetime | None = None
 
     def empty(self) -> bool:
         """Whether nothing is to be written."""
@@ -56,6 +57,7 @@ class Writes:
             or self.proposed_goal
             or self.progress is not None
             or self.goal_status is not None
+            or self.escalated_at is not None
         )
 
 
