@@ -147,6 +147,131 @@ def bench_oracle(
 
 # --- bench commands (owner: bench work; includes `heedful run`) ---------------------------------
 
+_RUNS_HELP = "Output folder (default: a new runs/<timestamp>-<seed>/)."
+
+
+def _print_run(output: object) -> None:
+    from heedful.bench.report import print_tables
+    from heedful.bench.suite import RunOutput
+
+    assert isinstance(output, RunOutput)
+    print_tables(output.results)
+    typer.echo(f"results: {output.results_path}")
+    typer.echo(f"report:  {output.report_path}")
+
+
+@bench_app.command("run")
+def bench_run(
+    scenarios: list[str] = typer.Option(
+        [], "--scenarios", help="Scenario file or folder (repeatable); default: generate."
+    ),
+    family: str | None = typer.Option(
+        None, "--family", help="Families to generate or keep, e.g. G,B (default: G,B)."
+    ),
+    count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
+    policies: str = typer.Option("all", "--policies", help="Comma-separated policy names."),
+    trials: int = typer.Option(5, "--trials", help="Trials per scenario and policy."),
+    seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
+    out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
+    adaptive: bool = typer.Option(
+        False, "--adaptive", help="Reveal each result before the next choice."
+    ),
+    holdout: str | None = typer.Option(
+        None, "--holdout", help="Sealed hold-out directory outside the project: aggregates only."
+    ),
+) -> None:
+    """Run policies on scenarios against the exact oracle; write results.json and report.html."""
+    from pathlib import Path
+
+    from heedful.bench.suite import run_to_folder
+
+    _print_run(
+        run_to_folder(
+            scenario_paths=[Path(p) for p in scenarios] or None,
+            families=family,
+            count=count,
+            policies=policies,
+            trials=trials,
+            seed=seed,
+            adaptive=adaptive,
+            holdout=Path(holdout) if holdout else None,
+            out=Path(out) if out else None,
+        )
+    )
+
+
+@bench_app.command("report")
+def bench_report(
+    results: str = typer.Argument(..., help="A results.json of `heedful bench run`."),
+    out: str | None = typer.Option(
+        None, "--out", help="HTML file to write (default: report.html beside RESULTS)."
+    ),
+) -> None:
+    """Print the ranked table of a results file and regenerate its report.html."""
+    from pathlib import Path
+
+    from heedful.bench.report import print_tables, write_report
+    from heedful.bench.results import load_results
+
+    path = Path(results)
+    loaded = load_results(path)
+    print_tables(loaded)
+    typer.echo(
+        f"report:  {write_report(loaded, Path(out) if out else path.with_name('report.html'))}"
+    )
+
+
+@app.command("run")
+def run_default(
+    seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
+    out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
+) -> None:
+    """Run the default suite (families G and B, every policy) and print the ranked table."""
+    from pathlib import Path
+
+    from heedful.bench.config import DEFAULT_CONFIG
+    from heedful.bench.suite import run_to_folder
+
+    cfg = DEFAULT_CONFIG
+    _print_run(
+        run_to_folder(
+            families=",".join(cfg.suite_families),
+            count=cfg.suite_count,
+            trials=cfg.suite_trials,
+            seed=seed,
+            out=Path(out) if out else None,
+        )
+    )
+
+
+@scenario_app.command("generate")
+def scenario_generate(
+    family: str = typer.Option(..., "--family", help="Family code or name, e.g. G or budgeted."),
+    count: int = typer.Option(10, "--count", help="How many scenarios."),
+    seed: int = typer.Option(0, "--seed", help="Root seed."),
+    out: str | None = typer.Option(None, "--out", help="YAML file to write (default: stdout)."),
+    holdout: bool = typer.Option(
+        False, "--holdout", help="Use the hold-out seed stream instead of the development one."
+    ),
+) -> None:
+    """Generate scenarios of one family as a YAML list."""
+    from pathlib import Path
+
+    import yaml
+
+    from heedful.bench.families import generate_family
+    from heedful.bench.seeds import Stream
+    from heedful.model import scenario_to_dict
+
+    stream = Stream.HOLDOUT if holdout else Stream.DEV
+    items = [scenario_to_dict(s) for s in generate_family(family, count, seed, stream=stream)]
+    text = yaml.safe_dump(items, sort_keys=False, allow_unicode=True)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        Path(out).write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {len(items)} scenarios to {out}")
+
 
 # --- salience commands (owner: salience work) ---------------------------------------------------
 

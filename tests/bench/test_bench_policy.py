@@ -105,3 +105,46 @@ def test_authority_first_can_skip_sources_reporting_nothing(tiny: Scenario) -> N
     strict = _choices(get_policy("authority-first", require_reports=True), view)
     assert plain == ["probe", "chatter"]
     assert strict == ["probe", "summary"]
+
+
+@register_policy("cheap-and-relevant")
+class CheapAndRelevant(Policy):
+    """The example of docs/benchmark.md, verbatim."""
+
+    def __init__(self, max_cost: float = 10.0) -> None:
+        self.max_cost = max_cost
+
+    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+        useful = [s for s in view.sources if s.reports and s.cost.scalar() <= self.max_cost]
+        self._order = [s.id for s in sorted(useful, key=lambda s: s.cost.scalar())]
+        self._budget = view.budget
+
+    def next(self, history: Sequence[Observation]) -> str | None:
+        if len(history) >= self._budget or len(history) >= len(self._order):
+            return None
+        return self._order[len(history)]
+
+
+def test_documented_example_policy_runs_without_violations() -> None:
+    from heedful.bench import generate_suite, run_benchmark
+
+    results = run_benchmark(
+        generate_suite(["G"], 2, seed=0), ["cheap-and-relevant"], trials=1, seed=0, progress=False
+    )
+    assert all(t.violation is None and t.inspected for t in results.trials)
+    assert results.manifest.policies[0].params == {"max_cost": 10.0}
+
+
+def test_policy_that_does_not_store_its_parameters_is_reported() -> None:
+    class Forgetful(Policy):
+        def __init__(self, depth: int = 2) -> None:
+            self._depth = depth
+
+        def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+            pass
+
+        def next(self, history: Sequence[Observation]) -> str | None:
+            return None
+
+    with pytest.raises(InvalidArgumentError, match=r"self\.depth"):
+        Forgetful().get_params()

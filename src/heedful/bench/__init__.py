@@ -1,1 +1,77 @@
-"""heedful.bench."""
+"""The benchmark: scenario families, policies, the runner, scoring, statistics and reports.
+
+Public surface::
+
+    from heedful.bench import Policy, Observation, register_policy, run_benchmark
+
+See ``docs/benchmark.md`` (how to run, writing a policy) and ``docs/metrics.md`` (definitions).
+"""
+
+from __future__ import annotations
+
+from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
+from heedful.bench.families import (
+    FAMILIES,
+    GENERATOR_VERSION,
+    Family,
+    family_names,
+    generate_family,
+    generate_suite,
+    get_family,
+)
+from heedful.bench.policy import (
+    Observation,
+    Policy,
+    get_policy,
+    policy_class,
+    policy_names,
+    register_policy,
+)
+from heedful.bench.report import print_tables, render_html, write_report
+from heedful.bench.results import (
+    RESULTS_FORMAT,
+    FailureCode,
+    PolicySpec,
+    Results,
+    TrialRecord,
+    Violation,
+    load_results,
+    write_results,
+)
+from heedful.bench.runner import collect_choices, run_benchmark
+from heedful.bench.seeds import Stream
+from heedful.bench.suite import RunOutput, run_to_folder
+
+__all__ = [
+    "DEFAULT_CONFIG",
+    "FAMILIES",
+    "GENERATOR_VERSION",
+    "RESULTS_FORMAT",
+    "BenchConfig",
+    "FailureCode",
+    "Family",
+    "Observation",
+    "Policy",
+    "PolicySpec",
+    "Results",
+    "RunOutput",
+    "Stream",
+    "TrialRecord",
+    "Violation",
+    "collect_choices",
+    "family_names",
+    "generate_family",
+    "generate_suite",
+    "get_family",
+    "get_policy",
+    "load_results",
+    "policy_class",
+    "policy_names",
+    "print_tables",
+    "register_policy",
+    "render_html",
+    "run_benchmark",
+    "run_to_folder",
+    "write_report",
+    "write_results",
+]

@@ -53,6 +53,15 @@ def _row(
         n_resamples=config.bootstrap_resamples,
         level=config.ci_level,
     )
+    precise_trials = [t for t in trials if t.precision is not None]
+    precision = bootstrap_mean(
+        [t.precision for t in precise_trials if t.precision is not None],
+        rng,
+        clusters=[t.scenario_id for t in precise_trials],
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+    n_inspections = sum(len(t.inspected) for t in trials)
     adaptive_trials = [t for t in trials if t.adaptive_regret is not None]
     adaptive = bootstrap_mean(
         [t.adaptive_regret for t in adaptive_trials if t.adaptive_regret is not None],
@@ -77,6 +86,10 @@ def _row(
             sum(t.action_correct for t in trials), len(trials), config.ci_level
         ),
         critical_recall=recall,
+        precision=precision,
+        distractor_rate=(
+            sum(t.distractor_inspections for t in trials) / n_inspections if n_inspections else None
+        ),
         net_utility=net,
         utility_per_compute=(
             sum(t.utility for t in trials) / total_cost if total_cost > 0 else None

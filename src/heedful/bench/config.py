@@ -31,8 +31,8 @@ class BenchConfig(BaseModel):
     default_trials: int = Field(default=5, ge=1)
     default_count: int = Field(default=20, ge=1)
     suite_families: tuple[str, ...] = ("G", "B")
-    suite_count: int = Field(default=40, ge=1)
-    suite_trials: int = Field(default=5, ge=1)
+    suite_count: int = Field(default=150, ge=1)
+    suite_trials: int = Field(default=4, ge=1)
 
 
 DEFAULT_CONFIG = BenchConfig()

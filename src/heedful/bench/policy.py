@@ -81,6 +81,11 @@ class Policy(ABC):
         for pname, param in inspect.signature(type(self).__init__).parameters.items():
             if pname == "self" or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
                 continue
+            if not hasattr(self, pname):
+                raise InvalidArgumentError(
+                    f"policy {type(self).__name__} must store its constructor parameter "
+                    f"{pname!r} as self.{pname} (scikit-learn convention)"
+                )
             params[pname] = getattr(self, pname)
         return params
 

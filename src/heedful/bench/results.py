@@ -7,7 +7,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
 from heedful.errors import InvalidArgumentError
@@ -107,6 +107,9 @@ class TrialRecord(_Model):
     action_correct: bool
     critical_recall: float | None
     missing_critical: list[str]
+    precision: float | None
+    first_critical_at: int | None
+    distractor_inspections: int
     failure: FailureCode | None
     adaptive_value: float | None = None
     adaptive_regret: float | None = None
@@ -126,6 +129,8 @@ class AggregateRow(_Model):
     optimal: Proportion
     action_correct: Proportion
     critical_recall: MeanCI | None
+    precision: MeanCI | None
+    distractor_rate: float | None
     net_utility: MeanCI
     utility_per_compute: float | None
     adaptive_regret: MeanCI | None
@@ -158,13 +163,24 @@ class Aggregates(_Model):
 
 
 class Results(_Model):
-    """A whole ``heedful.results/v1`` document."""
+    """A whole ``heedful.results/v1`` document.
+
+    ``sealed`` results come from a hold-out run (SPEC §5, document 000 §22): they carry the
+    manifest and the aggregates only — no scenario summaries, no per-trial records.
+    """
 
     format: Literal["heedful.results/v1"] = RESULTS_FORMAT
+    sealed: bool = False
     manifest: Manifest
     scenarios: list[ScenarioSummary]
     trials: list[TrialRecord]
     aggregates: Aggregates
+
+    @model_validator(mode="after")
+    def _sealed_means_aggregates_only(self) -> Results:
+        if self.sealed and (self.scenarios or self.trials):
+            raise ValueError("sealed (hold-out) results must not hold scenarios or trials")
+        return self
 
 
 def write_results(results: Results, path: str | Path) -> Path:

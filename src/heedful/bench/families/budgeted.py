@@ -1,9 +1,10 @@
 """Family G — budgeted inspection (document 000 §14.1, §16 G).
 
 One decision with three actions over one latent state (three values), two auxiliary variables that
-modulate the payoffs and one irrelevant variable (24 worlds). Twelve to twenty-four sources: four
-high-value instruments on the state, a handful of partially useful ones (auxiliaries, or the state
-through an old or weak source) and many loud distractors that report nothing relevant. Budget 3–5.
+decide whether a committing action pays off, and one irrelevant variable (24 worlds). Twelve to
+twenty-four sources: four high-value instruments (two on the state, one on each auxiliary), a
+handful of partially useful ones (weaker or older views of the same variables) and many loud
+distractors that report nothing relevant. Budget 3–5, costs low: the budget binds.
 """
 
 from __future__ import annotations
@@ -69,46 +70,40 @@ def generate_budgeted(
     )
 
     s0, s1, s2 = b.domain(state)
+    ok1, ok2 = b.domain(aux1)[0], b.domain(aux2)[0]
     verbs = signals.pick(wording, words.VERBS, 3)
     gain0, gain1 = rng.uniform(0.6, 1.2, size=2)
     loss0, loss1 = rng.uniform(0.4, 1.5, size=2)
-    bonus1, bonus2 = rng.uniform(0.1, 0.4, size=2)
+    penalty1, penalty2 = rng.uniform(0.5, 1.5, size=2)
+    # Each committing action pays off only in its state *and* when its auxiliary condition holds.
     b.action(
-        verbs[0],
-        [
-            ({state: s0, aux1: b.domain(aux1)[0]}, gain0 + bonus1),
-            ({state: s0}, gain0),
-            ({}, -loss0),
-        ],
+        verbs[0], [({state: s0, aux1: ok1}, gain0), ({state: s0}, gain0 - penalty1), ({}, -loss0)]
     )
     b.action(
-        verbs[1],
-        [
-            ({state: s1, aux2: b.domain(aux2)[1]}, gain1 - bonus2),
-            ({state: s1}, gain1),
-            ({}, -loss1),
-        ],
+        verbs[1], [({state: s1, aux2: ok2}, gain1), ({state: s1}, gain1 - penalty2), ({}, -loss1)]
     )
     b.action(verbs[2], [({state: s2}, rng.uniform(0.3, 0.8)), ({}, rng.uniform(-0.3, 0.1))])
 
-    for _ in range(N_HIGH):
+    # High value: two good instruments on the state, one on each auxiliary condition.
+    for reports in ([state], [state], [aux1], [aux2]):
         b.source(
-            [state],
-            authority=rng.uniform(0.82, 0.97),
+            reports,
+            authority=rng.uniform(0.75, 0.95),
             age_s=rng.uniform(0.0, 600.0),
             cues=signals.quiet_cues(rng) if rng.random() < 0.7 else signals.mixed_cues(rng),
         )
+    # Partially useful: weaker or older views of the same variables.
     for _ in range(n_partial):
         shape = rng.integers(3)
         if shape == 0:
             reports = [aux1 if rng.random() < 0.5 else aux2]
-            authority, age = rng.uniform(0.6, 0.95), rng.uniform(0.0, 3_600.0)
+            authority, age = rng.uniform(0.55, 0.8), rng.uniform(0.0, 7_200.0)
         elif shape == 1:
             reports = [state]
-            authority, age = rng.uniform(0.45, 0.75), rng.uniform(3_600.0, 86_400.0)
+            authority, age = rng.uniform(0.45, 0.75), rng.uniform(1_800.0, 86_400.0)
         else:
-            reports = [state, aux1]
-            authority, age = rng.uniform(0.5, 0.8), rng.uniform(0.0, 7_200.0)
+            reports = [state, aux1 if rng.random() < 0.5 else aux2]
+            authority, age = rng.uniform(0.5, 0.75), rng.uniform(0.0, 7_200.0)
         b.source(reports, authority=authority, age_s=age, cues=signals.mixed_cues(rng))
     for _ in range(n_distract):
         b.source(
@@ -120,7 +115,7 @@ def generate_budgeted(
 
     raw: dict[str, Any] = b.build(
         budget=budget,
-        cost_weight=float(rng.uniform(0.005, 0.03)),
+        cost_weight=float(rng.uniform(0.002, 0.012)),
         actions_text=verbs,
     )
     return b.validate(raw)

@@ -124,7 +124,7 @@ def quiet_cues(rng: np.random.Generator) -> dict[str, Any]:
     return {
         "urgent_words": 0,
         "verbosity": int(rng.integers(5, 80)),
-        "recency_s": float(rng.integers(600, 86_400)),
+        "recency_s": float(rng.integers(30, 7_200)),
         "repeats": 0,
     }
 
@@ -144,7 +144,7 @@ def loud_cues(rng: np.random.Generator) -> dict[str, Any]:
     return {
         "urgent_words": int(rng.integers(2, 7)),
         "verbosity": int(rng.integers(150, 900)),
-        "recency_s": float(rng.integers(0, 180)),
+        "recency_s": float(rng.integers(0, 900)),
         "repeats": int(rng.integers(1, 6)),
     }
 
