@@ -177,6 +177,7 @@ class Controller:
         if self.mirror is not None and ev.succeeded and ev.value is not None:
             self.mirror.evidence(claim_id, source_id, ev.value, ev.observed_at)
             self.mirror.belief(self.world.beliefs[claim_id])
+            self.mirror.learn_hazard(self.world, claim_id)
         return changed
 
     def mark_dirty(self, claim_id: str) -> None:
