@@ -137,11 +137,17 @@ def _bar_chart(rows: Sequence[AggregateRow]) -> str:
 
     parts = [f"<svg width='{width}' height='{height}' role='img' aria-label='scores'>"]
     for ref in sorted({0.0, 100.0, lo, hi}):
+        main_ref = ref in (0.0, 100.0)
+        # Axis ends get a label only when it would not collide with the 0 and 100 labels.
+        labelled = main_ref or min(abs(ref), abs(ref - 100.0)) > 0.08 * (hi - lo)
         parts.append(
             f"<line x1='{x(ref):.1f}' y1='4' x2='{x(ref):.1f}' y2='{height - 20}' "
-            f"stroke='{'#888' if ref in (0.0, 100.0) else '#ddd'}' stroke-dasharray='3,3'/>"
-            f"<text x='{x(ref):.1f}' y='{height - 6}' text-anchor='middle'>{ref:.0f}</text>"
+            f"stroke='{'#888' if main_ref else '#ddd'}' stroke-dasharray='3,3'/>"
         )
+        if labelled:
+            parts.append(
+                f"<text x='{x(ref):.1f}' y='{height - 6}' text-anchor='middle'>{ref:.0f}</text>"
+            )
     for i, r in enumerate(scored):
         assert r.score is not None
         y = 6 + i * row_h
