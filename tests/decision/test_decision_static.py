@@ -223,3 +223,47 @@ def test_value_of_a_large_set_is_refused_when_rows_explode() -> None:
     )
     with pytest.raises(ProblemTooLargeError, match="limit"):
         value(p, p.source_ids, limits=DecisionLimits(max_rows=100))
+
+
+def _mixed_problem(seed: int, n: int) -> DecisionProblem:
+    """Sources with 2, 3 and 4 informative outcomes, some failing, on 6 worlds."""
+    rng = np.random.default_rng(seed)
+    liks = []
+    for i in range(n):
+        k = 2 + i % 3
+        lik = rng.dirichlet(np.ones(k) * 0.7, size=6).T
+        if i % 4 == 1:
+            lik = np.vstack([lik * 0.8, np.full((1, 6), 0.2)])
+        liks.append(lik)
+    return DecisionProblem(
+        prior=rng.dirichlet(np.ones(6)),
+        utility=rng.normal(size=(3, 6)),
+        likelihoods=liks,
+        costs=rng.uniform(0, 1, size=n),
+        cost_weight=0.01,
+        source_ids=[f"s{i}" for i in range(n)],
+        action_ids=["a", "b", "c"],
+    )
+
+
+@pytest.mark.parametrize("budget", [1, 2, 3, 4])
+def test_static_oracle_matches_reference_with_mixed_outcome_counts(budget: int) -> None:
+    p = _mixed_problem(11, 8)
+    v_star, optimal, u_random, _ = naive_static_oracle(p, budget)
+    got = static_oracle(p, budget)
+    assert got.v_star == pytest.approx(v_star, abs=1e-9)
+    assert got.u_random == pytest.approx(u_random, abs=1e-9)
+    assert len(got.optimal_sets) == len(optimal)
+
+
+def test_static_oracle_gives_the_same_values_when_work_is_chunked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import heedful.decision.static as static_module
+
+    p = _mixed_problem(5, 8)
+    _, whole = all_subset_values(p, 4)
+    monkeypatch.setattr(static_module, "_CHUNK_ELEMENTS", 50)
+    _, chunked = all_subset_values(p, 4)
+    for a, b in zip(whole, chunked, strict=True):
+        assert a == pytest.approx(b, abs=1e-12)

@@ -125,25 +125,6 @@ def test_fts_query_quotes_each_token() -> None:
     assert fts_query("!!!") is None
 
 
-def test_outcome_round_trips_and_links(store: Store) -> None:
-    _graph(store)
-    store.add_goal(Goal(id="g", title="grow"))
-    stored = store.add_outcome(
-        Outcome(status=OutcomeStatus.UNEXPECTED, node_id="market", goal_id="g", at=10.0)
-    )
-    assert stored.id is not None
-    assert store.outcomes(goal_id="g") == [stored]
-    assert store.outcomes(since=11.0) == []
-    assert store.outcomes(status=OutcomeStatus.SUCCESS) == []
-
-
-def test_outcome_with_unknown_links_is_rejected(store: Store) -> None:
-    with pytest.raises(UnknownNameError, match="node"):
-        store.add_outcome(Outcome(status=OutcomeStatus.SUCCESS, node_id="x", at=1.0))
-    with pytest.raises(UnknownNameError, match="goal"):
-        store.add_outcome(Outcome(status=OutcomeStatus.SUCCESS, goal_id="x", at=1.0))
-
-
 def test_digest_is_unchanged_by_reads(store: Store) -> None:
     _graph(store)
     before = store.graph_digest()

@@ -89,7 +89,7 @@ def _ops() -> st.SearchStrategy[Op]:
             lambda s: s.add_node(Node(id="b", content="beta b")),
             lambda s: s.add_edge(Edge(src="a", dst="b")),
             lambda s: s.delete_node("a"),
-            lambda s: s.add_outcome(Outcome(status=OutcomeStatus.SUCCESS, node_id="a", at=1.0)),
+            lambda s: s.add_outcome(Outcome(status=OutcomeStatus.SUCCESS, node_ids=("a",), at=1.0)),
             lambda s: s.add_outcome(Outcome(status=OutcomeStatus.FAILURE, goal_id="g", at=1.0)),
             lambda s: s.search('a" OR b*'),
             lambda s: s.goal_region("g"),

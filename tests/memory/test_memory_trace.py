@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 from heedful.errors import InvalidArgumentError
 from heedful.memory import Store, TraceRecord
@@ -70,3 +72,35 @@ def test_one_store_can_be_shared_by_threads(tmp_path: Path) -> None:
             seqs = [s for batch in pool.map(write, "abcd") for s in batch]
         assert sorted(seqs) == [e.seq for e in store.trace()]
         assert len(set(seqs)) == 200
+
+
+class _ControllerEvent(BaseModel):
+    event: str
+    candidate_id: str | None = None
+    timestamp: datetime
+    rank: int = 0
+
+
+def test_pydantic_event_model_is_stored_as_its_json(store: Store) -> None:
+    when = datetime(2026, 11, 29, tzinfo=UTC)
+    stored = store.append_trace(
+        _ControllerEvent(event="candidate_selected", candidate_id="c1", timestamp=when, rank=2)
+    )
+    assert (stored.event, stored.candidate_id, stored.ts) == (
+        "candidate_selected",
+        "c1",
+        when.timestamp(),
+    )
+    assert store.trace()[0].payload["rank"] == 2
+
+
+def test_non_string_event_type_is_rejected(store: Store) -> None:
+    with pytest.raises(InvalidArgumentError, match="non-empty string"):
+        store.append_trace(42)  # type: ignore[arg-type]
+
+
+def test_store_constructor_opens_a_path(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.db") as store:
+        store.append_trace("x")
+    with Store.open(tmp_path / "s.db") as store:
+        assert [e.event for e in store.trace()] == ["x"]

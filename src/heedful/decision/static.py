@@ -7,9 +7,11 @@ How it stays fast (document 000 §14.3 asks for C(30, 5) = 142,506 subsets to be
    source can tell apart are lumped.
 2. The gross value without failures, ``G(T)``, is computed for every subset ``T`` of the
    informative sources level by level in colexicographic order: the joint likelihood rows of all
-   subsets of one size are stacked and multiplied with ``p·u`` in one matrix product, the last
-   level streamed block by block (one block per largest element) so memory stays small.
-3. Failures are folded back exactly: ``G_f(S) = Σ_{T⊆S} Π_{T}(1−f) Π_{S∖T} f · G(T)``.
+   subsets of one size are stacked and multiplied with ``p·u`` in one matrix product per block
+   (one block per largest element). The last two levels are never materialised: the rows of a
+   subset of size ``k − 2`` are multiplied with the outcome columns of every later pair at once.
+3. Failures are folded back exactly: ``G_f(S) = Σ_{T⊆S} Π_{T}(1−f) Π_{S∖T} f · G(T)``, one
+   failing source at a time.
 4. Every subset of all sources is then one table lookup: ``V(S) = G_f(S ∩ I) − λ·c(S)``.
 """
 
@@ -119,15 +121,16 @@ def _check_size(
         )
     kk = min(k, len(ks))
     e = _elementary(ks, kk)
-    kmax = max(ks, default=1)
-    flops = sum(e[j] for j in range(kk)) * n_lumps * (n_actions + 1)
+    # levels ≤ kk − 2 materialise their joint rows; the last two levels cost, per joint row of
+    # size kk − 1, one product with the outcome columns of every later source (about half of all)
+    flops = sum(e[j] for j in range(max(kk - 1, 0))) * n_lumps * (n_actions + 1)
     if kk >= 1:
-        flops += e[kk - 1] * n_lumps * kmax * n_actions * len(ks) / 2
-    stored = e[kk - 2] if kk >= 2 else 1.0
-    if flops > lim.max_static_flops or stored * n_lumps > lim.max_rows * 16:
+        flops += e[kk - 1] * n_lumps * n_actions * (1 + sum(ks) / 2)
+    stored = e[kk - 2] * n_lumps if kk >= 2 else float(n_lumps)
+    if flops > lim.max_static_flops or stored > lim.max_rows * 16:
         raise ProblemTooLargeError(
             f"the static oracle would need about {flops:.2g} floating-point operations and "
-            f"{stored * n_lumps:.2g} stored values ({len(ks)} informative sources with "
+            f"{stored:.2g} stored values ({len(ks)} informative sources with "
             f"{sum(ks)} informative outcomes, {n_lumps} distinguishable worlds, budget {k}); "
             f"the limits are {lim.max_static_flops:.2g} and {lim.max_rows * 16:.2g}"
         )

@@ -18,12 +18,14 @@ from heedful.memory.freshness import (
 from heedful.memory.goals import PRIORITY_RANK
 from heedful.memory.graph import MAX_QUERY_TOKENS, fts_query
 from heedful.memory.graph_types import Edge, EdgeType, Node, NodeType, SearchHit
+from heedful.memory.outcomes import LOW_CONFIDENCE
 from heedful.memory.schema import MIGRATIONS, SCHEMA_VERSION
 from heedful.memory.store import MEMORY, Store
 from heedful.memory.trace import TraceEvent, TraceRecord
 
 __all__ = [
     "DEFAULT_FRESHNESS",
+    "LOW_CONFIDENCE",
     "MAX_QUERY_TOKENS",
     "MEMORY",
     "MIGRATIONS",

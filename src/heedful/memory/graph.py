@@ -1,4 +1,4 @@
-"""The knowledge graph the engine surveys (document 002 §2–§3): nodes, edges, outcomes, search.
+"""The knowledge graph the engine surveys (document 002 §2–§3): nodes, edges, search, digest.
 
 Lexical retrieval uses SQLite FTS5 with BM25 ranking. User text is reduced to its word tokens,
 each quoted, joined with OR — so no input can produce an FTS syntax error. Node-id sets are
@@ -16,7 +16,6 @@ from collections.abc import Collection, Iterable
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory._base import StoreBase, dumps, loads
 from heedful.memory.graph_types import Edge, EdgeType, Node, NodeType, SearchHit
-from heedful.model.claim import Outcome, OutcomeStatus
 
 #: At most this many query tokens reach FTS5 (longer queries are truncated).
 MAX_QUERY_TOKENS = 64
@@ -50,24 +49,12 @@ def _edge_from_row(row: sqlite3.Row) -> Edge:
     )
 
 
-def _outcome_from_row(row: sqlite3.Row) -> Outcome:
-    return Outcome(
-        id=row["id"],
-        status=OutcomeStatus(row["status"]),
-        confidence=row["confidence"],
-        node_id=row["node_id"],
-        goal_id=row["goal_id"],
-        at=row["at"],
-        description=row["description"],
-    )
-
-
-def _id_array(node_ids: Iterable[str]) -> str:
+def id_array(node_ids: Iterable[str]) -> str:
     return json.dumps(sorted(set(node_ids)))
 
 
 class GraphMixin(StoreBase):
-    """Nodes, edges, outcomes, lexical search and the graph digest."""
+    """Nodes, edges, lexical search and the graph digest."""
 
     # --- nodes ---------------------------------------------------------------------------
 
@@ -116,7 +103,7 @@ class GraphMixin(StoreBase):
         params: list[object] = []
         if node_ids is not None:
             sql += " AND id IN (SELECT value FROM json_each(?))"
-            params.append(_id_array(node_ids))
+            params.append(id_array(node_ids))
         if node_type is not None:
             sql += " AND node_type = ?"
             params.append(node_type.value)
@@ -160,7 +147,7 @@ class GraphMixin(StoreBase):
         return node
 
     def delete_node(self, node_id: str) -> None:
-        """Delete a node and its edges (outcomes keep their record, unlinked)."""
+        """Delete a node and its edges (outcomes keep their record, without this node)."""
         with self._tx() as conn:
             self.get_node(node_id)
             conn.execute("DELETE FROM nodes WHERE id = ?", (node_id,))
@@ -187,7 +174,7 @@ class GraphMixin(StoreBase):
         if node_ids is None:
             rows = self._read("SELECT * FROM edges ORDER BY src, dst, edge_type")
         else:
-            ids = _id_array(node_ids)
+            ids = id_array(node_ids)
             rows = self._read(
                 "SELECT * FROM edges WHERE src IN (SELECT value FROM json_each(?))"
                 " AND dst IN (SELECT value FROM json_each(?)) ORDER BY src, dst, edge_type",
@@ -197,7 +184,7 @@ class GraphMixin(StoreBase):
 
     def edges_touching(self, node_ids: Collection[str]) -> list[Edge]:
         """Return edges with **at least one** end in ``node_ids``."""
-        ids = _id_array(node_ids)
+        ids = id_array(node_ids)
         rows = self._read(
             "SELECT * FROM edges WHERE src IN (SELECT value FROM json_each(?))"
             " OR dst IN (SELECT value FROM json_each(?)) ORDER BY src, dst, edge_type",
@@ -257,58 +244,6 @@ class GraphMixin(StoreBase):
         )
         return [SearchHit(node_id=r["id"], score=-float(r["rank"])) for r in rows]
 
-    # --- outcomes ------------------------------------------------------------------------
-
-    def add_outcome(self, outcome: Outcome) -> Outcome:
-        """Record an outcome and return it with its id.
-
-        Raises:
-            UnknownNameError: ``node_id`` or ``goal_id`` is not stored.
-        """
-        with self._tx() as conn:
-            if outcome.node_id is not None:
-                self.get_node(outcome.node_id)
-            if outcome.goal_id is not None and not self._read(
-                "SELECT 1 FROM goals WHERE id = ?", (outcome.goal_id,)
-            ):
-                raise UnknownNameError(f"unknown goal {outcome.goal_id!r}")
-            cursor = conn.execute(
-                "INSERT INTO outcomes (status, confidence, node_id, goal_id, at, description)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    outcome.status.value,
-                    outcome.confidence,
-                    outcome.node_id,
-                    outcome.goal_id,
-                    outcome.at,
-                    outcome.description,
-                ),
-            )
-        return outcome.model_copy(update={"id": cursor.lastrowid})
-
-    def outcomes(
-        self,
-        *,
-        since: float | None = None,
-        goal_id: str | None = None,
-        node_id: str | None = None,
-        status: OutcomeStatus | None = None,
-    ) -> list[Outcome]:
-        """Return outcomes (optionally at or after ``since``, for a goal/node/status), oldest
-        first."""
-        sql = "SELECT * FROM outcomes WHERE 1"
-        params: list[object] = []
-        for clause, value in (
-            (" AND at >= ?", since),
-            (" AND goal_id = ?", goal_id),
-            (" AND node_id = ?", node_id),
-            (" AND status = ?", None if status is None else status.value),
-        ):
-            if value is not None:
-                sql += clause
-                params.append(value)
-        return [_outcome_from_row(r) for r in self._read(sql + " ORDER BY at, id", params)]
-
     # --- digest --------------------------------------------------------------------------
 
     def graph_digest(self) -> str:
@@ -322,6 +257,7 @@ class GraphMixin(StoreBase):
             ("nodes", f"SELECT {_NODE_COLUMNS} FROM nodes ORDER BY id"),
             ("edges", "SELECT src, dst, edge_type, weight FROM edges ORDER BY src, dst, edge_type"),
             ("outcomes", "SELECT * FROM outcomes ORDER BY id"),
+            ("outcome_nodes", "SELECT * FROM outcome_nodes ORDER BY outcome_id, node_id"),
             ("goals", "SELECT id, body FROM goals ORDER BY id"),
         )
         for name, sql in queries:

@@ -108,12 +108,18 @@ CREATE TABLE outcomes (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     status TEXT NOT NULL,
     confidence REAL NOT NULL,
-    node_id TEXT REFERENCES nodes(id) ON DELETE SET NULL,
     goal_id TEXT REFERENCES goals(id) ON DELETE SET NULL,
     at REAL NOT NULL,
     description TEXT NOT NULL
 );
 CREATE INDEX outcomes_at ON outcomes(at);
+CREATE INDEX outcomes_goal ON outcomes(goal_id);
+CREATE TABLE outcome_nodes (
+    outcome_id INTEGER NOT NULL REFERENCES outcomes(id) ON DELETE CASCADE,
+    node_id TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+    PRIMARY KEY (outcome_id, node_id)
+);
+CREATE INDEX outcome_nodes_node ON outcome_nodes(node_id);
 CREATE VIRTUAL TABLE nodes_fts USING fts5(content, content='nodes', content_rowid='rowid');
 CREATE TRIGGER nodes_ai AFTER INSERT ON nodes BEGIN
     INSERT INTO nodes_fts(rowid, content) VALUES (new.rowid, new.content);

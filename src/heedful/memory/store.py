@@ -27,32 +27,41 @@ from heedful.memory.freshness import (
 )
 from heedful.memory.goals import GoalsMixin
 from heedful.memory.graph import GraphMixin
+from heedful.memory.outcomes import OutcomesMixin
 from heedful.memory.schema import migrate, schema_version
 from heedful.memory.trace import TraceMixin
 
 MEMORY = ":memory:"
 
 
-class Store(ClaimsMixin, GoalsMixin, GraphMixin, TraceMixin):
+class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin):
     """A heedful memory store over one SQLite database.
 
-    Use :meth:`open`; close with :meth:`close` or a ``with`` block.
+    ``Store(path)`` or ``Store.open(path)`` opens (creating and migrating if needed) the store;
+    close it with :meth:`close` or a ``with`` block.
+
+    Args:
+        path: Database file, or ``":memory:"`` (the default) for a private in-memory store.
+        clock: Returns epoch seconds; the store's only source of "now".
+        freshness: Hazards per volatility class.
+
+    Raises:
+        StoreError: The file cannot be opened, is not a heedful store, or is newer.
 
     Attributes:
-        path: The database file (``":memory:"`` for a private in-memory store).
+        path: The database file.
         freshness: Hazards used by :meth:`p_stale`.
     """
 
     def __init__(
         self,
-        conn: sqlite3.Connection,
+        path: str | os.PathLike[str] = MEMORY,
         *,
-        path: str,
         clock: Clock = time.time,
         freshness: FreshnessConfig = DEFAULT_FRESHNESS,
     ) -> None:
-        self._init_base(conn, clock)
-        self.path = path
+        self.path = os.fspath(path)
+        self._init_base(_connect(self.path), clock)
         self.freshness = freshness
         self._closed = False
 
@@ -64,39 +73,8 @@ class Store(ClaimsMixin, GoalsMixin, GraphMixin, TraceMixin):
         clock: Clock = time.time,
         freshness: FreshnessConfig = DEFAULT_FRESHNESS,
     ) -> Store:
-        """Open (creating and migrating if needed) the store at ``path``.
-
-        Args:
-            path: Database file, or ``":memory:"``.
-            clock: Returns epoch seconds; the store's only source of "now".
-            freshness: Hazards per volatility class.
-
-        Raises:
-            StoreError: The file cannot be opened, is not a heedful store, or is newer.
-        """
-        text = os.fspath(path)
-        if text != MEMORY:
-            parent = Path(text).parent
-            if not parent.is_dir():
-                raise StoreError(f"cannot open store {text}: directory {parent} does not exist")
-        try:
-            conn = sqlite3.connect(
-                text, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
-            )
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open store {text}: {exc}") from exc
-        try:
-            conn.row_factory = sqlite3.Row
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA foreign_keys = ON")
-            _retry_busy(lambda: _prepare(conn, wal=text != MEMORY))
-        except sqlite3.Error as exc:
-            conn.close()
-            raise StoreError(f"cannot open store {text}: {exc}") from exc
-        except BaseException:
-            conn.close()
-            raise
-        return cls(conn, path=text, clock=clock, freshness=freshness)
+        """Open the store at ``path``; same as ``Store(path, ...)``."""
+        return cls(path, clock=clock, freshness=freshness)
 
     @property
     def schema_version(self) -> int:
@@ -166,6 +144,32 @@ class Store(ClaimsMixin, GoalsMixin, GraphMixin, TraceMixin):
         linked.sort(key=order.__getitem__)
         retrieved = [h.node_id for h in self.search(goal.title, limit=limit)]
         return list(dict.fromkeys(linked + retrieved))
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    """Open, configure and migrate the database at ``path``."""
+    if path != MEMORY:
+        parent = Path(path).parent
+        if not parent.is_dir():
+            raise StoreError(f"cannot open store {path}: directory {parent} does not exist")
+    try:
+        conn = sqlite3.connect(
+            path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+        )
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open store {path}: {exc}") from exc
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        _retry_busy(lambda: _prepare(conn, wal=path != MEMORY))
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StoreError(f"cannot open store {path}: {exc}") from exc
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 #: Attempts at preparing a file another process is creating at the same moment.

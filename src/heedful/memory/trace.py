@@ -9,10 +9,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
+
+from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
 from heedful.errors import InvalidArgumentError
 from heedful.memory._base import StoreBase, dumps, loads
+from heedful.model.claim import to_epoch
 
 
 @dataclass(frozen=True)
@@ -44,12 +49,32 @@ class TraceRecord:
     ts: float | None = None
 
 
+def _record_from_model(model: BaseModel, candidate_id: str | None, ts: float | None) -> TraceRecord:
+    try:
+        data = model.model_dump(mode="json")
+    except PydanticSerializationError as exc:
+        raise InvalidArgumentError(f"trace event model is not serialisable: {exc}") from exc
+    event = data.get("event")
+    if not isinstance(event, str):
+        raise InvalidArgumentError(
+            f"trace event model {type(model).__name__} has no string `event` field"
+        )
+    if candidate_id is None and isinstance(data.get("candidate_id"), str):
+        candidate_id = data["candidate_id"]
+    if ts is None:
+        raw = getattr(model, "timestamp", getattr(model, "ts", None))
+        ts = to_epoch(raw) if isinstance(raw, datetime | int | float) else None
+    return TraceRecord(event, data, candidate_id, ts)
+
+
 class TraceMixin(StoreBase):
     """The trace table."""
 
     def _insert_trace(self, record: TraceRecord) -> TraceEvent:
-        if not record.event:
-            raise InvalidArgumentError("trace event type must be a non-empty string")
+        if not isinstance(record.event, str) or not record.event:
+            raise InvalidArgumentError(
+                f"trace event type must be a non-empty string, got {record.event!r:.60}"
+            )
         if not isinstance(record.payload, Mapping):
             raise InvalidArgumentError("trace payload must be a JSON object (a mapping)")
         ts = self.now() if record.ts is None else float(record.ts)
@@ -71,7 +96,7 @@ class TraceMixin(StoreBase):
 
     def append_trace(
         self,
-        event: str,
+        event: str | BaseModel,
         payload: Mapping[str, Any] | None = None,
         *,
         candidate_id: str | None = None,
@@ -80,15 +105,22 @@ class TraceMixin(StoreBase):
         """Append one event in its own transaction; it is durable when this returns.
 
         Args:
-            event: Event type (Appendix A names, or the controller's own).
-            payload: JSON-serialisable mapping.
+            event: Event type (Appendix A names, or the controller's own) — or a pydantic event
+                model with an ``event`` field (e.g. the controller's ``TraceEvent``), stored as
+                its JSON dump with ``candidate_id`` and ``timestamp``/``ts`` taken from it.
+            payload: JSON-serialisable mapping (not with a model).
             candidate_id: The candidate it concerns.
             ts: Event time; defaults to the store clock.
 
         Raises:
             InvalidArgumentError: Empty event type, non-JSON payload, non-finite time.
         """
-        record = TraceRecord(event, payload or {}, candidate_id, ts)
+        if isinstance(event, BaseModel):
+            if payload is not None:
+                raise InvalidArgumentError("give either an event model or a payload, not both")
+            record = _record_from_model(event, candidate_id, ts)
+        else:
+            record = TraceRecord(event, payload or {}, candidate_id, ts)
         with self._tx():
             return self._insert_trace(record)
 

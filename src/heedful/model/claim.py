@@ -202,6 +202,13 @@ class OutcomeStatus(StrEnum):
     FAILURE = "failure"
     PARTIAL = "partial"
     UNEXPECTED = "unexpected"
+    #: The action did not finish in time (the engine's cycle timeout, document 002 §2.4).
+    TIMEOUT = "timeout"
+
+
+#: Outcome statuses that count as surprise (document 002 §2.1: "recent contradiction or
+#: unexpected outcome").
+SURPRISING = frozenset({OutcomeStatus.FAILURE, OutcomeStatus.TIMEOUT, OutcomeStatus.UNEXPECTED})
 
 
 class Outcome(BaseModel):
@@ -210,7 +217,7 @@ class Outcome(BaseModel):
     Attributes:
         status: How it turned out.
         confidence: How sure the classification is (0..1).
-        node_id: The knowledge-graph node it concerns, if any.
+        node_ids: The knowledge-graph nodes it bears on.
         goal_id: The goal it served, if any.
         at: When it happened (epoch seconds).
         description: Short text.
@@ -221,7 +228,7 @@ class Outcome(BaseModel):
 
     status: OutcomeStatus
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
-    node_id: str | None = None
+    node_ids: tuple[str, ...] = ()
     goal_id: str | None = None
     at: Timestamp
     description: str = ""

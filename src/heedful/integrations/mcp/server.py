@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import mcp.types as types
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
@@ -64,6 +65,9 @@ def build_server(backend: Backend) -> Server[Any]:
     internal error, and the server keeps serving.
     """
     tools = _tool_list()
+    # One call at a time, off the event loop: the backend (SQLite store, engine, controller) is
+    # not built for concurrent use, and a long cycle must not stall the transport.
+    lock = anyio.Lock()
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
@@ -72,7 +76,10 @@ def build_server(backend: Backend) -> Server[Any]:
 
     async def handle_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
-            result = call_tool(backend, params.name, params.arguments)
+            async with lock:
+                result = await anyio.to_thread.run_sync(
+                    call_tool, backend, params.name, params.arguments
+                )
         except ToolFailure as exc:
             logger.info("tool %s refused: %s", params.name, exc)
             return _error(str(exc))

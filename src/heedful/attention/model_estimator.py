@@ -1,0 +1,226 @@
+"""Model-based VOC estimator: exact VOI on an *estimated* decision problem (SPEC §4.1).
+
+When the agent states its decision (variables, actions, utilities) the controller can do better
+than the heuristic: it estimates the prior from beliefs and staleness (the change model of
+document 000 §9), each source's accuracy from its claim-specific authority and the age of its data
+(document 000 §10), builds a :class:`heedful.decision.DecisionProblem` from those arrays and asks
+:mod:`heedful.decision` for exact values — the same code the benchmark's oracle uses.
+
+* Myopic VOI of source ``s`` given the committed set ``S`` (empty in the adaptive condition):
+  ``V(S ∪ {s}) − V(S)``, costs included.
+* VPI: value of perfect information, the BMPS upper bound (Callaway et al. 2018).
+* Jointly informative sources (document 000 §31 question 3): when no single source is worth its
+  cost but VPI exceeds the cheapest cost and the budget allows two more reads, the best *pair* is
+  valued exactly and its members are credited with half its net value each.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from heedful.attention.config import EstimatorConfig
+from heedful.attention.context import AttentionContext, DecisionModel, current_marginal
+from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator, _utility_tensor
+from heedful.attention.world import observation_accuracy, report_likelihood
+from heedful.decision import DecisionProblem, value
+from heedful.decision import vpi as decision_vpi
+from heedful.model.candidate import Candidate, CandidateKind
+from heedful.model.scenario import Volatility
+
+__all__ = ["ModelEstimator", "estimated_problem"]
+
+
+def estimated_problem(
+    decision: DecisionModel,
+    context: AttentionContext,
+    config: EstimatorConfig,
+    *,
+    use_staleness: bool = True,
+    use_authority: bool = True,
+) -> DecisionProblem:
+    """The decision problem the agent believes it faces, over decision-relevant variables.
+
+    Raises:
+        heedful.errors.InvalidArgumentError: if the estimate is inconsistent (a bug upstream).
+    """
+    hazards = (
+        context.hazards_per_hour if use_staleness else {k: 0.0 for k in context.hazards_per_hour}
+    )
+    names = decision.relevant_variables
+    domains = [tuple(decision.variables[v]) for v in names]
+    sizes = [len(d) for d in domains]
+    n_worlds = math.prod(sizes)
+    coords = np.indices(sizes).reshape(len(sizes), n_worlds)
+    prior = np.ones(n_worlds)
+    for i, var in enumerate(names):
+        prior = prior * current_marginal(context.claims.get(var), domains[i], hazards)[coords[i]]
+    prior = prior / prior.sum()
+    utility = _utility_tensor(decision, names, domains).reshape(len(decision.actions), n_worlds)
+    position = {v: i for i, v in enumerate(names)}
+    likelihoods = []
+    costs = []
+    ids = []
+    for src in context.sources.values():
+        lik = np.ones((1, n_worlds))
+        for var in src.reports:
+            if var not in position:
+                continue  # a report on an irrelevant variable carries no decision value
+            v = position[var]
+            claim = context.claims.get(var)
+            ctype = claim.claim_type if claim is not None else var
+            vol = claim.volatility if claim is not None else Volatility.MEDIUM
+            authority = src.authority_for(ctype) if use_authority else 1.0
+            acc = observation_accuracy(
+                authority, src.age_s, vol, hazards, sizes[v], config.max_accuracy
+            )
+            channel = np.stack([report_likelihood(acc, sizes[v], k) for k in range(sizes[v])])
+            lik = (lik[:, None, :] * channel[:, coords[v]][None, :, :]).reshape(-1, n_worlds)
+        likelihoods.append(lik)
+        costs.append(src.cost.scalar())
+        ids.append(src.id)
+    cost_weight = context.cost_weight if context.cost_weight is not None else config.cost_weight
+    return DecisionProblem(
+        prior=prior,
+        utility=utility,
+        likelihoods=tuple(likelihoods),
+        costs=np.array(costs, dtype=np.float64),
+        cost_weight=cost_weight,
+        source_ids=tuple(ids),
+        action_ids=tuple(decision.actions),
+        variables=tuple(zip(names, domains, strict=True)),
+    )
+
+
+@dataclass(frozen=True)
+class _Valuation:
+    net: dict[str, float]
+    base: float
+    vpi: float
+
+
+class ModelEstimator:
+    """Exact myopic VOI / VPI on the estimated decision problem (BMPS-style).
+
+    Falls back to ``fallback`` (the heuristic) for candidates that are not source inspections
+    or when no decision is stated.
+
+    Args:
+        config: Hazards, cost weight, accuracy cap.
+        pairs: Value jointly informative pairs when no single source pays (see module doc).
+        max_pair_sources: Sources considered for pairs (the best by single value first).
+        use_staleness: Ablation switch (ages ignored when False).
+        use_authority: Ablation switch (every source counted fully authoritative when False).
+        fallback: Estimator for everything else (default: the heuristic).
+    """
+
+    name = "model"
+
+    def __init__(
+        self,
+        config: EstimatorConfig | None = None,
+        *,
+        pairs: bool = True,
+        max_pair_sources: int = 24,
+        use_staleness: bool = True,
+        use_authority: bool = True,
+        fallback: Estimator | None = None,
+    ) -> None:
+        self.config = config or EstimatorConfig()
+        self.pairs = pairs
+        self.max_pair_sources = max_pair_sources
+        self.use_staleness = use_staleness
+        self.use_authority = use_authority
+        self.fallback: Estimator = fallback or HeuristicEstimator(
+            self.config, use_staleness=use_staleness, use_authority=use_authority
+        )
+        self._cache: tuple[weakref.ReferenceType[AttentionContext], _Valuation] | None = None
+
+    def valuation(self, context: AttentionContext) -> _Valuation | None:
+        """Net VOI of every source given the committed set, and VPI (cached per context)."""
+        if context.decision is None:
+            return None
+        if self._cache is not None and self._cache[0]() is context:
+            return self._cache[1]
+        problem = estimated_problem(
+            context.decision,
+            context,
+            self.config,
+            use_staleness=self.use_staleness,
+            use_authority=self.use_authority,
+        )
+        known = set(problem.source_ids)
+        committed = [s for s in context.committed if s in known]
+        base = value(problem, committed)
+        singles = {
+            sid: value(problem, [*committed, sid]) - base
+            for sid in problem.source_ids
+            if sid not in committed
+        }
+        vpi = decision_vpi(problem)
+        net = dict(singles)
+        if self.pairs and singles and max(singles.values()) <= 0.0:
+            self._credit_pairs(problem, committed, base, singles, vpi, context, net)
+        val = _Valuation(net, base, vpi)
+        self._cache = (weakref.ref(context), val)
+        return val
+
+    def _credit_pairs(
+        self,
+        problem: DecisionProblem,
+        committed: list[str],
+        base: float,
+        singles: dict[str, float],
+        vpi: float,
+        context: AttentionContext,
+        net: dict[str, float],
+    ) -> None:
+        if context.budget_left is not None and context.budget_left < 2:
+            return
+        cheapest = min(problem.cost_weight * problem.costs) if problem.n_sources else 0.0
+        if vpi <= cheapest:
+            return
+        informative = [
+            s for s in singles if problem.likelihoods[problem.source_index(s)].shape[0] > 1
+        ]
+        informative.sort(key=lambda s: -singles[s])
+        pool = informative[: self.max_pair_sources]
+        best, best_pair = 0.0, None
+        for a, b in itertools.combinations(pool, 2):
+            v = value(problem, [*committed, a, b]) - base
+            if v > best:
+                best, best_pair = v, (a, b)
+        if best_pair is not None:
+            for sid in best_pair:
+                net[sid] = max(net[sid], best / 2.0)
+
+    def estimate(self, candidate: Candidate, context: AttentionContext) -> Estimate:
+        """Exact net VOI of inspecting the candidate's source (costs included)."""
+        val = self.valuation(context) if candidate.kind is CandidateKind.INSPECT_SOURCE else None
+        if val is None or candidate.target not in val.net:
+            return self.fallback.estimate(candidate, context)
+        cost_weight = (
+            context.cost_weight if context.cost_weight is not None else self.config.cost_weight
+        )
+        cost_term = cost_weight * candidate.cost.scalar()
+        switch_term = self.config.switch_weight * candidate.switch_cost
+        net = val.net[candidate.target] - switch_term
+        gross = net + cost_term + switch_term
+        p_change = min(gross / val.vpi, 1.0) if val.vpi > 0 else 0.0
+        return Estimate(
+            candidate.id,
+            0.0,
+            0.0,
+            max(p_change, 0.0),
+            val.vpi,
+            gross,
+            cost_term,
+            switch_term,
+            net,
+            self.name,
+            vpi=val.vpi,
+        )

@@ -1,0 +1,154 @@
+"""Keep the controller's working state in a :class:`heedful.memory.Store`.
+
+The controller works on in-memory registries (fast, recomputed every selection); the store is the
+durable copy and the place truth maintenance lives. This mirror
+
+* loads sources (metadata, authority per claim type), claims and goals when the controller opens;
+* writes every registration, belief, piece of evidence and goal through;
+* pulls the store's ``dirty`` flags before each recomputation, so a change upstream that the
+  store propagated through justifications (document 000 §4.6) raises a dirty-belief candidate;
+* appends every trace event.
+
+What a source *reports* is not part of the store's schema: register sources with ``reports``
+again after opening (the normal start-up of an agent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from heedful.attention.context import SourceInfo
+from heedful.attention.world import BeliefRecord, World
+from heedful.errors import UnknownNameError
+from heedful.memory import Store
+from heedful.model.candidate import TraceEvent
+from heedful.model.claim import Claim, Evidence, SourceRecord
+from heedful.model.goal import Goal
+from heedful.model.scenario import Cost
+
+__all__ = ["StoreMirror"]
+
+
+class StoreMirror:
+    """Write-through mirror of a controller's world into a memory store.
+
+    Args:
+        store: An open store.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- loading --------------------------------------------------------------------------------
+
+    def load(self, world: World, now: datetime) -> None:
+        """Fill ``world`` with the store's sources, claims and goals."""
+        for s in self.store.sources():
+            world.register_source(
+                s.id,
+                authority=dict(s.authority),
+                default_authority=s.default_authority,
+                cost=Cost(tool_calls=s.cost),
+                trusted=s.trusted,
+                kind=s.kind,
+            )
+        for c in self.store.claims():
+            domain = tuple(str(v) for v in c.domain) if c.domain is not None else None
+            age = max(now.timestamp() - c.observed_at, 0.0)
+            world.record_belief(
+                c.id,
+                None if c.value is None else str(c.value),
+                now=now,
+                claim_type=c.claim_type,
+                domain=domain,
+                confidence=c.confidence,
+                age_s=age,
+                volatility=c.volatility,
+            )
+            if c.dirty:
+                world.mark_dirty(c.id)
+        for g in self.store.list_goals():
+            world.add_goal(g)
+
+    def pull_dirty(self, world: World) -> None:
+        """Copy the store's dirty flags (truth maintenance) onto the world's beliefs."""
+        for c in self.store.claims(dirty=True):
+            if c.id in world.beliefs and not world.beliefs[c.id].dirty:
+                world.mark_dirty(c.id)
+
+    # -- writing through ------------------------------------------------------------------------
+
+    def source(self, info: SourceInfo) -> None:
+        """Store a registered source."""
+        self.store.add_source(
+            SourceRecord(
+                id=info.id,
+                kind=info.kind,
+                authority=dict(info.authority),
+                default_authority=info.default_authority,
+                trusted=info.trusted,
+                cost=info.cost.scalar(),
+            )
+        )
+
+    def belief(self, rec: BeliefRecord) -> None:
+        """Store (or update) a belief."""
+        try:
+            self.store.get_claim(rec.claim_id)
+        except UnknownNameError:
+            self.store.add_claim(
+                Claim(
+                    id=rec.claim_id,
+                    subject=rec.claim_id,
+                    value=rec.value,
+                    domain=rec.domain,
+                    claim_type=rec.claim_type,
+                    volatility=rec.volatility,
+                    origin="controller",
+                    source_id=rec.source_id,
+                    confidence=rec.confidence,
+                    observed_at=rec.observed_at.timestamp(),
+                )
+            )
+            return
+        self.store.update_claim(
+            rec.claim_id,
+            value=rec.value,
+            observed_at=rec.observed_at.timestamp(),
+            confidence=rec.confidence,
+            source_id=rec.source_id,
+        )
+
+    def evidence(self, claim_id: str, source_id: str, value: str, observed_at: datetime) -> None:
+        """Store one report (the claim's new value is written by :meth:`belief`)."""
+        self.store.add_evidence(
+            Evidence(
+                claim_id=claim_id,
+                source_id=source_id,
+                value=value,
+                observed_at=observed_at.timestamp(),
+            )
+        )
+
+    def goal(self, goal: Goal) -> None:
+        """Store (or replace) a goal."""
+        try:
+            self.store.get_goal(goal.id)
+        except UnknownNameError:
+            self.store.add_goal(goal)
+            return
+        self.store.update_goal(goal)
+
+    def trace(self, event: TraceEvent) -> None:
+        """Append one trace event."""
+        payload: Mapping[str, Any] = event.model_dump(
+            mode="json", exclude={"event", "candidate_id", "timestamp"}, exclude_none=True
+        )
+        self.store.append_trace(
+            event.event.value,
+            payload,
+            candidate_id=event.candidate_id,
+            ts=event.timestamp.astimezone(UTC).timestamp(),
+        )

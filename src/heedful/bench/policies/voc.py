@@ -1,0 +1,169 @@
+"""Benchmark policies that run the real attention controller (document 000 §21).
+
+Every policy here builds a :class:`heedful.attention.Controller` from the visible view only —
+sources with their metadata, beliefs, variables with their volatility, and the decision
+(actions and utilities) — and asks it for the next inspection. Nothing is re-implemented: the
+heuristic, the model-based estimator, the ablations and the single-signal baselines differ only
+in the estimator they hand the same controller.
+
+Registered names: ``voc`` (heuristic), ``voc-model`` (exact VOI on the estimated problem),
+``voc-no-staleness``, ``voc-no-authority``, ``voc-no-switch-cost`` (ablations) and
+``staleness-only``, ``goal-only``, ``risk-only`` (single-signal baselines).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import numpy as np
+
+from heedful.attention import Controller, DecisionModel, Estimator, Stop
+from heedful.attention.estimators import HeuristicEstimator, SingleSignalEstimator
+from heedful.attention.model_estimator import ModelEstimator
+from heedful.bench.policy import Observation, Policy, register_policy
+from heedful.errors import InvalidArgumentError
+from heedful.model import ScenarioView
+from heedful.model.candidate import CandidateKind
+
+__all__ = ["ControllerPolicy"]
+
+_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+_ESTIMATORS = ("heuristic", "model", "staleness", "goal", "risk")
+
+
+class ControllerPolicy(Policy):
+    """Drive :class:`~heedful.attention.Controller` through a scenario view.
+
+    Args:
+        estimator: ``heuristic``, ``model``, or a single signal: ``staleness``, ``goal``, ``risk``.
+        use_staleness: Ablation switch of the estimator.
+        use_authority: Ablation switch of the estimator.
+        use_switch_cost: Ablation switch of the estimator.
+    """
+
+    def __init__(
+        self,
+        estimator: str = "heuristic",
+        use_staleness: bool = True,
+        use_authority: bool = True,
+        use_switch_cost: bool = True,
+    ) -> None:
+        if estimator not in _ESTIMATORS:
+            raise InvalidArgumentError(
+                f"estimator must be one of {', '.join(_ESTIMATORS)}, not {estimator!r}"
+            )
+        self.estimator = estimator
+        self.use_staleness = use_staleness
+        self.use_authority = use_authority
+        self.use_switch_cost = use_switch_cost
+        self._ctl: Controller | None = None
+        self._pending: dict[str, str] = {}
+        self._seen = 0
+
+    def _make_estimator(self) -> Estimator:
+        if self.estimator == "heuristic":
+            return HeuristicEstimator(
+                use_staleness=self.use_staleness,
+                use_authority=self.use_authority,
+                use_switch_cost=self.use_switch_cost,
+            )
+        if self.estimator == "model":
+            return ModelEstimator(
+                use_staleness=self.use_staleness, use_authority=self.use_authority
+            )
+        return SingleSignalEstimator(self.estimator)
+
+    @property
+    def controller(self) -> Controller:
+        """The controller of the current trial (after :meth:`reset`)."""
+        if self._ctl is None:
+            raise InvalidArgumentError("call reset(view, rng) before using the policy")
+        return self._ctl
+
+    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+        """Build a fresh controller from the visible interface of the scenario."""
+        ctl = Controller(
+            estimator=self._make_estimator(),
+            rng=rng,
+            clock=lambda: _EPOCH,
+            repeat_inspections=False,
+        )
+        for src in view.sources:
+            ctl.register_source(
+                src.id,
+                reports=list(src.reports),
+                authority=src.authority,
+                cost=src.cost,
+                age_s=src.age_s,
+                kind=src.kind,
+                trusted=True,
+            )
+        beliefs = {b.variable: b for b in view.beliefs}
+        for name, var in view.variables.items():
+            b = beliefs.get(name)
+            ctl.record_belief(
+                name,
+                b.value if b else None,
+                domain=list(var.domain),
+                confidence=b.confidence if b else 0.0,
+                age_s=b.age_s if b else 0.0,
+                volatility=var.volatility,
+            )
+        ctl.state_decision(
+            DecisionModel(
+                variables={n: tuple(v.domain) for n, v in view.variables.items()},
+                actions={a: tuple(av.utility) for a, av in view.actions.items()},
+                cost_weight=view.cost_weight,
+            )
+        )
+        ctl.begin_turn(budget=view.budget)
+        self._ctl = ctl
+        self._pending = {}
+        self._seen = 0
+
+    def next(self, history: Sequence[Observation]) -> str | None:
+        """Feed the new observations to the controller; return its next inspection or stop."""
+        ctl = self.controller
+        for obs in history[self._seen :]:
+            cid = self._pending.pop(obs.source_id, None)
+            if cid is None:
+                continue  # not ours (cannot happen with the runner; ignore defensively)
+            if obs.withheld:
+                ctl.resolve(cid, withheld=True)
+            elif obs.failed or obs.values is None:
+                ctl.resolve(cid, succeeded=False)
+            else:
+                known = {k: v for k, v in obs.values.items() if k in ctl.world.beliefs}
+                ctl.resolve(cid, succeeded=True, observations=known)
+        self._seen = len(history)
+        while True:
+            step = ctl.next()
+            if isinstance(step, Stop):
+                return None
+            if step.kind is CandidateKind.INSPECT_SOURCE:
+                self._pending[step.target] = step.id
+                return step.target
+            ctl.resolve(step.id, succeeded=True)  # nothing else exists in an inspection trial
+
+
+def _fixed(name: str, **params: object) -> type[ControllerPolicy]:
+    class Fixed(ControllerPolicy):
+        def __init__(self) -> None:
+            super().__init__(**params)  # type: ignore[arg-type]
+
+    Fixed.__name__ = Fixed.__qualname__ = (
+        "".join(p.capitalize() for p in name.split("-")) + "Policy"
+    )
+    Fixed.__doc__ = f"The controller with {params or 'its defaults'} (document 000 §21)."
+    return register_policy(name)(Fixed)
+
+
+VocPolicy = _fixed("voc", estimator="heuristic")
+VocModelPolicy = _fixed("voc-model", estimator="model")
+VocNoStalenessPolicy = _fixed("voc-no-staleness", use_staleness=False)
+VocNoAuthorityPolicy = _fixed("voc-no-authority", use_authority=False)
+VocNoSwitchCostPolicy = _fixed("voc-no-switch-cost", use_switch_cost=False)
+StalenessOnlyPolicy = _fixed("staleness-only", estimator="staleness")
+GoalOnlyPolicy = _fixed("goal-only", estimator="goal")
+RiskOnlyPolicy = _fixed("risk-only", estimator="risk")

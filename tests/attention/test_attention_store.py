@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests_attention_time import NOW
+
+from heedful.attention.controller import Controller, Stop
+from heedful.memory import Store
+from heedful.model.candidate import Candidate, EventType, Trigger
+from heedful.model.claim import Justification, JustificationKind
+from heedful.model.goal import ClaimDependency, Goal, GoalStatus
+
+
+def _setup(ctl: Controller) -> None:
+    ctl.register_source("db", reports=["rows"], authority=0.95, cost={"tool_calls": 1})
+    ctl.record_belief("rows", "many", domain=["many", "few"], confidence=0.9, volatility="low")
+    ctl.add_goal(
+        Goal(
+            id="g",
+            title="report rows",
+            status=GoalStatus.ACTIVE,
+            consequence=3.0,
+            depends_on=[ClaimDependency(claim_id="rows")],
+        )
+    )
+
+
+def test_the_trace_is_appended_to_the_store(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "m.db")
+    ctl = Controller(store, clock=lambda: NOW)
+    _setup(ctl)
+    ctl.begin_turn(budget=0)
+    ctl.next()
+    events = [e.event for e in store.trace()]
+    assert EventType.ATTENTION_BUDGET_EXHAUSTED.value in events
+    store.close()
+
+
+def test_a_reopened_store_restores_beliefs_sources_and_goals(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    first = Controller(str(path), clock=lambda: NOW)
+    _setup(first)
+    assert first.store is not None
+    first.store.close()
+    again = Controller(path, clock=lambda: NOW)
+    assert again.world.beliefs["rows"].value == "many"
+    assert again.world.sources["db"].authority_for("rows") == 0.95
+    assert "g" in again.world.goals
+
+
+def test_evidence_is_written_through_and_updates_the_stored_claim(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "m.db")
+    ctl = Controller(store, clock=lambda: NOW)
+    _setup(ctl)
+    ctl.record_evidence("rows", "db", "few")
+    assert [e.value for e in store.evidence("rows")] == ["few"]
+    assert store.get_claim("rows").value == ctl.world.beliefs["rows"].value
+    store.close()
+
+
+def test_truth_maintenance_in_the_store_raises_a_dirty_belief_candidate(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "m.db")
+    ctl = Controller(store, clock=lambda: NOW)
+    ctl.register_source("db", reports=["rows"], authority=0.95, cost={"tool_calls": 1})
+    ctl.register_source("cfg", reports=["schema"], authority=0.95, cost={"tool_calls": 1})
+    ctl.record_belief("schema", "v1", domain=["v1", "v2"], volatility="immutable")
+    ctl.record_belief("rows", "many", domain=["many", "few"], volatility="immutable")
+    store.add_justification(
+        Justification(subject="rows", kind=JustificationKind.DERIVED_FROM, object="schema")
+    )
+    ctl.record_evidence("schema", "cfg", "v2")  # upstream changed: "rows" becomes dirty
+    ctl.begin_turn(budget=3)
+    ctl.refresh()
+    dirty = [c for c in ctl.candidates if c.trigger is Trigger.DIRTY_BELIEF]
+    assert ctl.world.beliefs["rows"].dirty
+    assert [c.target for c in dirty] == ["db"]
+    store.close()
+
+
+def test_the_controller_runs_unchanged_with_a_store(tmp_path: Path) -> None:
+    ctl = Controller(tmp_path / "m.db", clock=lambda: NOW)
+    _setup(ctl)
+    ctl.begin_turn(budget=2)
+    seen = 0
+    while not isinstance(step := ctl.next(), Stop):
+        assert isinstance(step, Candidate)
+        ctl.resolve(step.id, succeeded=True, observations={"rows": "few"})
+        seen += 1
+    assert 1 <= seen <= 2
