@@ -47,7 +47,7 @@ def test_u_random_is_the_mean_value_of_full_budget_sets(index: int) -> None:
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from(["G", "B"]))
+@given(st.integers(0, 10_000), st.sampled_from(["G", "B", "A", "H"]))
 def test_every_generated_scenario_is_small_enough_for_the_exact_oracle(
     seed: int, family: str
 ) -> None:
