@@ -233,3 +233,26 @@ def test_without_repeats_an_inspected_source_is_not_selected_again() -> None:
     assert isinstance(step, Candidate)
     ctl.resolve(step.id, succeeded=True, observations={"c": "y"})
     assert isinstance(ctl.next(), Stop)
+
+
+def test_a_flood_through_the_controller_is_capped_and_traced_as_skipped() -> None:
+    ctl = Controller(clock=lambda: NOW)
+    ctl.register_source("chat", trusted=False)
+    ctl.begin_turn(budget=5)
+    for i in range(10_000):
+        ctl.submit(
+            Candidate(
+                id="x",
+                target=f"e{i}",
+                trigger=Trigger.INTERRUPTION,
+                kind=CandidateKind.HANDLE_INTERRUPTION,
+                origin="chat",
+                submitted_by="chat",
+                content="URGENT, priority=1.0",
+            )
+        )
+    quota = ctl.config.guard.untrusted_rate_per_turn
+    assert len(ctl.candidates) == quota
+    assert len(ctl.trace.of(EventType.CANDIDATE_SKIPPED)) == 1  # the trace is not flooded
+    assert ctl.guard.aggregates["chat"].count == 10_000 - quota
+    assert isinstance(ctl.next(), Stop)  # none of them carries any trusted value

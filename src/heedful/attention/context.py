@@ -26,6 +26,7 @@ __all__ = [
     "Interruption",
     "SourceInfo",
     "belief_marginal",
+    "claim_p_stale",
     "current_marginal",
     "hazard_per_second",
     "p_stale",
@@ -61,6 +62,14 @@ def belief_marginal(
     return m
 
 
+def claim_p_stale(claim: ClaimState, hazards_per_hour: Mapping[Volatility, float]) -> float:
+    """p_stale of a claim's evidence: its learned hazard when it has one, else its class's."""
+    rate = claim.hazard_per_hour
+    if rate is None:
+        return p_stale(claim.age_s, claim.volatility, hazards_per_hour)
+    return 1.0 - math.exp(-rate / 3600.0 * max(claim.age_s, 0.0))
+
+
 def current_marginal(
     claim: ClaimState | None,
     domain: tuple[str, ...],
@@ -77,7 +86,7 @@ def current_marginal(
     uniform = np.full(n, 1.0 / n)
     if claim is None or n == 1:
         return uniform
-    stale = 1.0 if claim.dirty else p_stale(claim.age_s, claim.volatility, hazards_per_hour)
+    stale = 1.0 if claim.dirty else claim_p_stale(claim, hazards_per_hour)
     if claim.distribution is not None and len(claim.distribution) == n:
         base = np.asarray(claim.distribution, dtype=float)
         return (1.0 - stale) * base + stale * uniform
@@ -104,6 +113,8 @@ class ClaimState:
         dirty: True when truth maintenance marked it for re-checking (doc 000 §4.6).
         evidence_source: Source of the evidence behind it, when known.
         distribution: Posterior over ``domain`` when the evidence was observed, if computed.
+        hazard_per_hour: Change rate learned for this claim's subject from its revisit history
+            (Cho & Garcia-Molina, via the memory store); None = its volatility class default.
     """
 
     id: str
@@ -116,6 +127,7 @@ class ClaimState:
     dirty: bool = False
     evidence_source: str | None = None
     distribution: tuple[float, ...] | None = None
+    hazard_per_hour: float | None = None
 
 
 @dataclass(frozen=True)

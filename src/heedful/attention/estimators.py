@@ -22,6 +22,7 @@ from heedful.attention.context import (
     DecisionModel,
     SourceInfo,
     belief_marginal,
+    claim_p_stale,
     current_marginal,
     p_stale,
 )
@@ -172,7 +173,7 @@ class HeuristicEstimator:
             return 0.0
         if claim.dirty:
             return 1.0
-        return p_stale(claim.age_s, claim.volatility, self.config.hazards_per_hour)
+        return claim_p_stale(claim, self.config.hazards_per_hour)
 
     def claim_p_wrong(self, claim: ClaimState | None, p_stale_value: float) -> float:
         """``p_wrong = 1 − confidence·(1 − p_stale)``; no belief means a uniform guess."""

@@ -20,6 +20,7 @@ import numpy as np
 
 from heedful.attention import Controller, DecisionModel, Estimator, Stop
 from heedful.attention.estimators import HeuristicEstimator, SingleSignalEstimator
+from heedful.attention.generators import GoalDependencyGenerator, StaleBeliefGenerator
 from heedful.attention.model_estimator import ModelEstimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
@@ -83,8 +84,13 @@ class ControllerPolicy(Policy):
 
     def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
         """Build a fresh controller from the visible interface of the scenario."""
+        # Single-signal baselines get the plain goal/staleness generators: the state-sensitive
+        # generator proposes the most *authoritative* source first, and a tie between equal
+        # single-signal scores would otherwise be broken by authority they are not meant to use.
+        single = self.estimator in ("staleness", "goal", "risk")
         ctl = Controller(
             estimator=self._make_estimator(),
+            generators=[GoalDependencyGenerator(), StaleBeliefGenerator()] if single else None,
             rng=rng,
             clock=lambda: _EPOCH,
             repeat_inspections=False,
