@@ -166,7 +166,7 @@ def bench_run(
         [], "--scenarios", help="Scenario file or folder (repeatable); default: generate."
     ),
     family: str | None = typer.Option(
-        None, "--family", help="Families to generate or keep, e.g. G,B (default: G,B)."
+        None, "--family", help="Families to generate or keep: G, B, A, H or all (default: G,B)."
     ),
     count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
     policies: str = typer.Option("all", "--policies", help="Comma-separated policy names."),
@@ -324,6 +324,139 @@ def salience_command(
 
 
 # --- engine commands (owner: engine work) -------------------------------------------------------
+
+
+def _engine_for_cli(db: str, config: str | None, triage: str | None):  # type: ignore[no-untyped-def]
+    from heedful.engine import open_engine
+
+    engine = open_engine(db, config, must_exist=True)
+    if triage is not None:
+        engine.config = engine.config.with_overrides(
+            triage=engine.config.triage.model_copy(update={"method": triage})
+        )
+    return engine
+
+
+_DB = typer.Option(..., "--db", help="The memory store (SQLite file).")
+_CONFIG = typer.Option(None, "--config", help="Engine config file (JSON or YAML).")
+_JSON = typer.Option(False, "--json", help="Print the JSON response instead of a table.")
+_TRIAGE = typer.Option(None, "--triage", help="Triage method: formula (document 002) or voc.")
+
+
+@engine_app.command("load")
+def engine_load(
+    file: str = typer.Argument(..., metavar="FILE", help="YAML/JSON with goals, nodes, edges."),
+    db: str = _DB,
+) -> None:
+    """Add goals, knowledge nodes, edges and outcomes from FILE to the store (created if new)."""
+    from heedful.engine import open_engine
+    from heedful.engine.seed import load_seed_file
+
+    engine = open_engine(db)
+    try:
+        counts = load_seed_file(engine.graph, file)
+    finally:
+        engine.close()
+    typer.echo(", ".join(f"{n} {what}" for what, n in counts.items()) + f" loaded into {db}")
+
+
+@engine_app.command("survey")
+def engine_survey(
+    db: str = _DB,
+    include_idle: bool = typer.Option(False, "--include-idle", help="Also list idle items."),
+    config: str | None = _CONFIG,
+    triage: str | None = _TRIAGE,
+    as_json: bool = _JSON,
+) -> None:
+    """Show the attention map: what needs attention and why (dispatches nothing)."""
+    import json
+
+    from rich.console import Console
+
+    from heedful.engine.report import survey_table
+
+    engine = _engine_for_cli(db, config, triage)
+    try:
+        response = engine.survey(include_idle=include_idle)
+    finally:
+        engine.close()
+    if as_json:
+        typer.echo(json.dumps(response, indent=2, ensure_ascii=False))
+    else:
+        Console().print(survey_table(response))
+
+
+@engine_app.command("cycle")
+def engine_cycle(
+    db: str = _DB,
+    autonomy: str | None = typer.Option(
+        None, "--autonomy", help="observe | advise | act for this cycle (capped by governance)."
+    ),
+    config: str | None = _CONFIG,
+    triage: str | None = _TRIAGE,
+    as_json: bool = _JSON,
+) -> None:
+    """Run one attention cycle now: survey, triage, dispatch, reflect."""
+    import json
+
+    from rich.console import Console
+
+    from heedful.engine.report import cycle_table
+
+    engine = _engine_for_cli(db, config, triage)
+    try:
+        response = engine.run_cycle(autonomy_override=autonomy)
+    finally:
+        engine.close()
+    if as_json:
+        typer.echo(json.dumps(response, indent=2, ensure_ascii=False))
+    else:
+        Console().print(cycle_table(response))
+
+
+@engine_app.command("run")
+def engine_run(
+    db: str = _DB,
+    autonomy: str | None = typer.Option(None, "--autonomy", help="observe | advise | act."),
+    heartbeat_ms: float | None = typer.Option(None, "--heartbeat-ms", help="Heartbeat cadence."),
+    cycles: int | None = typer.Option(None, "--cycles", min=1, help="Stop after N cycles."),
+    config: str | None = _CONFIG,
+    triage: str | None = _TRIAGE,
+    as_json: bool = typer.Option(False, "--json", help="One JSON cycle response per line."),
+) -> None:
+    """Run the heartbeat loop until interrupted (Ctrl-C) or --cycles cycles have run."""
+    import asyncio
+    import json
+
+    from rich.console import Console
+
+    from heedful.engine.report import cycle_table
+
+    engine = _engine_for_cli(db, config, triage)
+    if heartbeat_ms is not None:
+        engine.config = engine.config.with_overrides(heartbeat_ms=heartbeat_ms)
+    console = Console()
+
+    def show(event: object) -> None:
+        last = engine.last_cycle
+        if getattr(event, "name", "") != "cycle_complete" or last is None:
+            return
+        response = last.to_dict()
+        if as_json:
+            typer.echo(json.dumps(response, ensure_ascii=False))
+        else:
+            console.print(cycle_table(response))
+        if cycles is not None and engine.cycles_run >= cycles:
+            engine.deactivate()
+
+    engine.subscribe(show)
+    engine.activate(autonomy)
+    try:
+        asyncio.run(engine.serve())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        engine.close()
 
 
 # --- mcp commands (owner: MCP work) -------------------------------------------------------------

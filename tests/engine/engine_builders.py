@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from heedful.engine.memgraph import InMemoryGraph
+from heedful.engine.ports import GraphPort
 from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, OutcomeRecord, OutcomeStatus
 from heedful.model.goal import Goal, GoalPriority, GoalSource, GoalStatus
 
@@ -24,7 +24,7 @@ def node(node_id: str, content: str, confidence: float = 0.95, age_h: float = 1.
 
 
 def add_goal(
-    graph: InMemoryGraph,
+    graph: GraphPort,
     goal_id: str,
     title: str,
     *,
@@ -48,7 +48,7 @@ def add_goal(
     )
 
 
-def add_act_region(graph: InMemoryGraph, prefix: str, topic: str) -> list[str]:
+def add_act_region(graph: GraphPort, prefix: str, topic: str) -> list[str]:
     """A strong, fresh, consistent DAG region on ``topic`` (coverage decides ``act``)."""
     ids = [f"{prefix}{i}" for i in range(3)]
     for node_id, words in zip(
@@ -65,14 +65,14 @@ def add_act_region(graph: InMemoryGraph, prefix: str, topic: str) -> list[str]:
     return ids
 
 
-def add_cyclic_region(graph: InMemoryGraph, prefix: str, topic: str) -> list[str]:
+def add_cyclic_region(graph: GraphPort, prefix: str, topic: str) -> list[str]:
     """Like :func:`add_act_region` but the supports edges close a cycle (κ = 1)."""
     ids = add_act_region(graph, prefix, topic)
     graph.add_edge(EdgeRecord(ids[2], ids[0], EdgeType.CAUSAL))
     return ids
 
 
-def add_learn_region(graph: InMemoryGraph, prefix: str, topic: str) -> list[str]:
+def add_learn_region(graph: GraphPort, prefix: str, topic: str) -> list[str]:
     """Two loose nodes on ``topic`` (for a goal "<topic> <two unknown words>" coverage decides
     ``learn`` below the explore line)."""
     ids = [f"{prefix}0", f"{prefix}1"]

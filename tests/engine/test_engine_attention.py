@@ -54,9 +54,10 @@ from engine_fakes import (
     StaticResearch,
 )
 
-from heedful.engine.config import AutonomyLevel, BudgetConfig, EngineConfig
+from heedful.engine.config import AutonomyLevel, BudgetConfig, EngineConfig, TriageConfig
 from heedful.engine.engine import Engine
 from heedful.engine.memgraph import InMemoryGraph
+from heedful.engine.ports import ActionRequest, ActionResult
 from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, OutcomeStatus
 from heedful.engine.telemetry import TelemetryEvent
 from heedful.model.goal import GoalSource, GoalStatus
@@ -162,6 +163,22 @@ def test_act_executes_within_budget(graph: InMemoryGraph) -> None:
     used, budget = result["budget_used"], engine.config.budget
     assert used["action_dispatches"] <= budget.max_action_dispatches
     assert used["deliberation_sccs"] <= budget.max_deliberation_sccs
+
+
+def test_voc_triage_is_selectable_in_config(graph: InMemoryGraph) -> None:
+    _four_goals(graph)
+    cfg = _config("observe", max_items_per_cycle=4).with_overrides(
+        triage=TriageConfig(method="voc")
+    )
+    engine = Engine(graph, cfg, clock=clock)
+    response = engine.survey()
+    assert response["triage"] == "voc"
+    vocs = [i["voc"] for i in response["attention_items"]]
+    assert vocs == sorted(vocs, reverse=True)
+    result = engine.run_cycle()
+    assert [d["goal_id"] for d in result["dispatches"]] == [
+        i["goal_id"] for i in response["attention_items"]
+    ]
 
 
 def test_max_items_per_cycle_respected(graph: InMemoryGraph) -> None:
@@ -318,6 +335,32 @@ def test_act_mode_dispatches_via_action_port(graph: InMemoryGraph) -> None:
     assert result["dispatches"][0]["details"]["goal_status"] == "completed"
 
 
+class _StatusActions:
+    def __init__(self, status: GoalStatus) -> None:
+        self.status = status
+
+    def execute(self, request: ActionRequest) -> ActionResult:
+        return ActionResult(OutcomeStatus.FAILURE, 1.0, "stuck", goal_status=self.status)
+
+
+def test_act_result_can_block_the_goal(graph: InMemoryGraph) -> None:
+    add_act_region(graph, "d", "deploy")
+    add_goal(graph, "g", "deploy")
+    actions = _StatusActions(GoalStatus.BLOCKED)
+    result = Engine(graph, _config("act"), actions=actions, clock=clock).run_cycle()
+    assert result["dispatches"][0]["result"] == "failed"
+    assert graph.get_goal("g").status == GoalStatus.BLOCKED
+
+
+def test_act_result_with_illegal_transition_is_refused_and_reported(graph: InMemoryGraph) -> None:
+    add_act_region(graph, "d", "deploy")
+    add_goal(graph, "g", "deploy")
+    actions = _StatusActions(GoalStatus.PROPOSED)
+    result = Engine(graph, _config("act"), actions=actions, clock=clock).run_cycle()
+    assert graph.get_goal("g").status == GoalStatus.ACTIVE
+    assert "not an allowed transition" in result["dispatches"][0]["details"]["goal_status_refused"]
+
+
 def test_act_without_executor_is_deferred_not_faked(graph: InMemoryGraph) -> None:
     add_act_region(graph, "d", "deploy")
     add_goal(graph, "g", "deploy")
@@ -325,7 +368,17 @@ def test_act_without_executor_is_deferred_not_faked(graph: InMemoryGraph) -> Non
     result = Engine(graph, _config("act"), clock=clock).run_cycle()
     assert result["dispatches"][0]["result"] == "deferred"
     assert result["dispatches"][0]["reason"] == "no action executor configured"
+    assert result["budget_used"]["action_dispatches"] == 0
     assert len(graph.outcomes) == before
+
+
+def test_explore_without_research_does_not_inflate_coverage(graph: InMemoryGraph) -> None:
+    add_learn_region(graph, "c", "churn")
+    add_goal(graph, "g", "churn pricing competitors")
+    result = Engine(graph, _config("act"), clock=clock).run_cycle()
+    (dispatch,) = result["dispatches"]
+    assert dispatch["mode"] == "explore" and dispatch["details"]["findings"] == 0
+    assert dispatch["coverage_after"] == pytest.approx(dispatch["coverage_before"], abs=1e-9)
 
 
 def test_propose_mode_creates_inferred_proposed_goal(graph: InMemoryGraph) -> None:

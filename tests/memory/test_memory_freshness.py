@@ -142,3 +142,19 @@ def test_store_p_stale_rejects_time_before_observation(store: Store) -> None:
     store.add_claim(Claim(id="c", subject="dep", value="a", observed_at=100.0))
     with pytest.raises(InvalidArgumentError, match="before"):
         store.p_stale("c", now=50.0)
+
+
+def test_class_hazard_pools_subjects_of_one_claim_type(store: Store) -> None:
+    for subject in ("x", "y"):
+        store.add_claim(
+            Claim(id=subject, subject=subject, value=0, claim_type="cfg", observed_at=0.0)
+        )
+    store.add_claim(Claim(id="z", subject="z", value=0, claim_type="other", observed_at=0.0))
+    for at, value in [(0.0, 0), (3600.0, 1)]:
+        store.record_observation("x", value, at)
+    for at, value in [(0.0, 0), (3600.0, 0)]:
+        store.record_observation("y", value, at)
+    for at, value in [(0.0, 0), (3600.0, 1), (7200.0, 2)]:
+        store.record_observation("z", value, at)
+    assert store.learned_class_hazard_per_hour("cfg") == pytest.approx(math.log(2))
+    assert store.learned_class_hazard_per_hour("missing") is None

@@ -19,7 +19,7 @@ from heedful.engine.config import (
     load_engine_config,
 )
 from heedful.engine.coverage import Coverage, assess
-from heedful.engine.engine import CycleResult, Engine
+from heedful.engine.engine import Engine
 from heedful.engine.governance import autonomy_json_schema, config_from_ampersand
 from heedful.engine.memgraph import InMemoryGraph
 from heedful.engine.ports import (
@@ -46,6 +46,8 @@ from heedful.engine.records import (
     OutcomeRecord,
     OutcomeStatus,
 )
+from heedful.engine.results import CycleResult, DispatchRecord, Ledger
+from heedful.engine.store_adapter import StoreGraph, open_engine
 from heedful.engine.topology import Component, DeliberationBudget, Topology, analyze
 from heedful.engine.triage import AttentionItem, triage
 
@@ -66,6 +68,7 @@ __all__ = [
     "DeliberationResult",
     "DeliberatorPort",
     "DispatchMode",
+    "DispatchRecord",
     "EdgeRecord",
     "EdgeType",
     "Engine",
@@ -75,6 +78,7 @@ __all__ = [
     "GovernanceConfig",
     "GraphPort",
     "InMemoryGraph",
+    "Ledger",
     "LogNotifier",
     "NodeRecord",
     "NodeType",
@@ -83,6 +87,7 @@ __all__ = [
     "OutcomeRecord",
     "OutcomeStatus",
     "ResearchPort",
+    "StoreGraph",
     "Topology",
     "TriageConfig",
     "analyze",
@@ -90,5 +95,6 @@ __all__ = [
     "autonomy_json_schema",
     "config_from_ampersand",
     "load_engine_config",
+    "open_engine",
     "triage",
 ]

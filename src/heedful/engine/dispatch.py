@@ -15,7 +15,6 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -30,18 +29,23 @@ from heedful.engine.ports import (
     DeliberatorPort,
     Finding,
     GraphPort,
+    NoActionExecutor,
     Notice,
     NotifierPort,
     ResearchPort,
 )
 from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, NodeType, OutcomeRecord
 from heedful.engine.records import OutcomeStatus as OS
+from heedful.engine.results import DispatchRecord, Ledger
 from heedful.engine.survey import CRYSTALLIZES
 from heedful.engine.topology import Component, deliberation_budget
 from heedful.engine.triage import AttentionItem
 from heedful.model.goal import Goal, GoalPriority, GoalSource, GoalStatus, GoalTimescale
 
 _log = logging.getLogger("heedful.engine")
+
+#: Goal metadata key holding the ISO time of the goal's last escalation.
+LAST_ESCALATED = "last_escalated_at"
 
 
 async def call_port(fn: Callable[..., Any], *args: Any) -> Any:
@@ -76,82 +80,6 @@ async def call_port(fn: Callable[..., Any], *args: Any) -> Any:
     if inspect.isawaitable(result):
         result = await result
     return result
-
-
-@dataclass
-class Ledger:
-    """Per-cycle budget usage (document 002 §2.4)."""
-
-    items: int = 0
-    explore_calls: int = 0
-    deliberation_sccs: int = 0
-    action_dispatches: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """Return a JSON-able dict."""
-        return {
-            "items": self.items,
-            "explore_calls": self.explore_calls,
-            "deliberation_sccs": self.deliberation_sccs,
-            "action_dispatches": self.action_dispatches,
-        }
-
-
-@dataclass
-class Writes:
-    """Mutations a dispatch asks reflect to apply."""
-
-    nodes: list[NodeRecord] = field(default_factory=list)
-    edges: list[EdgeRecord] = field(default_factory=list)
-    outcomes: list[OutcomeRecord] = field(default_factory=list)
-    link_nodes: list[str] = field(default_factory=list)
-    progress: float | None = None
-    goal_status: GoalStatus | None = None
-    proposed_goal: Goal | None = None
-
-    def empty(self) -> bool:
-        """Whether nothing is to be written."""
-        return not (
-            self.nodes
-            or self.edges
-            or self.outcomes
-            or self.link_nodes
-            or self.proposed_goal
-            or self.progress is not None
-            or self.goal_status is not None
-        )
-
-
-@dataclass
-class DispatchRecord:
-    """What happened to one dispatched item."""
-
-    item: AttentionItem
-    mode: DispatchMode
-    result: str = "deferred"
-    reason: str = ""
-    duration_ms: float = 0.0
-    details: dict[str, Any] = field(default_factory=dict)
-    writes: Writes = field(default_factory=Writes)
-    coverage_after: float | None = None
-    kappa_after: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The dispatch entry of the cycle response (document 002 §3.1 ``dispatches``)."""
-        return {
-            "goal_id": self.item.goal_id,
-            "goal_title": self.item.goal_title,
-            "mode": self.mode.value,
-            "result": self.result,
-            "reason": self.reason,
-            "duration_ms": round(self.duration_ms, 3),
-            "attention_score": round(self.item.attention_score, 6),
-            "coverage_before": self.item.coverage.coverage_score,
-            "coverage_after": self.coverage_after,
-            "kappa_before": self.item.topology.max_kappa,
-            "kappa_after": self.kappa_after,
-            "details": self.details,
-        }
 
 
 def _new_id(prefix: str) -> str:
@@ -264,9 +192,16 @@ class Dispatcher:
         await handler(record)
 
     def _cooling(self, item: AttentionItem) -> bool:
-        last = self.escalations.get(item.key)
+        """Escalated within the cooldown? Remembered in memory and, for goals escalated at
+        ``act`` level, in the goal's metadata (so separate processes share the cooldown)."""
         cooldown = timedelta(milliseconds=self.config.budget.escalation_cooldown_ms)
-        return last is not None and self.now - last < cooldown
+        times = [self.escalations.get(item.key)]
+        stored = item.goal.metadata.get(LAST_ESCALATED) if item.goal is not None else None
+        if isinstance(stored, str):
+            # A malformed stamp is ignored, like an absent one.
+            with contextlib.suppress(ValueError):
+                times.append(datetime.fromisoformat(stored))
+        return any(t is not None and timedelta(0) <= self.now - t < cooldown for t in times)
 
     async def _propose_to_human(self, record: DispatchRecord) -> None:
         item = record.item
@@ -294,6 +229,7 @@ class Dispatcher:
             Notice("escalation", item.goal_id, record.mode.value, message, item.to_dict()),
         )
         self.escalations[item.key] = self.now
+        record.writes.escalated_at = self.now
         record.result, record.reason = "escalated", why or "coverage decision: escalate"
 
     async def _explore(self, record: DispatchRecord) -> None:
@@ -335,32 +271,39 @@ class Dispatcher:
                     metadata={"source": finding.source, "explored_for": item.goal_id or ""},
                 )
             )
+            # Only link to nodes known to exist (the region and what expansion found).
             w.edges.extend(
-                EdgeRecord(node_id, target, EdgeType.SUPPORTS) for target in finding.supports
+                EdgeRecord(node_id, target, EdgeType.SUPPORTS)
+                for target in finding.supports
+                if target in region
             )
+        # An episodic trace of the exploration. It deliberately omits the goal's words and is
+        # not linked to the goal, so recording that we looked never counts as knowing.
         trace_id = _new_id("explore")
         w.nodes.append(
             NodeRecord(
                 id=trace_id,
                 type=NodeType.EPISODIC,
                 content=(
-                    f"Explored '{item.goal_title}': linked {len(linked)} related node(s), "
-                    f"{len(findings)} finding(s) for {', '.join(researched) or 'no gap'}"
+                    f"Exploration trace: linked {len(linked)} related node(s), "
+                    f"{len(findings)} finding(s) from {len(researched)} research call(s)"
                 ),
                 confidence=1.0,
                 updated_at=self.now,
+                metadata={"engine": "explore_trace", "goal_id": item.goal_id or ""},
             )
         )
         w.edges.extend(
             EdgeRecord(trace_id, n, EdgeType.DERIVED_FROM) for n in [*new_ids, *linked][:20]
         )
-        w.link_nodes.extend([*linked, *new_ids, trace_id])
+        w.link_nodes.extend([*linked, *new_ids])
         record.result = "ok"
         record.details = {
             "linked_nodes": len(linked),
             "findings": len(findings),
             "explore_calls": len(researched),
-            "new_node_ids": [*new_ids, trace_id],
+            "new_node_ids": new_ids,
+            "trace_node_id": trace_id,
         }
 
     async def _focus(self, record: DispatchRecord) -> None:
@@ -428,6 +371,9 @@ class Dispatcher:
         if self.ledger.action_dispatches >= self.config.budget.max_action_dispatches:
             record.reason = "budget: max_action_dispatches reached"
             return
+        if isinstance(self.actions, NoActionExecutor):
+            record.reason = "no action executor configured"
+            return
         if not self.actions_allowed():
             record.reason = "governance: max_actions_per_hour reached"
             return
@@ -459,9 +405,17 @@ class Dispatcher:
 
     async def _propose(self, record: DispatchRecord) -> None:
         item = record.item
-        anchors = [
-            g for g in self.graph.list_goals() if g.source in (GoalSource.USER, GoalSource.SYSTEM)
-        ]
+        goals = self.graph.list_goals()
+        region = set(item.region_node_ids)
+        for g in goals:
+            if (
+                g.source == GoalSource.INFERRED
+                and g.status in (GoalStatus.PROPOSED, GoalStatus.ACTIVE, GoalStatus.BLOCKED)
+                and region <= set(g.linked_node_ids)
+            ):
+                record.reason = f"already proposed as {g.id}"
+                return
+        anchors = [g for g in goals if g.source in (GoalSource.USER, GoalSource.SYSTEM)]
         region_terms = set(terms(item.goal_title))
         for node in self.graph.get_nodes(list(item.region_node_ids)):
             region_terms.update(terms(node.content))

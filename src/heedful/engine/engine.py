@@ -15,12 +15,11 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
-from heedful.engine.dispatch import Dispatcher, DispatchRecord, Ledger
+from heedful.engine.dispatch import Dispatcher
 from heedful.engine.governance import (
     ActionRateLimit,
     check_override,
@@ -38,59 +37,16 @@ from heedful.engine.ports import (
     NotifierPort,
     ResearchPort,
 )
-from heedful.engine.survey import survey, survey_goal
+from heedful.engine.reflect import reflect
+from heedful.engine.results import CycleResult, DispatchRecord
+from heedful.engine.survey import survey
 from heedful.engine.telemetry import Subscriber, Telemetry
 from heedful.engine.triage import AttentionItem, triage
-from heedful.model.goal import Goal, GoalStatus, can_transition
+from heedful.model.goal import GoalStatus
 
 _log = logging.getLogger("heedful.engine")
 
 TRIGGERS = ("heartbeat", "deadline", "event", "manual")
-
-
-@dataclass
-class CycleResult:
-    """One attention cycle (document 002 §3.1 ``attention_cycle_result``)."""
-
-    cycle_id: str
-    timestamp: datetime
-    trigger: str
-    autonomy_level: AutonomyLevel
-    items_surveyed: int
-    dispatches: list[DispatchRecord] = field(default_factory=list)
-    ledger: Ledger = field(default_factory=Ledger)
-    timed_out: bool = False
-    duration_ms: float = 0.0
-    next_heartbeat_ms: float | None = None
-    proposed_goal_ids: list[str] = field(default_factory=list)
-
-    @property
-    def items_dispatched(self) -> int:
-        """Number of items that went through dispatch (deferred ones included)."""
-        return len(self.dispatches)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ``attention_run_cycle`` response (document 002 §3.4)."""
-        modes = {m.value: 0 for m in DispatchMode if m != DispatchMode.IDLE}
-        for d in self.dispatches:
-            if d.mode != DispatchMode.IDLE:
-                modes[d.mode.value] += 1
-        return {
-            "status": "ok",
-            "cycle_id": self.cycle_id,
-            "timestamp": self.timestamp.isoformat(),
-            "trigger": self.trigger,
-            "autonomy_level": self.autonomy_level.value,
-            "items_surveyed": self.items_surveyed,
-            "items_dispatched": self.items_dispatched,
-            "dispatches": [d.to_dict() for d in self.dispatches],
-            "modes": modes,
-            "budget_used": self.ledger.to_dict(),
-            "timed_out": self.timed_out,
-            "duration_ms": round(self.duration_ms, 3),
-            "proposed_goal_ids": list(self.proposed_goal_ids),
-            "next_heartbeat_ms": self.next_heartbeat_ms,
-        }
 
 
 class Engine:
@@ -264,7 +220,9 @@ class Engine:
                 )
         result.ledger = dispatcher.ledger
         if level != AutonomyLevel.OBSERVE:
-            self._reflect(result, now)
+            result.proposed_goal_ids = reflect(
+                self.graph, result.dispatches, now=now, config=self.config, telemetry=self.telemetry
+            )
         for record in result.dispatches:
             self.telemetry.emit(
                 "dispatch",
@@ -280,14 +238,14 @@ class Engine:
             )
         result.duration_ms = (time.perf_counter() - started) * 1000.0
         result.next_heartbeat_ms = self._next_heartbeat_in_ms()
+        self.cycles_run += 1
+        self.last_cycle = result
         modes = result.to_dict()["modes"]
         self.telemetry.emit(
             "cycle_complete",
             {"total_duration_ms": result.duration_ms, "items_dispatched": result.items_dispatched},
             {"modes": modes, "cycle_id": result.cycle_id, "timed_out": result.timed_out},
         )
-        self.cycles_run += 1
-        self.last_cycle = result
         return result
 
     def _allow_action(self, now: datetime) -> bool:
@@ -296,74 +254,6 @@ class Engine:
             return False
         self._rate.record(stamp)
         return True
-
-    # --- reflect --------------------------------------------------------------------------------
-
-    def _reflect(self, result: CycleResult, now: datetime) -> None:
-        """Apply writes, update goal status, re-measure coverage and κ (document 002 §2.1, 5)."""
-        touched: dict[str, DispatchRecord] = {}
-        for record in result.dispatches:
-            w = record.writes
-            if w.empty():
-                continue
-            for node in w.nodes:
-                self.graph.add_node(node)
-            for edge in w.edges:
-                self.graph.add_edge(edge)
-            for outcome in w.outcomes:
-                self.graph.record_outcome(outcome)
-            if w.proposed_goal is not None:
-                goal = self.graph.add_goal(w.proposed_goal)
-                result.proposed_goal_ids.append(goal.id)
-                self.telemetry.emit(
-                    "goal_proposed",
-                    {},
-                    {
-                        "goal_id": goal.id,
-                        "coverage_at_proposal": record.item.coverage.coverage_score,
-                        "kappa_at_proposal": record.item.topology.max_kappa,
-                    },
-                )
-            if record.item.goal_id is not None:
-                self._update_goal(record)
-                touched[record.item.goal_id] = record
-        for goal_id, record in touched.items():
-            goal = self.graph.get_goal(goal_id)
-            after = survey_goal(self.graph, goal, now, self.config)
-            record.coverage_after = after.coverage.coverage_score
-            record.kappa_after = after.topology.max_kappa
-            criteria = goal.metadata.get("completion_criteria")
-            if (
-                goal.status == GoalStatus.ACTIVE
-                and isinstance(criteria, dict)
-                and isinstance(criteria.get("coverage_threshold"), int | float)
-                and after.coverage.coverage_score >= float(criteria["coverage_threshold"])
-            ):
-                self.graph.update_goal(goal.model_copy(update={"status": GoalStatus.COMPLETED}))
-                record.details["goal_status"] = GoalStatus.COMPLETED.value
-
-    def _update_goal(self, record: DispatchRecord) -> None:
-        assert record.item.goal_id is not None
-        goal = self.graph.get_goal(record.item.goal_id)
-        w = record.writes
-        changes: dict[str, Any] = {}
-        if w.link_nodes:
-            changes["linked_node_ids"] = list(dict.fromkeys([*goal.linked_node_ids, *w.link_nodes]))
-        status = w.goal_status
-        if w.progress is not None:
-            changes["progress"] = max(0.0, min(1.0, w.progress))
-            if w.progress >= 1.0 and status is None:
-                status = GoalStatus.COMPLETED
-        if status is not None and status != goal.status:
-            if can_transition(goal.status, status):
-                changes["status"] = status
-                record.details["goal_status"] = status.value
-            else:
-                record.details["goal_status_refused"] = (
-                    f"{goal.status.value} → {status.value} is not an allowed transition"
-                )
-        if changes:
-            self.graph.update_goal(goal.model_copy(update=changes))
 
     # --- lifecycle and triggers -----------------------------------------------------------------
 
@@ -469,6 +359,13 @@ class Engine:
             return None
         return max(0.0, (self._next_beat - time.monotonic()) * 1000.0)
 
+    def close(self) -> None:
+        """Stop the heartbeat and close the graph port if it can be closed."""
+        self.deactivate()
+        close = getattr(self.graph, "close", None)
+        if callable(close):
+            close()
+
     def status(self) -> dict[str, Any]:
         """The engine's state for observability (document 002 §3.1 ``status/0``)."""
         last = self.last_cycle
@@ -493,15 +390,3 @@ class Engine:
                 "timed_out": last.timed_out,
             },
         }
-
-
-def goal_summary(goal: Goal) -> dict[str, Any]:
-    """A compact JSON-able view of a goal (used by the CLI)."""
-    return {
-        "id": goal.id,
-        "title": goal.title,
-        "status": goal.status.value,
-        "priority": goal.priority.value,
-        "source": goal.source.value,
-        "due_at": goal.due_at.isoformat() if goal.due_at else None,
-    }

@@ -7,6 +7,7 @@ engine's reads need (an inverted index for ``search``, adjacency for ``edges_tou
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -102,8 +103,8 @@ class InMemoryGraph:
         for word in terms(query):
             for node_id in self._index.get(word, ()):
                 hits[node_id] += 1
-        ranked = sorted(hits.items(), key=lambda kv: (-kv[1], kv[0]))
-        return [node_id for node_id, _ in ranked[:limit]]
+        ranked = heapq.nsmallest(limit, hits.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [node_id for node_id, _ in ranked]
 
     def get_nodes(self, node_ids: Sequence[str]) -> list[NodeRecord]:
         """Existing nodes among ``node_ids``, in the given order."""

@@ -196,10 +196,11 @@ class FaultLineDeliberator:
         confs = [by_id[x].confidence for x in comp.nodes if x in by_id]
         confidence = sum(confs) / len(confs) if confs else 0.0
         cut = ", ".join(f"{s}→{t}" for s, t in comp.fault_lines)
+        # The goal's title is left out on purpose: restating the question is not knowledge.
         content = (
-            f"Conclusion on '{request.goal_title}' over {len(comp.nodes)} nodes: "
+            f"Conclusion over {len(comp.nodes)} nodes: "
             + " / ".join(positions)
-            + f" (fault lines: {cut})"
+            + (f" (fault lines: {cut})" if cut else "")
         )
         if confidence < comp.budget.confidence_threshold:
             return DeliberationResult(
@@ -258,8 +259,9 @@ class ActionPort(Protocol):
 class NoActionExecutor:
     """Default action port: no executor is configured, so nothing runs.
 
-    Returns ``None``; the engine reports the dispatch as ``deferred`` with the reason "no action
-    executor configured" and records no outcome — it never pretends an action succeeded.
+    The engine recognises it and reports act dispatches as ``deferred`` with the reason "no
+    action executor configured", consuming no action budget and recording no outcome — it never
+    pretends an action succeeded.
     """
 
     def execute(self, request: ActionRequest) -> ActionResult | None:

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+import numpy as np
+
 from heedful.engine.config import DispatchMode, TriageConfig
 from heedful.engine.coverage import Coverage
 from heedful.engine.records import SURPRISING, OutcomeRecord
@@ -144,6 +146,11 @@ def surprise(
     return 1.0 - keep
 
 
+def attention_score(urgency: float, gap: float, surprise: float, config: TriageConfig) -> float:
+    """Document 002 §3.1.2: ``urgency × gap + surprise_weight × surprise`` (weight 0.3)."""
+    return urgency * gap + config.surprise_weight * surprise
+
+
 def dispatch_mode(item: AttentionItem, config: TriageConfig) -> DispatchMode:
     """The mode an item needs (document 002 §2.1 dispatch table, §3.1.2).
 
@@ -167,29 +174,51 @@ def dispatch_mode(item: AttentionItem, config: TriageConfig) -> DispatchMode:
     return DispatchMode.IDLE
 
 
-def voc_estimate(item: AttentionItem, config: TriageConfig) -> float:
-    """``P(decision changes) × stakes − cost`` for one item.
+def voc_estimates(items: Sequence[AttentionItem], config: TriageConfig) -> list[float]:
+    """``P(decision changes) × stakes − cost`` for each item, via the controller's estimator.
 
-    ``P(change) = 1 − decision_confidence × (1 − surprise)`` (recent surprise plays the role of
-    staleness in document 000 §9's ``p_wrong``), stakes = urgency × the goal's declared
-    consequence, cost = base cost + per-κ cost × friction.
+    The engine does not write its own VOC formula: it maps each item onto
+    :func:`heedful.attention.estimators.heuristic_voc` (document 000 §9, SPEC §4.1) with
+    ``confidence = decision_confidence``, ``p_stale = surprise`` (recent surprise is the evidence
+    that the current picture is out of date), authority and pivotality 1, ``E|ΔU| = urgency ×
+    goal consequence`` and ``cost = base + per-κ cost × friction``. Hence
+    ``P(change) = 1 − decision_confidence × (1 − surprise)``.
     """
-    consequence = item.goal.consequence if item.goal is not None else 1.0
-    p_change = 1.0 - item.coverage.decision_confidence * (1.0 - item.surprise)
-    stakes = item.urgency * consequence
-    cost = config.voc_base_cost + config.voc_cost_per_kappa * item.friction
-    return p_change * stakes - cost
+    from heedful.attention.estimators import heuristic_voc
+
+    if not items:
+        return []
+    n = len(items)
+    surprise_ = np.array([min(max(i.surprise, 0.0), 1.0 - 1e-12) for i in items])
+    values = heuristic_voc(
+        confidence=np.array([i.coverage.decision_confidence for i in items]),
+        age_s=np.ones(n),
+        hazard_per_s=-np.log1p(-surprise_),
+        authority=np.ones(n),
+        pivotality=np.ones(n),
+        loss=np.array(
+            [i.urgency * (i.goal.consequence if i.goal is not None else 1.0) for i in items]
+        ),
+        cost=np.array(
+            [config.voc_base_cost + config.voc_cost_per_kappa * i.friction for i in items]
+        ),
+        switch_cost=np.zeros(n),
+        cost_weight=1.0,
+        switch_weight=0.0,
+    )
+    return [float(v) for v in values]
 
 
 def score(item: AttentionItem, now: datetime, config: TriageConfig) -> AttentionItem:
-    """Fill urgency, gap, score, VOC and mode for one surveyed item."""
+    """Fill urgency, gap, friction, score and mode for one surveyed item (VOC: :func:`triage`)."""
     u = urgency(item.goal, now, config)
     gap = 1.0 - item.coverage.coverage_score
-    filled = replace(item, urgency=u, gap=gap, friction=item.topology.max_kappa)
     filled = replace(
-        filled,
-        attention_score=u * gap + config.surprise_weight * item.surprise,
-        voc=voc_estimate(filled, config),
+        item,
+        urgency=u,
+        gap=gap,
+        friction=item.topology.max_kappa,
+        attention_score=attention_score(u, gap, item.surprise, config),
     )
     return replace(filled, dispatch_mode=dispatch_mode(filled, config))
 
@@ -199,6 +228,7 @@ def triage(
 ) -> list[AttentionItem]:
     """Score and rank items, best first; ties break by goal id for determinism."""
     scored = [score(item, now, config) for item in items]
+    scored = [replace(i, voc=v) for i, v in zip(scored, voc_estimates(scored, config), strict=True)]
     if config.method == "voc":
         return sorted(scored, key=lambda x: (-x.voc, -x.attention_score, x.key))
     return sorted(scored, key=lambda x: (-x.attention_score, x.key))

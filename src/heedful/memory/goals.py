@@ -86,8 +86,8 @@ class GoalsMixin(StoreBase):
 
     def list_goals(
         self,
-        *,
         status: GoalStatus | Iterable[GoalStatus] | None = None,
+        *,
         priority: GoalPriority | None = None,
     ) -> list[Goal]:
         """Return goals, most important first (priority, then earliest due, then oldest).

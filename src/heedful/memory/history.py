@@ -61,3 +61,24 @@ class HistoryMixin(StoreBase):
         if not intervals:
             return None
         return cho_garcia_molina_rate(intervals, changed) * SECONDS_PER_HOUR
+
+    def learned_class_hazard_per_hour(self, claim_type: str) -> float | None:
+        """Return one change rate per hour pooled over every subject of ``claim_type`` claims.
+
+        Document 000 §9 learns "a volatility model for each source or claim class": the revisit
+        histories of all subjects with claims of this type are pooled (assuming one shared
+        rate). None if no subject of that type has two observations.
+        """
+        rows = self._read(
+            "SELECT DISTINCT subject FROM claims WHERE claim_type = ? ORDER BY subject",
+            (claim_type,),
+        )
+        intervals: list[float] = []
+        changed: list[bool] = []
+        for row in rows:
+            more_intervals, more_changed = self.change_history(row[0])
+            intervals += more_intervals
+            changed += more_changed
+        if not intervals:
+            return None
+        return cho_garcia_molina_rate(intervals, changed) * SECONDS_PER_HOUR

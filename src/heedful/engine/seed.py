@@ -1,0 +1,114 @@
+"""Load goals and knowledge into a graph port from a YAML or JSON file (``heedful engine load``).
+
+Format (every section optional)::
+
+    goals:
+      - {id: ship-x, title: "Ship feature X", status: active, priority: high,
+         due_at: "2026-04-01T00:00:00Z", linked_node_ids: [x1]}
+    nodes:
+      - {id: x1, type: semantic, content: "Feature X passes CI", confidence: 0.9}
+    edges:
+      - {source: x1, target: x2, type: supports}
+    outcomes:
+      - {status: failure, confidence: 0.8, goal_id: ship-x, node_ids: [x1], detail: "deploy failed"}
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from heedful.engine.ports import GraphPort
+from heedful.engine.records import (
+    EdgeRecord,
+    EdgeType,
+    NodeRecord,
+    NodeType,
+    OutcomeRecord,
+    OutcomeStatus,
+)
+from heedful.errors import InvalidArgumentError
+from heedful.model.goal import Goal
+
+
+class _Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(min_length=1)
+    type: NodeType = NodeType.SEMANTIC
+    content: str = ""
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    metadata: dict[str, object] = Field(default_factory=dict)
+
+
+class _Edge(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: str = Field(min_length=1)
+    target: str = Field(min_length=1)
+    type: EdgeType = EdgeType.CAUSAL
+    weight: float = Field(default=1.0, ge=0.0)
+
+
+class _Outcome(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    status: OutcomeStatus
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    goal_id: str | None = None
+    node_ids: list[str] = Field(default_factory=list)
+    detail: str = ""
+
+
+class _SeedFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    goals: list[Goal] = Field(default_factory=list)
+    nodes: list[_Node] = Field(default_factory=list)
+    edges: list[_Edge] = Field(default_factory=list)
+    outcomes: list[_Outcome] = Field(default_factory=list)
+
+
+def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
+    """Validate the whole file, then add its nodes, edges, goals and outcomes to ``graph``.
+
+    Returns:
+        How many of each were added.
+
+    Raises:
+        InvalidArgumentError: The file cannot be read or is invalid (the message names the path
+            inside the file, e.g. ``nodes.2.confidence``).
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidArgumentError(f"cannot read {p}: {exc.strerror}") from None
+    try:
+        data: Any = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise InvalidArgumentError(
+            f"{p} is not valid {p.suffix.lstrip('.') or 'YAML'}: {exc}"
+        ) from None
+    try:
+        seed = _SeedFile.model_validate(data or {})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise InvalidArgumentError(f"{p}:{where}: {first['msg']}") from None
+    for n in seed.nodes:
+        graph.add_node(NodeRecord(n.id, n.type, n.content, n.confidence, None, n.metadata))
+    for e in seed.edges:
+        graph.add_edge(EdgeRecord(e.source, e.target, e.type, e.weight))
+    for g in seed.goals:
+        graph.add_goal(g)
+    for o in seed.outcomes:
+        graph.record_outcome(
+            OutcomeRecord(o.status, o.confidence, o.goal_id, tuple(o.node_ids), o.detail)
+        )
+    return {
+        "goals": len(seed.goals),
+        "nodes": len(seed.nodes),
+        "edges": len(seed.edges),
+        "outcomes": len(seed.outcomes),
+    }

@@ -1,0 +1,195 @@
+"""The memory store as the engine's :class:`~heedful.engine.ports.GraphPort`.
+
+:class:`StoreGraph` translates between :class:`heedful.memory.Store` (epoch-second timestamps,
+``Node``/``Edge``/``Outcome`` models) and the engine's records. It adds no storage of its own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from heedful.engine.config import EngineConfig, load_engine_config
+from heedful.engine.engine import Engine
+from heedful.engine.records import (
+    EdgeRecord,
+    EdgeType,
+    NodeRecord,
+    NodeType,
+    OutcomeRecord,
+    OutcomeStatus,
+)
+from heedful.errors import InvalidArgumentError
+from heedful.memory import Edge, Node, Store
+from heedful.memory import EdgeType as StoreEdgeType
+from heedful.memory import NodeType as StoreNodeType
+from heedful.model.claim import Outcome
+from heedful.model.claim import OutcomeStatus as StoreOutcomeStatus
+from heedful.model.goal import Goal, GoalStatus
+
+
+def _dt(epoch: float | None) -> datetime | None:
+    return None if epoch is None else datetime.fromtimestamp(epoch, UTC)
+
+
+def _node(node: Node) -> NodeRecord:
+    return NodeRecord(
+        id=node.id,
+        type=NodeType(node.node_type.value),
+        content=node.content,
+        confidence=node.confidence,
+        updated_at=_dt(node.updated_at),
+        metadata=dict(node.metadata),
+    )
+
+
+def _edge(edge: Edge) -> EdgeRecord:
+    return EdgeRecord(edge.src, edge.dst, EdgeType(edge.edge_type.value), edge.weight)
+
+
+def _outcome(outcome: Outcome) -> OutcomeRecord:
+    return OutcomeRecord(
+        status=OutcomeStatus(outcome.status.value),
+        confidence=outcome.confidence,
+        goal_id=outcome.goal_id,
+        node_ids=tuple(outcome.node_ids),
+        detail=outcome.description,
+        created_at=_dt(outcome.at),
+        id=str(outcome.id or ""),
+    )
+
+
+class StoreGraph:
+    """A :class:`heedful.memory.Store` seen through the engine's graph port.
+
+    Args:
+        store: An open store. ``close()`` closes it.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> StoreGraph:
+        """Open (creating if needed) the store at ``path``."""
+        return cls(Store.open(path))
+
+    def close(self) -> None:
+        """Close the underlying store."""
+        self.store.close()
+
+    # goals -------------------------------------------------------------------------------------
+
+    def list_goals(self, status: GoalStatus | None = None) -> list[Goal]:
+        """Goals, most important first."""
+        return self.store.list_goals(status=status)
+
+    def get_goal(self, goal_id: str) -> Goal:
+        """One goal."""
+        return self.store.get_goal(goal_id)
+
+    def add_goal(self, goal: Goal) -> Goal:
+        """Store a new goal."""
+        return self.store.add_goal(goal)
+
+    def update_goal(self, goal: Goal) -> Goal:
+        """Replace a goal (transitions enforced by the store)."""
+        return self.store.update_goal(goal)
+
+    # graph -------------------------------------------------------------------------------------
+
+    def search(self, query: str, limit: int) -> list[str]:
+        """BM25 full-text search."""
+        return [hit.node_id for hit in self.store.search(query, limit=limit)]
+
+    def get_nodes(self, node_ids: Sequence[str]) -> list[NodeRecord]:
+        """Existing nodes among ``node_ids``, in the given order."""
+        found = {n.id: n for n in self.store.nodes(list(node_ids))}
+        return [_node(found[i]) for i in dict.fromkeys(node_ids) if i in found]
+
+    def edges_touching(self, node_ids: Sequence[str]) -> list[EdgeRecord]:
+        """Edges with an endpoint in ``node_ids``."""
+        return [_edge(e) for e in self.store.edges_touching(list(node_ids))]
+
+    def outcomes_for(self, goal_id: str | None, node_ids: Sequence[str]) -> list[OutcomeRecord]:
+        """Outcomes of the goal or bearing on any of the nodes (one query)."""
+        return [_outcome(o) for o in self.store.outcomes_for(goal_id, list(node_ids))]
+
+    def gap_candidates(self, limit: int) -> list[str]:
+        """Contradicted nodes, nodes of surprising outcomes, then low-confidence nodes."""
+        return self.store.gap_candidates(limit)
+
+    def add_node(self, node: NodeRecord) -> str:
+        """Store a node (the store stamps its times)."""
+        stored = self.store.add_node(
+            Node(
+                id=node.id,
+                node_type=StoreNodeType(node.type.value),
+                content=node.content,
+                confidence=min(1.0, max(0.0, node.confidence)),
+                metadata=dict(node.metadata),
+            )
+        )
+        return stored.id
+
+    def add_edge(self, edge: EdgeRecord) -> None:
+        """Store an edge."""
+        self.store.add_edge(
+            Edge(
+                src=edge.source,
+                dst=edge.target,
+                edge_type=StoreEdgeType(edge.type.value),
+                weight=edge.weight,
+            )
+        )
+
+    def record_outcome(self, outcome: OutcomeRecord) -> str:
+        """Store an outcome."""
+        at = outcome.created_at.timestamp() if outcome.created_at else self.store.now()
+        stored = self.store.add_outcome(
+            Outcome(
+                status=StoreOutcomeStatus(outcome.status.value),
+                confidence=outcome.confidence,
+                node_ids=tuple(outcome.node_ids),
+                goal_id=outcome.goal_id,
+                at=at,
+                description=outcome.detail,
+            )
+        )
+        return str(stored.id)
+
+    def digest(self) -> str:
+        """The store's graph digest."""
+        return self.store.graph_digest()
+
+
+def open_engine(
+    path: str | os.PathLike[str],
+    config: EngineConfig | str | os.PathLike[str] | None = None,
+    *,
+    must_exist: bool = False,
+    **ports: Any,
+) -> Engine:
+    """An :class:`Engine` over the memory store at ``path`` (``engine.close()`` closes it).
+
+    Args:
+        path: SQLite file (created if missing unless ``must_exist``) or ``":memory:"``.
+        config: Engine configuration, or the path of a JSON/YAML config file.
+        must_exist: Refuse to create a new store file.
+        **ports: ``research``, ``deliberator``, ``actions``, ``notifier`` or ``clock`` overrides.
+
+    Raises:
+        InvalidArgumentError: ``must_exist`` and there is no file at ``path``; bad config file.
+        StoreError: The store cannot be opened.
+    """
+    text = os.fspath(path)
+    if must_exist and text != ":memory:" and not Path(text).is_file():
+        raise InvalidArgumentError(
+            f"no memory store at {text} (create one with `heedful engine load`)"
+        )
+    if config is not None and not isinstance(config, EngineConfig):
+        config = load_engine_config(os.fspath(config))
+    return Engine(StoreGraph.open(text), config, **ports)

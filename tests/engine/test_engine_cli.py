@@ -1,0 +1,108 @@
+"""``heedful engine load|survey|cycle|run``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from heedful.cli import app
+
+SEED = """
+goals:
+  - {id: ship-x, title: "deploy feature", status: active, priority: high}
+  - {id: market, title: "market share", status: active, priority: critical}
+  - {id: widgets, title: "quantum widgets", status: active}
+nodes:
+  - {id: d1, content: "deploy pipeline green", confidence: 0.95}
+  - {id: d2, content: "deploy feature checklist approved", confidence: 0.95}
+  - {id: m1, content: "market share grows with r&d", confidence: 0.9}
+  - {id: m2, content: "r&d spend depends on market share revenue", confidence: 0.9}
+edges:
+  - {source: d1, target: d2, type: supports}
+  - {source: m1, target: m2, type: causal}
+  - {source: m2, target: m1, type: causal}
+"""
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    seed = tmp_path / "seed.yaml"
+    seed.write_text(SEED)
+    path = str(tmp_path / "mem.db")
+    result = runner.invoke(app, ["engine", "load", str(seed), "--db", path])
+    assert result.exit_code == 0, result.output
+    assert "3 goals, 4 nodes, 3 edges" in result.output
+    return path
+
+
+def test_survey_prints_a_table(db: str) -> None:
+    result = runner.invoke(app, ["engine", "survey", "--db", db])
+    assert result.exit_code == 0
+    assert "Attention map" in result.output
+    assert "escalate" in result.output
+
+
+def test_survey_json_lists_every_active_goal(db: str) -> None:
+    result = runner.invoke(app, ["engine", "survey", "--db", db, "--json"])
+    data = json.loads(result.output)
+    assert {i["goal_id"] for i in data["attention_items"]} == {"ship-x", "market", "widgets"}
+
+
+def test_cycle_json_in_act_mode_crystallizes_the_cycle(db: str) -> None:
+    result = runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "act", "--json"])
+    data = json.loads(result.output)
+    focus = next(d for d in data["dispatches"] if d["goal_id"] == "market")
+    assert focus["mode"] == "focus" and focus["kappa_after"] == 0
+
+
+def test_cycle_default_observe_changes_nothing(db: str) -> None:
+    before = runner.invoke(app, ["engine", "survey", "--db", db, "--json"]).output
+    result = runner.invoke(app, ["engine", "cycle", "--db", db])
+    assert result.exit_code == 0 and "autonomy observe" in result.output
+    assert runner.invoke(app, ["engine", "survey", "--db", db, "--json"]).output == before
+
+
+def test_run_stops_after_requested_cycles(db: str) -> None:
+    result = runner.invoke(
+        app, ["engine", "run", "--db", db, "--cycles", "2", "--heartbeat-ms", "10", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 2
+    assert {line["trigger"] for line in lines} == {"heartbeat"}
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "heedful.cli", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_missing_store_is_one_line_and_exit_two(tmp_path: Path) -> None:
+    proc = _cli("engine", "survey", "--db", str(tmp_path / "none.db"))
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        f"error: no memory store at {tmp_path / 'none.db'} (create one with `heedful engine load`)"
+    ]
+
+
+def test_unknown_autonomy_is_one_line_and_exit_two(db: str) -> None:
+    proc = _cli("engine", "cycle", "--db", db, "--autonomy", "bogus")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "unknown autonomy level 'bogus'" in proc.stderr
+
+
+def test_bad_seed_file_names_the_field(tmp_path: Path) -> None:
+    seed = tmp_path / "bad.yaml"
+    seed.write_text("nodes:\n  - {id: a, confidence: 3}\n")
+    proc = _cli("engine", "load", str(seed), "--db", str(tmp_path / "m.db"))
+    assert proc.returncode == 2
+    assert "nodes.0.confidence" in proc.stderr

@@ -1,0 +1,16 @@
+"""The usage example in docs/memory.md runs as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "memory.md"
+
+
+def test_docs_usage_example_runs() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    code = blocks[0].replace('"agent.db"', '":memory:"')
+    namespace: dict[str, object] = {}
+    exec(compile(code, str(DOC), "exec"), namespace)
+    assert namespace["result"].dirtied == {"plan"}  # type: ignore[attr-defined]
