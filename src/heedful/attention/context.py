@@ -271,6 +271,24 @@ class AttentionContext:
         """Goals with status ``active``."""
         return [g for g in self.goals.values() if g.status is GoalStatus.ACTIVE]
 
+    def dependents(self, claim_id: str) -> list[tuple[float, float]]:
+        """(dependency weight, goal consequence) of every active goal depending on a claim."""
+        index = self.__dict__.get("_dependents")
+        if index is None:
+            index = {}
+            for g in self.active_goals():
+                for d in g.depends_on:
+                    index.setdefault(d.claim_id, []).append((d.weight, g.consequence))
+            self.__dict__["_dependents"] = index
+        return list(index.get(claim_id, ()))
+
     def sources_reporting(self, claim_id: str) -> list[SourceInfo]:
-        """Sources that inform a claim, in registration order."""
-        return [s for s in self.sources.values() if claim_id in s.reports]
+        """Sources that inform a claim, in registration order (indexed on first use)."""
+        index = self.__dict__.get("_reporting")
+        if index is None:
+            index = {}
+            for s in self.sources.values():
+                for c in s.reports:
+                    index.setdefault(c, []).append(s)
+            self.__dict__["_reporting"] = index
+        return list(index.get(claim_id, ()))
