@@ -80,3 +80,12 @@ def test_the_second_member_of_a_pair_pays_after_the_first_is_seen() -> None:
     ctl.resolve(first.id, succeeded=True, observations={first.claim_ids[0]: "1"})
     second = ctl.next()
     assert isinstance(second, Candidate) and second.target != first.target
+
+
+def test_a_decision_too_large_to_enumerate_falls_back_to_the_heuristic(
+    deploy_controller: Controller,
+) -> None:
+    deploy_controller.estimator = ModelEstimator(EstimatorConfig(max_enumeration=2))
+    deploy_controller.begin_turn(budget=3)
+    scored = deploy_controller.refresh()
+    assert scored and all(est.method == "heuristic" for _, est in scored)

@@ -148,13 +148,21 @@ class ModelEstimator:
         self._cache: tuple[weakref.ReferenceType[AttentionContext], _Valuation] | None = None
 
     def valuation(self, context: AttentionContext) -> _Valuation | None:
-        """Net VOI of every source given the committed set, and VPI (cached per context)."""
-        if context.decision is None:
+        """Net VOI of every source given the committed set, and VPI (cached per context).
+
+        None when no decision is stated or its joint state space exceeds
+        ``config.max_enumeration`` (the heuristic fallback then estimates).
+        """
+        decision = context.decision
+        if decision is None:
             return None
         if self._cache is not None and self._cache[0]() is context:
             return self._cache[1]
+        sizes = [len(decision.variables[v]) for v in decision.relevant_variables]
+        if math.prod(sizes) > self.config.max_enumeration:
+            return None  # too large to value exactly: the heuristic takes over
         problem = estimated_problem(
-            context.decision,
+            decision,
             context,
             self.config,
             use_staleness=self.use_staleness,
