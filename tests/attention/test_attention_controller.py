@@ -316,3 +316,18 @@ def test_a_large_interruption_preempts_the_focus() -> None:
     step = ctl.next()
     assert isinstance(step, Candidate) and step.kind is CandidateKind.HANDLE_INTERRUPTION
     assert ctl.trace.of(EventType.SWITCH_ACCEPTED)
+
+
+def test_only_eligible_candidates_passed_over_accumulate_waiting_time(
+    deploy_controller: Controller,
+) -> None:
+    deploy_controller.register_source(
+        "slow", reports=["dep_version"], authority=0.9, cost={"tool_calls": 1000}
+    )
+    deploy_controller.begin_turn(budget=3)
+    step = deploy_controller.next()
+    assert isinstance(step, Candidate)
+    estimates = deploy_controller.last_estimates
+    eligible = {c for c, e in estimates.items() if e.net > 0}
+    assert any(e.net <= 0 for e in estimates.values())  # "slow" is not worth its cost
+    assert set(deploy_controller._waited) == eligible - {step.id}
