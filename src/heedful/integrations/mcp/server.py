@@ -29,8 +29,12 @@ logger = logging.getLogger(__name__)
 SERVER_NAME = "heedful"
 
 _INSTRUCTIONS = (
-    "heedful decides what deserves attention. attention_survey shows the attention map without "
-    "acting; attention_run_cycle runs one heartbeat cycle at the configured autonomy level."
+    "heedful decides what deserves the agent's attention. Per turn: attention_rank gives the "
+    "computations worth doing, best first, and 'next' to execute; report each outcome with "
+    "attention_resolve, which returns the next one, until 'next' is a stop. Before asserting a "
+    "state-sensitive claim, call attention_check_claim. Describe sources and beliefs with "
+    "attention_register_source and attention_record_belief. attention_survey shows the goal-level "
+    "attention map without acting; attention_run_cycle runs one engine cycle."
 )
 
 
