@@ -152,3 +152,22 @@ def test_run_cycle_above_the_governance_maximum_is_refused(
     assert not allowed.is_error
     assert allowed.structured_content["autonomy_level"] == "observe"
     assert backend.engine.cycles_run == 1
+
+
+def test_beliefs_recorded_in_one_session_are_known_to_the_next(
+    seeded_db: Path, bounded: Any, deploy_setup: Any
+) -> None:
+    first = open_backend(seeded_db)
+    try:
+        _session(first, bounded, deploy_setup)
+    finally:
+        first.close()
+    second = open_backend(seeded_db)
+    try:
+        (verdict,) = _session(
+            second, bounded, [("attention_check_claim", {"claim_id": "dep_version"})]
+        )
+    finally:
+        second.close()
+    assert not verdict.is_error, _text(verdict)
+    assert verdict.structured_content["claim_type"] == "live_system_state"

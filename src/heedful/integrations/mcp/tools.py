@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import logging
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -39,8 +38,6 @@ __all__ = [
     "jsonable",
     "tool_names",
 ]
-
-logger = logging.getLogger(__name__)
 
 
 class ToolFailure(Exception):
