@@ -499,8 +499,9 @@ def mcp_serve_command(
         if transport == "stdio":
             serve_stdio(backend)
         else:
-            typer.echo(f"heedful MCP server on http://{host}:{port}/mcp", err=True)
-            serve_http(backend, host, port)
+            serve_http(
+                backend, host, port, ready=lambda url: typer.echo(f"serving MCP on {url}", err=True)
+            )
     except KeyboardInterrupt:
         pass  # Ctrl-C is how an HTTP server is stopped, not an error
     finally:

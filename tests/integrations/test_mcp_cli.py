@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -71,3 +72,16 @@ def test_stdio_server_exits_cleanly_when_stdin_closes(tmp_path: Path) -> None:
     proc = _serve("--db", str(tmp_path / "h.db"))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ""
+
+
+def test_http_port_in_use_exits_2_with_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("mcp")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = _serve("--db", str(tmp_path / "h.db"), "--transport", "http", "--port", str(port))
+    assert proc.returncode == 2
+    assert (
+        proc.stderr.strip() == f"error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    )
