@@ -43,7 +43,7 @@ def _structure(s: Scenario) -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize("family", ["G", "B"])
+@pytest.mark.parametrize("family", ["G", "B", "A", "H"])
 def test_generated_scenarios_round_trip_through_the_file_format(family: str) -> None:
     for s in generate_family(family, 5, seed=3):
         again = scenario_from_dict(scenario_to_dict(s))
@@ -51,7 +51,7 @@ def test_generated_scenarios_round_trip_through_the_file_format(family: str) -> 
         assert again.truth == s.truth
 
 
-@pytest.mark.parametrize("family", ["G", "B"])
+@pytest.mark.parametrize("family", ["G", "B", "A", "H"])
 def test_same_seed_generates_identical_scenarios(family: str) -> None:
     a = generate_family(family, 4, seed=9)
     b = generate_family(family, 4, seed=9)
@@ -180,3 +180,41 @@ def test_unknown_family_names_the_known_ones() -> None:
 
 def test_family_list_accepts_codes_and_long_names() -> None:
     assert [f.code for f in parse_family_list("g, summary")] == ["G", "B"]
+
+
+def test_family_a_critical_signal_is_quiet_and_the_loud_item_is_not() -> None:
+    for s in generate_family("A", 30, seed=12):
+        (belief,) = s.view.beliefs
+        on_state = [src for src in s.view.sources if belief.variable in src.reports]
+        best = max(on_state, key=lambda src: src.authority)
+        assert best.salience.verbosity < 15 and best.salience.urgent_words == 0
+        loud_on_state = [src for src in on_state if src.salience.verbosity >= 400]
+        assert all(src.authority < best.authority for src in loud_on_state)
+        assert max(src.salience.verbosity for src in s.view.sources) >= 400
+
+
+def test_family_h_injections_come_from_low_value_sources_only() -> None:
+    from heedful.bench.families.words import INJECTIONS
+
+    for s in generate_family("H", 30, seed=13):
+        state = next(iter(s.view.variables))
+        for src in s.view.sources:
+            injected = any(text in src.content for text in INJECTIONS)
+            truth = s.truth.sources[src.id]
+            informative_on_state = state in src.reports and truth.echo is None
+            assert not (injected and informative_on_state)
+
+
+def test_family_h_grand_labels_do_not_mark_either_role() -> None:
+    from heedful.bench.families.words import AUTHORITY_MIMICS
+
+    useful = useless = 0
+    for s in generate_family("H", 40, seed=14):
+        state = next(iter(s.view.variables))
+        for src in s.view.sources:
+            if src.label.split()[0] in AUTHORITY_MIMICS:
+                if state in src.reports and s.truth.sources[src.id].echo is None:
+                    useful += 1
+                elif not src.reports:
+                    useless += 1
+    assert useful > 0 and useless > 0

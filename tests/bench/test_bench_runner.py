@@ -303,3 +303,32 @@ def test_precision_first_critical_and_distractor_count(tiny_raw: dict[str, Any])
     assert by["authority-first"].precision == pytest.approx(1 / 3)
     row = r.aggregates.row("loudness")
     assert row.distractor_rate == pytest.approx(2 / 3)
+
+
+def test_deterministic_policy_is_asked_once_per_scenario_in_the_static_condition(
+    tiny: Scenario,
+) -> None:
+    SpyPolicy.seen.clear()
+    r = _run([tiny], ["test-spy"], trials=3)
+    assert sum(1 for kind, _ in SpyPolicy.seen if kind == "reset") == 1
+    assert len({tuple(t.inspected) for t in r.trials}) == 1 and len(r.trials) == 3
+
+
+def test_deterministic_policy_is_asked_every_trial_in_the_adaptive_condition(
+    tiny: Scenario,
+) -> None:
+    SpyPolicy.seen.clear()
+    _run([tiny], ["test-spy"], trials=3, adaptive=True)
+    # Three trials, plus the replays of the exact adaptive valuation.
+    assert sum(1 for kind, _ in SpyPolicy.seen if kind == "reset") >= 3
+
+
+def test_neighbour_differences_follow_the_ranking_whatever_the_pair_order(tiny: Scenario) -> None:
+    from heedful.bench.report import neighbour_differences
+
+    r = _run([tiny], ["loudness", "random", "oracle"], trials=30)
+    diffs = neighbour_differences(r)
+    assert [(a, b) for a, b, _ in diffs] == [("oracle", "random"), ("random", "loudness")]
+    by_score = {row.policy: row.score.mean for row in r.aggregates.rows if row.score}
+    for a, b, d in diffs:
+        assert d.mean == pytest.approx(by_score[a] - by_score[b])

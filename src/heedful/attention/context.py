@@ -6,7 +6,6 @@ recomputation from its registries (or from a memory store); nothing here does I/
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -14,6 +13,8 @@ from datetime import UTC, datetime
 import numpy as np
 
 from heedful.attention.config import DEFAULT_HAZARDS_PER_HOUR
+from heedful.memory.freshness import p_stale as memory_p_stale
+from heedful.memory.freshness import p_stale_rate
 from heedful.model.goal import Goal, GoalStatus
 from heedful.model.scenario import Cost, UtilityRule, Volatility
 
@@ -26,6 +27,7 @@ __all__ = [
     "Interruption",
     "SourceInfo",
     "belief_marginal",
+    "claim_p_stale",
     "current_marginal",
     "hazard_per_second",
     "p_stale",
@@ -42,8 +44,11 @@ def hazard_per_second(
 def p_stale(
     age_s: float, volatility: Volatility, hazards_per_hour: Mapping[Volatility, float]
 ) -> float:
-    """Probability evidence of this age is no longer current: ``1 − exp(−λ·age)`` (doc 000 §9)."""
-    return 1.0 - math.exp(-hazard_per_second(volatility, hazards_per_hour) * max(age_s, 0.0))
+    """Probability evidence of this age is no longer current: ``1 − exp(−λ·age)`` (doc 000 §9).
+
+    Delegates to the memory store's freshness model so both parts age evidence identically.
+    """
+    return memory_p_stale(volatility, max(age_s, 0.0), hazards_per_hour)
 
 
 def belief_marginal(
@@ -59,6 +64,14 @@ def belief_marginal(
     m = np.full(n, p_wrong / (n - 1))
     m[domain.index(claim.value)] = 1.0 - p_wrong
     return m
+
+
+def claim_p_stale(claim: ClaimState, hazards_per_hour: Mapping[Volatility, float]) -> float:
+    """p_stale of a claim's evidence: its learned hazard when it has one, else its class's."""
+    rate = claim.hazard_per_hour
+    if rate is None:
+        return p_stale(claim.age_s, claim.volatility, hazards_per_hour)
+    return p_stale_rate(rate / 3600.0, max(claim.age_s, 0.0))
 
 
 def current_marginal(
@@ -77,7 +90,7 @@ def current_marginal(
     uniform = np.full(n, 1.0 / n)
     if claim is None or n == 1:
         return uniform
-    stale = 1.0 if claim.dirty else p_stale(claim.age_s, claim.volatility, hazards_per_hour)
+    stale = 1.0 if claim.dirty else claim_p_stale(claim, hazards_per_hour)
     if claim.distribution is not None and len(claim.distribution) == n:
         base = np.asarray(claim.distribution, dtype=float)
         return (1.0 - stale) * base + stale * uniform
@@ -104,6 +117,8 @@ class ClaimState:
         dirty: True when truth maintenance marked it for re-checking (doc 000 §4.6).
         evidence_source: Source of the evidence behind it, when known.
         distribution: Posterior over ``domain`` when the evidence was observed, if computed.
+        hazard_per_hour: Change rate learned for this claim's subject from its revisit history
+            (Cho & Garcia-Molina, via the memory store); None = its volatility class default.
     """
 
     id: str
@@ -116,6 +131,7 @@ class ClaimState:
     dirty: bool = False
     evidence_source: str | None = None
     distribution: tuple[float, ...] | None = None
+    hazard_per_hour: float | None = None
 
 
 @dataclass(frozen=True)
@@ -255,6 +271,24 @@ class AttentionContext:
         """Goals with status ``active``."""
         return [g for g in self.goals.values() if g.status is GoalStatus.ACTIVE]
 
+    def dependents(self, claim_id: str) -> list[tuple[float, float]]:
+        """(dependency weight, goal consequence) of every active goal depending on a claim."""
+        index = self.__dict__.get("_dependents")
+        if index is None:
+            index = {}
+            for g in self.active_goals():
+                for d in g.depends_on:
+                    index.setdefault(d.claim_id, []).append((d.weight, g.consequence))
+            self.__dict__["_dependents"] = index
+        return list(index.get(claim_id, ()))
+
     def sources_reporting(self, claim_id: str) -> list[SourceInfo]:
-        """Sources that inform a claim, in registration order."""
-        return [s for s in self.sources.values() if claim_id in s.reports]
+        """Sources that inform a claim, in registration order (indexed on first use)."""
+        index = self.__dict__.get("_reporting")
+        if index is None:
+            index = {}
+            for s in self.sources.values():
+                for c in s.reports:
+                    index.setdefault(c, []).append(s)
+            self.__dict__["_reporting"] = index
+        return list(index.get(claim_id, ()))

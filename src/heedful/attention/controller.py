@@ -145,6 +145,7 @@ class Controller:
         self._waited: dict[str, int] = {}
         self._blocked: dict[str, str] = {}  # claim id → claim type awaiting a forced read
         self._turn_started = False
+        self._skip_logged: set[tuple[str, str]] = set()
         if self.mirror is not None:
             self.mirror.load(self.world, self.clock())
 
@@ -177,6 +178,7 @@ class Controller:
         if self.mirror is not None and ev.succeeded and ev.value is not None:
             self.mirror.evidence(claim_id, source_id, ev.value, ev.observed_at)
             self.mirror.belief(self.world.beliefs[claim_id])
+            self.mirror.learn_hazard(self.world, claim_id)
         return changed
 
     def mark_dirty(self, claim_id: str) -> None:
@@ -241,6 +243,7 @@ class Controller:
         self.cost_weight = cost_weight
         self.guard.begin_turn()
         self.selector.begin_turn()
+        self._skip_logged.clear()
         self._turn_started = True
         return self.turn_id
 
@@ -289,6 +292,12 @@ class Controller:
                 detail={"origin": live.origin, "target": live.target},
             )
         elif status in (Admission.RATE_LIMITED, Admission.QUOTA_EXCEEDED, Admission.TABLE_FULL):
+            # One event per (owner, reason) and turn: a flood must not flood the trace too; the
+            # guard's aggregates keep the counts.
+            key = (candidate.submitted_by or candidate.origin, status.value)
+            if key in self._skip_logged:
+                return live
+            self._skip_logged.add(key)
             self.trace.write(
                 EventType.CANDIDATE_SKIPPED,
                 turn_id=self.turn_id,
@@ -389,8 +398,8 @@ class Controller:
             return Stop(reason, best)
         cand, est = sel.candidate, sel.estimate
         assert est is not None
-        for c, _ in scored:
-            if c.id != cand.id and est.net > 0:
+        for c, e in scored:  # eligible candidates passed over this time age by one step
+            if c.id != cand.id and e.net > 0:
                 self._waited[c.id] = self._waited.get(c.id, 0) + 1
         self._waited.pop(cand.id, None)
         self.trace.write(

@@ -22,6 +22,7 @@ from heedful.attention.context import (
     DecisionModel,
     SourceInfo,
     belief_marginal,
+    claim_p_stale,
     current_marginal,
     p_stale,
 )
@@ -172,7 +173,7 @@ class HeuristicEstimator:
             return 0.0
         if claim.dirty:
             return 1.0
-        return p_stale(claim.age_s, claim.volatility, self.config.hazards_per_hour)
+        return claim_p_stale(claim, self.config.hazards_per_hour)
 
     def claim_p_wrong(self, claim: ClaimState | None, p_stale_value: float) -> float:
         """``p_wrong = 1 − confidence·(1 − p_stale)``; no belief means a uniform guess."""
@@ -201,12 +202,7 @@ class HeuristicEstimator:
         decision = context.decision
         if decision is not None and claim_id in decision.variables:
             return self._decision_impact(claim_id, decision, context)
-        weights = [
-            (d.weight, g.consequence)
-            for g in context.active_goals()
-            for d in g.depends_on
-            if d.claim_id == claim_id
-        ]
+        weights = context.dependents(claim_id)
         if weights:
             pivot, loss = max(weights, key=lambda wl: wl[0] * wl[1])
         else:

@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Protocol
 
 from heedful.attention.config import GeneratorConfig
-from heedful.attention.context import AttentionContext, ClaimState, SourceInfo, p_stale
+from heedful.attention.context import AttentionContext, ClaimState, SourceInfo, claim_p_stale
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
 from heedful.model.scenario import Volatility
 
@@ -80,7 +80,7 @@ class _Base:
         )
 
     def _p_stale(self, claim: ClaimState, context: AttentionContext) -> float:
-        return p_stale(claim.age_s, claim.volatility, context.hazards_per_hour)
+        return claim_p_stale(claim, context.hazards_per_hour)
 
 
 def _claim(context: AttentionContext, claim_id: str) -> ClaimState:

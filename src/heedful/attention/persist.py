@@ -69,6 +69,7 @@ class StoreMirror:
             )
             if c.dirty:
                 world.mark_dirty(c.id)
+            self.learn_hazard(world, c.id)
         for g in self.store.list_goals():
             world.add_goal(g)
 
@@ -77,6 +78,12 @@ class StoreMirror:
         for c in self.store.claims(dirty=True):
             if c.id in world.beliefs and not world.beliefs[c.id].dirty:
                 world.mark_dirty(c.id)
+
+    def learn_hazard(self, world: World, claim_id: str) -> None:
+        """Adopt the store's learned change rate for a claim when it has learned one."""
+        learned = self.store.hazard_per_hour(claim_id, learned=True)
+        default = self.store.hazard_per_hour(claim_id, learned=False)
+        world.set_learned_hazard(claim_id, learned if learned != default else None)
 
     # -- writing through ------------------------------------------------------------------------
 

@@ -91,6 +91,7 @@ class BeliefRecord:
     dirty: bool = False
     source_id: str | None = None
     distribution: tuple[float, ...] | None = None
+    hazard_per_hour: float | None = None
 
 
 class World:
@@ -242,6 +243,12 @@ class World:
         self.beliefs[claim_id] = rec
         return rec
 
+    def set_learned_hazard(self, claim_id: str, hazard_per_hour: float | None) -> None:
+        """Use a learned change rate for this claim instead of its volatility class default."""
+        if hazard_per_hour is not None and not hazard_per_hour >= 0.0:
+            raise InvalidArgumentError(f"claim {claim_id!r}: hazard must be ≥ 0")
+        self.beliefs[claim_id] = replace(self._belief(claim_id), hazard_per_hour=hazard_per_hour)
+
     def mark_dirty(self, claim_id: str) -> None:
         """Mark a belief for re-checking (its support changed)."""
         b = self._belief(claim_id)
@@ -271,6 +278,8 @@ class World:
             volatility=b.volatility,
             dirty=b.dirty,
             evidence_source=b.source_id,
+            distribution=b.distribution,
+            hazard_per_hour=b.hazard_per_hour,
         )
 
     def marginal(self, claim_id: str, now: datetime) -> np.ndarray | None:
@@ -340,5 +349,6 @@ class World:
             domain=dom,
             source_id=source_id,
             distribution=dist,
+            hazard_per_hour=prev.hazard_per_hour if prev else None,
         )
         return ev, new_value != before

@@ -103,12 +103,11 @@ def _paired(
     family: str,
     a: str,
     b: str,
-    trials: Sequence[TrialRecord],
+    by_key: dict[tuple[str, str, int], TrialRecord],
+    keys: Sequence[tuple[str, int]],
     config: BenchConfig,
     seed: int,
 ) -> PairedRow | None:
-    by_key = {(t.policy, t.scenario_id, t.trial): t for t in trials}
-    keys = sorted({(t.scenario_id, t.trial) for t in trials})
     pairs = [
         (by_key[(a, *k)], by_key[(b, *k)]) for k in keys if (a, *k) in by_key and (b, *k) in by_key
     ]
@@ -164,8 +163,10 @@ def aggregate(
             mine = [t for t in in_fam if t.policy == pol]
             if mine:
                 rows.append(_row(fam, pol, mine, config, seed))
+        by_key = {(t.policy, t.scenario_id, t.trial): t for t in in_fam}
+        keys = sorted({(t.scenario_id, t.trial) for t in in_fam})
         for a, b in itertools.combinations(policies, 2):
-            row = _paired(fam, a, b, in_fam, config, seed)
+            row = _paired(fam, a, b, by_key, keys, config, seed)
             if row is not None:
                 paired.append(row)
     if len(families) == 1:

@@ -6,6 +6,7 @@ The HTML has inline CSS and inline SVG only — no scripts, fonts or images from
 from __future__ import annotations
 
 import html
+import itertools
 import math
 import sys
 from collections.abc import Sequence
@@ -17,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
-from heedful.bench.stats import MeanCI, Proportion
+from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
 
 def ranked_rows(results: Results, family: str = ALL_FAMILIES) -> list[AggregateRow]:
@@ -95,9 +96,52 @@ def print_tables(results: Results, console: Console | None = None) -> None:
     )
     families = sorted({r.family for r in results.aggregates.rows} - {ALL_FAMILIES})
     console.print(_table(results, ALL_FAMILIES))
+    neighbours = neighbour_differences(results)
+    if neighbours:
+        console.print("[bold]paired score differences between neighbours in the ranking[/bold]")
+        for a, b, d in neighbours:
+            if d.a_better == d.b_better == 0:
+                sep = "  (identical on every trial)"
+            else:
+                sep = "" if d.lo > 0 else "  (not separated)"
+            console.print(
+                f"  {a} − {b}: {_num(d.mean, 1)} [{_num(d.lo, 1)}, {_num(d.hi, 1)}] "
+                f"on {d.n} matched trials{sep}"
+            )
     if len(families) > 1:
         for fam in families:
+            console.print()
             console.print(_table(results, fam))
+
+
+def neighbour_differences(
+    results: Results, family: str = ALL_FAMILIES
+) -> list[tuple[str, str, PairedDiff]]:
+    """Paired score differences ``rank i − rank i+1`` (CI above 0: the ranks are separated)."""
+    rows = [r for r in ranked_rows(results, family) if r.score is not None]
+    paired = {(p.policy_a, p.policy_b): p for p in results.aggregates.paired if p.family == family}
+    out = []
+    for upper, lower in itertools.pairwise(rows):
+        a, b = upper.policy, lower.policy
+        if (a, b) in paired and paired[(a, b)].score is not None:
+            d = paired[(a, b)].score
+        elif (b, a) in paired and paired[(b, a)].score is not None:
+            f = paired[(b, a)].score
+            assert f is not None
+            d = f.model_copy(
+                update={
+                    "mean": -f.mean,
+                    "lo": -f.hi,
+                    "hi": -f.lo,
+                    "a_better": f.b_better,
+                    "b_better": f.a_better,
+                }
+            )
+        else:
+            continue
+        assert d is not None
+        out.append((a, b, d))
+    return out
 
 
 # --- HTML ---------------------------------------------------------------------------------------
@@ -137,11 +181,17 @@ def _bar_chart(rows: Sequence[AggregateRow]) -> str:
 
     parts = [f"<svg width='{width}' height='{height}' role='img' aria-label='scores'>"]
     for ref in sorted({0.0, 100.0, lo, hi}):
+        main_ref = ref in (0.0, 100.0)
+        # Axis ends get a label only when it would not collide with the 0 and 100 labels.
+        labelled = main_ref or min(abs(ref), abs(ref - 100.0)) > 0.08 * (hi - lo)
         parts.append(
             f"<line x1='{x(ref):.1f}' y1='4' x2='{x(ref):.1f}' y2='{height - 20}' "
-            f"stroke='{'#888' if ref in (0.0, 100.0) else '#ddd'}' stroke-dasharray='3,3'/>"
-            f"<text x='{x(ref):.1f}' y='{height - 6}' text-anchor='middle'>{ref:.0f}</text>"
+            f"stroke='{'#888' if main_ref else '#ddd'}' stroke-dasharray='3,3'/>"
         )
+        if labelled:
+            parts.append(
+                f"<text x='{x(ref):.1f}' y='{height - 6}' text-anchor='middle'>{ref:.0f}</text>"
+            )
     for i, r in enumerate(scored):
         assert r.score is not None
         y = 6 + i * row_h

@@ -224,16 +224,25 @@ def run_benchmark(
             bar.update(task, description="sealed" if sealed else scenario.id)
             oracle = ScenarioOracle.prepare(scenario, adaptive=adaptive)
             summaries.append(oracle.summary(config))
+            # Static condition: a deterministic policy's choices cannot depend on the trial
+            # (it sees only the view and its own withheld choices), so ask it once per scenario.
+            static_choices: dict[str, tuple[list[Observation], Violation | None]] = {}
             for trial in range(trials):
                 world = TrialWorld.draw(oracle, generator(seed, Stream.TRIALS, si, trial))
                 for spec, policy in built:
-                    if isinstance(policy, OraclePolicy):
-                        # The one privileged path: only the oracle is handed the compiled truth.
-                        policy.bind(oracle)
-                    rng = generator(seed, Stream.POLICY, si, trial, name_key(spec.name))
-                    policy.reset(scenario.view, rng)
-                    reveal = world.observation if adaptive else None
-                    history, violation = collect_choices(policy, scenario.view, reveal)
+                    reuse = not adaptive and policy.deterministic
+                    if reuse and spec.name in static_choices:
+                        history, violation = static_choices[spec.name]
+                    else:
+                        if isinstance(policy, OraclePolicy):
+                            # The one privileged path: only the oracle is handed the truth.
+                            policy.bind(oracle)
+                        rng = generator(seed, Stream.POLICY, si, trial, name_key(spec.name))
+                        policy.reset(scenario.view, rng)
+                        reveal = world.observation if adaptive else None
+                        history, violation = collect_choices(policy, scenario.view, reveal)
+                        if reuse:
+                            static_choices[spec.name] = (history, violation)
                     rec = _trial_record(
                         scenario, oracle, world, spec, trial, adaptive, history, violation, config
                     )

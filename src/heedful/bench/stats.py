@@ -81,7 +81,10 @@ def wilson_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At k = 0 and k = n the bounds are exactly 0 and 1; rounding would leave 1e-16 gaps.
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return lo, hi
 
 
 def proportion(k: int, n: int, level: float = 0.95) -> Proportion:

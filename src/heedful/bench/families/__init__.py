@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from heedful.bench.families import budgeted, summary
+from heedful.bench.families import adversarial, budgeted, loud, summary
 from heedful.bench.seeds import Stream, name_key, seed_sequence
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import Scenario
@@ -44,6 +44,13 @@ class Family:
 
 
 FAMILIES: dict[str, Family] = {
+    "A": Family(
+        "A",
+        "loud",
+        loud.VERSION,
+        "loud distractor vs quiet critical signal",
+        loud.generate_loud,
+    ),
     "G": Family(
         "G",
         "budgeted",
@@ -57,6 +64,13 @@ FAMILIES: dict[str, Family] = {
         summary.VERSION,
         "stale cached summary vs live authoritative instrument",
         summary.generate_summary,
+    ),
+    "H": Family(
+        "H",
+        "adversarial",
+        adversarial.VERSION,
+        "adversarial salience: urgent, repeated, self-prioritising distractors",
+        adversarial.generate_adversarial,
     ),
 }
 

@@ -121,10 +121,16 @@ class Builder:
         cost: dict[str, Any] | None = None,
         echo: dict[str, str] | None = None,
         fails: float | None = None,
+        label: str | None = None,
+        suffix: str = "",
     ) -> str:
-        """Add a source; its hidden accuracy follows its authority and age (unless ``echo``)."""
+        """Add a source; its hidden accuracy follows its authority and age (unless ``echo``).
+
+        ``label`` overrides the drawn label; ``suffix`` is appended to the teaser (family H's
+        injected text).
+        """
         authority = round(float(authority), 3)
-        label = signals.source_label(self.wording, self.system)
+        label = label or signals.source_label(self.wording, self.system)
         topic = str(self.wording.choice(words.ASPECTS + words.SYSTEMS))
         src: dict[str, Any] = {
             "id": self._new_id(label),
@@ -135,7 +141,7 @@ class Builder:
             "age_s": round(float(age_s), 1),
             "cost": cost or signals.draw_cost(self.rng),
             "salience": cues,
-            "content": signals.teaser(self.wording, cues, topic),
+            "content": (signals.teaser(self.wording, cues, topic) + " " + suffix).strip(),
             "fails": round(float(self.rng.uniform(0.0, 0.1) if fails is None else fails), 3),
         }
         if echo is not None:

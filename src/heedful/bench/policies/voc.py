@@ -18,8 +18,16 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from heedful.attention import Controller, DecisionModel, Estimator, Stop
+from heedful.attention import (
+    AttentionConfig,
+    Controller,
+    DecisionModel,
+    Estimator,
+    SelectorConfig,
+    Stop,
+)
 from heedful.attention.estimators import HeuristicEstimator, SingleSignalEstimator
+from heedful.attention.generators import GoalDependencyGenerator, StaleBeliefGenerator
 from heedful.attention.model_estimator import ModelEstimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
@@ -29,6 +37,10 @@ from heedful.model.candidate import CandidateKind
 __all__ = ["ControllerPolicy"]
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+# No exploration draws in the benchmark: exploration serves live learning (document 000 §20.4),
+# and without it the policies are deterministic functions of the view and the history, which the
+# runner relies on when it branches a policy over outcomes for its exact adaptive value.
+_BENCH_CONFIG = AttentionConfig(selector=SelectorConfig(exploration_rate=0.0))
 _ESTIMATORS = ("heuristic", "model", "staleness", "goal", "risk")
 
 
@@ -83,8 +95,14 @@ class ControllerPolicy(Policy):
 
     def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
         """Build a fresh controller from the visible interface of the scenario."""
+        # Single-signal baselines get the plain goal/staleness generators: the state-sensitive
+        # generator proposes the most *authoritative* source first, and a tie between equal
+        # single-signal scores would otherwise be broken by authority they are not meant to use.
+        single = self.estimator in ("staleness", "goal", "risk")
         ctl = Controller(
+            config=_BENCH_CONFIG,
             estimator=self._make_estimator(),
+            generators=[GoalDependencyGenerator(), StaleBeliefGenerator()] if single else None,
             rng=rng,
             clock=lambda: _EPOCH,
             repeat_inspections=False,
