@@ -82,7 +82,7 @@ def survey_region(
     """Coverage, effective topology and surprise of one region."""
     nodes = [n for n in graph.get_nodes(region) if not is_engine_trace(n)]
     ids = {n.id for n in nodes}
-    edges = [e for e in graph.edges_touching(list(ids)) if e.source in ids and e.target in ids]
+    edges = graph.edges_among(list(ids))
     outcomes = graph.outcomes_for(goal.id if goal else None, list(ids))
     query = f"{goal.title} {goal.description}" if goal else None
     coverage = assess(
@@ -132,9 +132,8 @@ def gap_regions(graph: GraphPort, count: int) -> list[list[str]]:
             x = parent[x]
         return x
 
-    for edge in graph.edges_touching(candidates):
-        if edge.source in parent and edge.target in parent:
-            parent[find(edge.source)] = find(edge.target)
+    for edge in graph.edges_among(candidates):
+        parent[find(edge.source)] = find(edge.target)
     groups: dict[str, list[str]] = {}
     for c in candidates:
         groups.setdefault(find(c), []).append(c)
