@@ -8,6 +8,10 @@ stopping rule). Goals: ≤ 20 ms and ≤ 200 MB at N = 100,000; linear growth up
 
 Every time is printed with a ratio against a baseline measured in the same run: a pure-Python
 ``sorted`` of the same N net values (what a naive priority queue rebuild costs).
+
+A second table times the whole facade, ``Controller.next()`` (regenerate, admit, estimate with
+validated candidate objects, select, trace), which is the per-step cost an agent pays; it is
+meant for hundreds to a few thousand live candidates, not millions.
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from __future__ import annotations
 import time
 import tracemalloc
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import numpy as np
 
-from heedful.attention import choose, heuristic_voc
+from heedful.attention import Controller, choose, heuristic_voc
+from heedful.model.goal import ClaimDependency, Goal, GoalStatus
 
 SIZES = (10_000, 100_000, 1_000_000)
 
@@ -95,5 +101,43 @@ def main() -> None:
     )
 
 
+def _facade(n: int) -> Controller:
+    epoch = datetime(2026, 1, 1, tzinfo=UTC)
+    ctl = Controller(clock=lambda: epoch)
+    for i in range(n):
+        ctl.register_source(
+            f"s{i}", reports=[f"c{i}"], authority=0.5 + (i % 50) / 100, cost={"tool_calls": 1}
+        )
+        ctl.record_belief(
+            f"c{i}",
+            "a",
+            domain=["a", "b"],
+            confidence=0.9,
+            age_s=3600.0 * (i % 7),
+            volatility="medium",
+        )
+    deps = [ClaimDependency(claim_id=f"c{i}") for i in range(n)]
+    ctl.add_goal(Goal(id="g", title="t", status=GoalStatus.ACTIVE, depends_on=deps))
+    ctl.begin_turn(budget=None)
+    return ctl
+
+
+def facade() -> None:
+    """Time one ``Controller.next()`` with N live candidates."""
+    print(f"{'N':>10} {'next() ms':>10} {'sort ms':>9} {'next/sort':>10} {'us/cand':>8}")
+    rng = np.random.default_rng(1)
+    for n in (100, 1_000, 5_000):
+        ctl = _facade(n)
+        ctl.next()  # warm: first generation
+        values = rng.random(n).tolist()
+        t_next = _best_of(ctl.next, 3)
+        t_sort = _best_of(lambda values=values: sorted(values), 3)  # type: ignore[misc]
+        print(
+            f"{n:>10,} {t_next * 1e3:>10.1f} {t_sort * 1e3:>9.3f} {t_next / t_sort:>9.0f}x "
+            f"{t_next / n * 1e6:>8.1f}"
+        )
+
+
 if __name__ == "__main__":
     main()
+    facade()

@@ -452,7 +452,7 @@ def engine_run(
     engine.subscribe(show)
     engine.activate(autonomy)
     try:
-        asyncio.run(engine.serve())
+        asyncio.run(engine.serve(stop_on_error=True))
     except KeyboardInterrupt:
         pass
     finally:

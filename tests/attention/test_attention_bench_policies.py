@@ -68,3 +68,18 @@ def test_voc_never_inspects_a_source_that_reports_nothing() -> None:
         chosen, _, _ = _run("voc", "G", i, static=True)
         view = generate_family("G", i + 1, 3)[i].view
         assert all(view.source(s).reports for s in chosen)
+
+
+@pytest.mark.parametrize("name", ["voc", "voc-model"])
+def test_controller_policies_do_not_depend_on_the_rng(name: str) -> None:
+    view = generate_family("G", 1, 4)[0].view.model_copy(update={"budget": 12})
+
+    def choices(seed: int) -> list[str]:
+        policy = get_policy(name)
+        policy.reset(view, np.random.default_rng(seed))
+        history: list[Observation] = []
+        while (sid := policy.next(history)) is not None and len(history) < 12:
+            history.append(Observation(sid, withheld=True))
+        return [o.source_id for o in history]
+
+    assert choices(0) == choices(12345)

@@ -256,3 +256,78 @@ def test_a_flood_through_the_controller_is_capped_and_traced_as_skipped() -> Non
     assert len(ctl.trace.of(EventType.CANDIDATE_SKIPPED)) == 1  # the trace is not flooded
     assert ctl.guard.aggregates["chat"].count == 10_000 - quota
     assert isinstance(ctl.next(), Stop)  # none of them carries any trusted value
+
+
+def test_unprompted_the_controller_reads_the_authoritative_source_then_stops() -> None:
+    ctl = Controller(clock=lambda: NOW)
+    ctl.register_source(
+        "summary",
+        reports=["feed_up"],
+        authority=0.4,
+        age_s=21_600,
+        cost={"tool_calls": 1, "tokens": 50},
+    )
+    ctl.register_source(
+        "health", reports=["feed_up"], authority=0.99, cost={"tool_calls": 1, "tokens": 200}
+    )
+    ctl.record_belief(
+        "feed_up",
+        "yes",
+        domain=["yes", "no"],
+        confidence=0.95,
+        age_s=21_600,
+        volatility="high",
+        claim_type="live_system_state",
+    )
+    ctl.add_goal(
+        Goal(
+            id="report",
+            title="report feed status",
+            status=GoalStatus.ACTIVE,
+            consequence=1.0,
+            depends_on=[ClaimDependency(claim_id="feed_up")],
+        )
+    )
+    ctl.about_to_claim("feed_up")
+    ctl.begin_turn(budget=None)  # no budget, no instruction to inspect
+    step = ctl.next()
+    assert isinstance(step, Candidate) and step.target == "health"
+    ctl.resolve(step.id, succeeded=True, observations={"feed_up": "no"})
+    assert isinstance(ctl.next(), Stop)
+    assert ctl.spontaneous_reads == 1 and ctl.forced_reads == 0
+
+
+def test_a_small_interruption_does_not_pull_focus_away() -> None:
+    ctl = Controller(clock=lambda: NOW)
+    ctl.register_source("pager", trusted=True)
+    ctl.set_focus("task-a", voc=0.5)
+    ctl.interrupt("e1", "pager", declared_loss=1.0, switch_cost=0.1)
+    ctl.begin_turn(budget=5)
+    assert ctl.next() == Stop("stay", ctl.last_estimates[ctl.candidates[0].id].net)
+    assert ctl.trace.of(EventType.SWITCH_REJECTED)
+
+
+def test_a_large_interruption_preempts_the_focus() -> None:
+    ctl = Controller(clock=lambda: NOW)
+    ctl.register_source("pager", trusted=True)
+    ctl.set_focus("task-a", voc=0.1)
+    ctl.interrupt("e1", "pager", declared_loss=4.0, switch_cost=0.1)
+    ctl.begin_turn(budget=5)
+    step = ctl.next()
+    assert isinstance(step, Candidate) and step.kind is CandidateKind.HANDLE_INTERRUPTION
+    assert ctl.trace.of(EventType.SWITCH_ACCEPTED)
+
+
+def test_only_eligible_candidates_passed_over_accumulate_waiting_time(
+    deploy_controller: Controller,
+) -> None:
+    deploy_controller.register_source(
+        "slow", reports=["dep_version"], authority=0.9, cost={"tool_calls": 1000}
+    )
+    deploy_controller.begin_turn(budget=3)
+    step = deploy_controller.next()
+    assert isinstance(step, Candidate)
+    estimates = deploy_controller.last_estimates
+    eligible = {c for c, e in estimates.items() if e.net > 0}
+    assert any(e.net <= 0 for e in estimates.values())  # "slow" is not worth its cost
+    assert set(deploy_controller._waited) == eligible - {step.id}

@@ -12,8 +12,9 @@ from heedful.model.candidate import Candidate
 from heedful.model.scenario import UtilityRule
 
 
-def _xor_controller(budget: int, pairs: bool = True) -> Controller:
-    ctl = Controller(clock=lambda: NOW, estimator=ModelEstimator(pairs=pairs))
+def _xor_controller(budget: int, pairs: bool = True, lookahead: bool = True) -> Controller:
+    estimator = ModelEstimator(pairs=pairs, lookahead=lookahead)
+    ctl = Controller(clock=lambda: NOW, estimator=estimator)
     for var in ("x", "y"):
         ctl.register_source(f"read_{var}", reports=[var], authority=0.99, cost={"tool_calls": 1})
         ctl.record_belief(var, None, domain=["0", "1"], volatility="immutable")
@@ -58,8 +59,14 @@ def test_jointly_informative_sources_are_read_when_no_single_one_pays() -> None:
     assert isinstance(step, Candidate) and step.target in ("read_x", "read_y")
 
 
-def test_without_pair_valuation_the_myopic_controller_stops_on_xor() -> None:
-    assert isinstance(_xor_controller(budget=2, pairs=False).next(), Stop)
+def test_without_pairs_or_lookahead_the_myopic_controller_stops_on_xor() -> None:
+    assert isinstance(_xor_controller(budget=2, pairs=False, lookahead=False).next(), Stop)
+
+
+@pytest.mark.parametrize(("pairs", "lookahead"), [(True, False), (False, True)])
+def test_pairs_or_a_lookahead_plan_each_find_the_xor_reads(pairs: bool, lookahead: bool) -> None:
+    step = _xor_controller(budget=2, pairs=pairs, lookahead=lookahead).next()
+    assert isinstance(step, Candidate) and step.target in ("read_x", "read_y")
 
 
 def test_pairs_are_not_started_when_only_one_read_remains() -> None:
@@ -73,3 +80,12 @@ def test_the_second_member_of_a_pair_pays_after_the_first_is_seen() -> None:
     ctl.resolve(first.id, succeeded=True, observations={first.claim_ids[0]: "1"})
     second = ctl.next()
     assert isinstance(second, Candidate) and second.target != first.target
+
+
+def test_a_decision_too_large_to_enumerate_falls_back_to_the_heuristic(
+    deploy_controller: Controller,
+) -> None:
+    deploy_controller.estimator = ModelEstimator(EstimatorConfig(max_enumeration=2))
+    deploy_controller.begin_turn(budget=3)
+    scored = deploy_controller.refresh()
+    assert scored and all(est.method == "heuristic" for _, est in scored)

@@ -33,6 +33,7 @@ from heedful.attention.estimators import (
 )
 from heedful.attention.generators import Generator, default_generators
 from heedful.attention.guard import Admission, CandidateTable, Guard, Saturation
+from heedful.attention.model_estimator import ModelEstimator, estimated_problem
 from heedful.attention.selector import Selection, Selector, choose
 from heedful.attention.trace import Trace
 from heedful.attention.validator import (
@@ -68,6 +69,7 @@ __all__ = [
     "Guard",
     "GuardConfig",
     "HeuristicEstimator",
+    "ModelEstimator",
     "Requirement",
     "Saturation",
     "Selection",
@@ -81,6 +83,7 @@ __all__ = [
     "Verdict",
     "choose",
     "default_generators",
+    "estimated_problem",
     "heuristic_voc",
     "p_stale",
 ]

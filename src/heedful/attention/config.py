@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from heedful.memory.freshness import DEFAULT_FRESHNESS
 from heedful.model.scenario import Volatility
 
 __all__ = [
@@ -20,14 +21,9 @@ __all__ = [
     "SelectorConfig",
 ]
 
-#: Default change hazards per hour by volatility class (SPEC §4.1; document 000 §9).
-DEFAULT_HAZARDS_PER_HOUR: dict[Volatility, float] = {
-    Volatility.IMMUTABLE: 0.0,
-    Volatility.LOW: 0.001,
-    Volatility.MEDIUM: 0.05,
-    Volatility.HIGH: 0.5,
-    Volatility.VERY_HIGH: 5.0,
-}
+#: Default change hazards per hour by volatility class (SPEC §4.1; document 000 §9) — the
+#: memory store's freshness defaults, so both parts age evidence identically.
+DEFAULT_HAZARDS_PER_HOUR: dict[Volatility, float] = dict(DEFAULT_FRESHNESS.hazards_per_hour)
 
 
 @dataclass(frozen=True)

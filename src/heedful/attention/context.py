@@ -6,7 +6,6 @@ recomputation from its registries (or from a memory store); nothing here does I/
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -14,6 +13,8 @@ from datetime import UTC, datetime
 import numpy as np
 
 from heedful.attention.config import DEFAULT_HAZARDS_PER_HOUR
+from heedful.memory.freshness import p_stale as memory_p_stale
+from heedful.memory.freshness import p_stale_rate
 from heedful.model.goal import Goal, GoalStatus
 from heedful.model.scenario import Cost, UtilityRule, Volatility
 
@@ -43,8 +44,11 @@ def hazard_per_second(
 def p_stale(
     age_s: float, volatility: Volatility, hazards_per_hour: Mapping[Volatility, float]
 ) -> float:
-    """Probability evidence of this age is no longer current: ``1 − exp(−λ·age)`` (doc 000 §9)."""
-    return 1.0 - math.exp(-hazard_per_second(volatility, hazards_per_hour) * max(age_s, 0.0))
+    """Probability evidence of this age is no longer current: ``1 − exp(−λ·age)`` (doc 000 §9).
+
+    Delegates to the memory store's freshness model so both parts age evidence identically.
+    """
+    return memory_p_stale(volatility, max(age_s, 0.0), hazards_per_hour)
 
 
 def belief_marginal(
@@ -67,7 +71,7 @@ def claim_p_stale(claim: ClaimState, hazards_per_hour: Mapping[Volatility, float
     rate = claim.hazard_per_hour
     if rate is None:
         return p_stale(claim.age_s, claim.volatility, hazards_per_hour)
-    return 1.0 - math.exp(-rate / 3600.0 * max(claim.age_s, 0.0))
+    return p_stale_rate(rate / 3600.0, max(claim.age_s, 0.0))
 
 
 def current_marginal(
@@ -267,6 +271,24 @@ class AttentionContext:
         """Goals with status ``active``."""
         return [g for g in self.goals.values() if g.status is GoalStatus.ACTIVE]
 
+    def dependents(self, claim_id: str) -> list[tuple[float, float]]:
+        """(dependency weight, goal consequence) of every active goal depending on a claim."""
+        index = self.__dict__.get("_dependents")
+        if index is None:
+            index = {}
+            for g in self.active_goals():
+                for d in g.depends_on:
+                    index.setdefault(d.claim_id, []).append((d.weight, g.consequence))
+            self.__dict__["_dependents"] = index
+        return list(index.get(claim_id, ()))
+
     def sources_reporting(self, claim_id: str) -> list[SourceInfo]:
-        """Sources that inform a claim, in registration order."""
-        return [s for s in self.sources.values() if claim_id in s.reports]
+        """Sources that inform a claim, in registration order (indexed on first use)."""
+        index = self.__dict__.get("_reporting")
+        if index is None:
+            index = {}
+            for s in self.sources.values():
+                for c in s.reports:
+                    index.setdefault(c, []).append(s)
+            self.__dict__["_reporting"] = index
+        return list(index.get(claim_id, ()))

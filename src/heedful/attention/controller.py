@@ -398,8 +398,8 @@ class Controller:
             return Stop(reason, best)
         cand, est = sel.candidate, sel.estimate
         assert est is not None
-        for c, _ in scored:
-            if c.id != cand.id and est.net > 0:
+        for c, e in scored:  # eligible candidates passed over this time age by one step
+            if c.id != cand.id and e.net > 0:
                 self._waited[c.id] = self._waited.get(c.id, 0) + 1
         self._waited.pop(cand.id, None)
         self.trace.write(

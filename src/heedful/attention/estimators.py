@@ -202,12 +202,7 @@ class HeuristicEstimator:
         decision = context.decision
         if decision is not None and claim_id in decision.variables:
             return self._decision_impact(claim_id, decision, context)
-        weights = [
-            (d.weight, g.consequence)
-            for g in context.active_goals()
-            for d in g.depends_on
-            if d.claim_id == claim_id
-        ]
+        weights = context.dependents(claim_id)
         if weights:
             pivot, loss = max(weights, key=lambda wl: wl[0] * wl[1])
         else:

@@ -113,6 +113,9 @@ class ModelEstimator:
         config: Hazards, cost weight, accuracy cap.
         pairs: Value jointly informative pairs when no single source pays (see module doc).
         max_pair_sources: Sources considered for pairs (the best by single value first).
+        lookahead: Credit the members of the best greedy plan within the remaining budget
+            when the plan is worth more than any single read (see :meth:`_credit_plan`).
+        max_lookahead: Longest plan considered.
         use_staleness: Ablation switch (ages ignored when False).
         use_authority: Ablation switch (every source counted fully authoritative when False).
         fallback: Estimator for everything else (default: the heuristic).
@@ -126,6 +129,8 @@ class ModelEstimator:
         *,
         pairs: bool = True,
         max_pair_sources: int = 24,
+        lookahead: bool = True,
+        max_lookahead: int = 5,
         use_staleness: bool = True,
         use_authority: bool = True,
         fallback: Estimator | None = None,
@@ -133,6 +138,8 @@ class ModelEstimator:
         self.config = config or EstimatorConfig()
         self.pairs = pairs
         self.max_pair_sources = max_pair_sources
+        self.lookahead = lookahead
+        self.max_lookahead = max_lookahead
         self.use_staleness = use_staleness
         self.use_authority = use_authority
         self.fallback: Estimator = fallback or HeuristicEstimator(
@@ -141,13 +148,21 @@ class ModelEstimator:
         self._cache: tuple[weakref.ReferenceType[AttentionContext], _Valuation] | None = None
 
     def valuation(self, context: AttentionContext) -> _Valuation | None:
-        """Net VOI of every source given the committed set, and VPI (cached per context)."""
-        if context.decision is None:
+        """Net VOI of every source given the committed set, and VPI (cached per context).
+
+        None when no decision is stated or its joint state space exceeds
+        ``config.max_enumeration`` (the heuristic fallback then estimates).
+        """
+        decision = context.decision
+        if decision is None:
             return None
         if self._cache is not None and self._cache[0]() is context:
             return self._cache[1]
+        sizes = [len(decision.variables[v]) for v in decision.relevant_variables]
+        if math.prod(sizes) > self.config.max_enumeration:
+            return None  # too large to value exactly: the heuristic takes over
         problem = estimated_problem(
-            context.decision,
+            decision,
             context,
             self.config,
             use_staleness=self.use_staleness,
@@ -163,11 +178,50 @@ class ModelEstimator:
         }
         vpi = decision_vpi(problem)
         net = dict(singles)
-        if self.pairs and singles and max(singles.values()) <= 0.0:
+        if self.lookahead and singles:
+            self._credit_plan(problem, committed, base, singles, context, net)
+        if self.pairs and singles and max(net.values()) <= 0.0:
             self._credit_pairs(problem, committed, base, singles, vpi, context, net)
         val = _Valuation(net, base, vpi)
         self._cache = (weakref.ref(context), val)
         return val
+
+    def _credit_plan(
+        self,
+        problem: DecisionProblem,
+        committed: list[str],
+        base: float,
+        singles: dict[str, float],
+        context: AttentionContext,
+        net: dict[str, float],
+    ) -> None:
+        """Credit the members of the best greedy plan within the remaining budget.
+
+        ``V(S ∪ P) − V(S)`` of any plan ``P`` that fits the budget is a lower bound on the value
+        of continuing, so a plan worth more than any single read keeps attention going even
+        when each read alone looks too small (myopic stopping stops too early).
+        """
+        horizon = self.max_lookahead
+        if context.budget_left is not None:
+            horizon = min(horizon, context.budget_left)
+        if horizon < 2:
+            return
+        pool = [s for s in singles if problem.likelihoods[problem.source_index(s)].shape[0] > 1]
+        plan: list[str] = []
+        best_value, best_len = 0.0, 0
+        for _ in range(min(horizon, len(pool))):
+            gains = {
+                s: value(problem, [*committed, *plan, s]) - base for s in pool if s not in plan
+            }
+            nxt = max(gains, key=lambda s: gains[s])
+            plan.append(nxt)
+            if gains[nxt] > best_value:
+                best_value, best_len = gains[nxt], len(plan)
+        if best_len < 2 or best_value <= max(singles.values()):
+            return
+        share = best_value / best_len
+        for sid in plan[:best_len]:
+            net[sid] = max(net[sid], share)
 
     def _credit_pairs(
         self,

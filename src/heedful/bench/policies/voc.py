@@ -18,7 +18,14 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from heedful.attention import Controller, DecisionModel, Estimator, Stop
+from heedful.attention import (
+    AttentionConfig,
+    Controller,
+    DecisionModel,
+    Estimator,
+    SelectorConfig,
+    Stop,
+)
 from heedful.attention.estimators import HeuristicEstimator, SingleSignalEstimator
 from heedful.attention.generators import GoalDependencyGenerator, StaleBeliefGenerator
 from heedful.attention.model_estimator import ModelEstimator
@@ -30,6 +37,10 @@ from heedful.model.candidate import CandidateKind
 __all__ = ["ControllerPolicy"]
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+# No exploration draws in the benchmark: exploration serves live learning (document 000 §20.4),
+# and without it the policies are deterministic functions of the view and the history, which the
+# runner relies on when it branches a policy over outcomes for its exact adaptive value.
+_BENCH_CONFIG = AttentionConfig(selector=SelectorConfig(exploration_rate=0.0))
 _ESTIMATORS = ("heuristic", "model", "staleness", "goal", "risk")
 
 
@@ -89,6 +100,7 @@ class ControllerPolicy(Policy):
         # single-signal scores would otherwise be broken by authority they are not meant to use.
         single = self.estimator in ("staleness", "goal", "risk")
         ctl = Controller(
+            config=_BENCH_CONFIG,
             estimator=self._make_estimator(),
             generators=[GoalDependencyGenerator(), StaleBeliefGenerator()] if single else None,
             rng=rng,
