@@ -34,7 +34,7 @@ from heedful.attention.context import (
 )
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
 from heedful.attention.generators import PENDING_ID, Generator, default_generators
-from heedful.attention.guard import Admission, Guard, Saturation
+from heedful.attention.guard import Admission, Guard, Saturation, merge_candidates
 from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
 from heedful.attention.trace import Trace, TraceSink
@@ -319,9 +319,39 @@ class Controller:
                 self.trace.write(
                     EventType.CANDIDATE_EXPIRED, turn_id=self.turn_id, now=now, candidate_id=c.id
                 )
+        # Generators' proposals are rebuilt from scratch every time: a candidate lives only while
+        # some generator still proposes it (its goal may have completed, its claim been
+        # refreshed), with exactly the goals and claims proposed now. Submitted and forced
+        # candidates are not the generators' to withdraw.
+        fresh: dict[tuple[str, str], Candidate] = {}
+        external: list[Candidate] = []
         for gen in self.generators:
             for cand in gen.generate(ctx):
-                self._admit(cand, now)
+                if cand.submitted_by is not None:
+                    external.append(cand)
+                    continue
+                key = (cand.kind.value, cand.target)
+                fresh[key] = merge_candidates(fresh[key], cand) if key in fresh else cand
+        for c in self.guard.table:
+            if c.submitted_by is not None or c.forced:
+                continue
+            renewed = fresh.pop((c.kind.value, c.target), None)
+            if renewed is not None:
+                self.guard.table.put(
+                    renewed.model_copy(update={"id": c.id, "created_at": c.created_at})
+                )
+                continue
+            self.guard.table.remove(c.id)
+            self._waited.pop(c.id, None)
+            self.trace.write(
+                EventType.CANDIDATE_EXPIRED,
+                turn_id=self.turn_id,
+                now=now,
+                candidate_id=c.id,
+                reason_code="no_longer_generated",
+            )
+        for cand in [*fresh.values(), *external]:
+            self._admit(cand, now)
         scored: list[tuple[Candidate, Estimate]] = []
         for c in self.guard.table:
             if c.kind is CandidateKind.INSPECT_SOURCE and (
