@@ -60,6 +60,7 @@ from heedful.engine.memgraph import InMemoryGraph
 from heedful.engine.ports import ActionRequest, ActionResult
 from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, OutcomeStatus
 from heedful.engine.telemetry import TelemetryEvent
+from heedful.errors import StoreError
 from heedful.model.goal import GoalSource, GoalStatus
 
 
@@ -476,6 +477,33 @@ def test_external_event_triggers_a_cycle(graph: InMemoryGraph) -> None:
 
     asyncio.run(main())
     assert triggers == ["event"]
+
+
+class _BrokenGraph(InMemoryGraph):
+    def list_goals(self, status: GoalStatus | None = None) -> list:  # type: ignore[override]
+        raise StoreError("disk on fire")
+
+
+def test_serve_can_stop_on_the_first_failing_cycle() -> None:
+    engine = Engine(_BrokenGraph(clock=clock), EngineConfig(heartbeat_ms=5), clock=clock)
+    with pytest.raises(StoreError, match="disk on fire"):
+        asyncio.run(engine.serve(stop_on_error=True))
+    assert engine.status()["active"] is False
+
+
+def test_heartbeat_logs_failing_cycles_and_keeps_beating(caplog: pytest.LogCaptureFixture) -> None:
+    engine = Engine(_BrokenGraph(clock=clock), EngineConfig(heartbeat_ms=5), clock=clock)
+
+    async def main() -> None:
+        engine.activate()
+        for _ in range(1000):
+            if caplog.text.count("attention cycle (heartbeat) failed") >= 2:
+                break
+            await asyncio.sleep(0.005)
+        engine.deactivate()
+
+    asyncio.run(main())
+    assert caplog.text.count("attention cycle (heartbeat) failed") >= 2
 
 
 def test_deactivate_stops_heartbeat_but_engine_stays_usable(graph: InMemoryGraph) -> None:

@@ -43,6 +43,30 @@ class FakeBackend:
             )
         return {"status": "ok", "autonomy_level": level, "dispatched": []}
 
+    def rank(
+        self, budget: int | None, about_to_claim: Any, cost_weight: float | None, limit: int
+    ) -> Mapping[str, Any]:
+        self.calls.append(
+            ("rank", {"budget": budget, "about_to_claim": list(about_to_claim), "limit": limit})
+        )
+        return {"turn_id": "turn-1", "ranking": [], "next": {"action": "stop"}}
+
+    def resolve(self, candidate_id: str, **outcome: Any) -> Mapping[str, Any]:
+        self.calls.append(("resolve", {"candidate_id": candidate_id, **outcome}))
+        return {"candidate_id": candidate_id, "next": {"action": "stop"}}
+
+    def check_claim(self, claim_id: str, claim_type: str | None) -> Mapping[str, Any]:
+        self.calls.append(("check_claim", {"claim_id": claim_id, "claim_type": claim_type}))
+        return {"claim_id": claim_id, "ok": True}
+
+    def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
+        self.calls.append(("register_source", {"source_id": source_id, **metadata}))
+        return {"status": "ok"}
+
+    def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
+        self.calls.append(("record_belief", {"claim_id": claim_id, "value": value, **metadata}))
+        return {"status": "ok"}
+
     def close(self) -> None:
         self.closed = True
 
@@ -73,3 +97,71 @@ def make_backend() -> Callable[..., FakeBackend]:
 def bounded() -> Callable[..., Any]:
     """The bounded async runner :func:`run_bounded`."""
     return run_bounded
+
+
+def seed_store(path: Any) -> None:
+    """Give the store at ``path`` one active, high-priority goal (so the survey has an item)."""
+    from heedful.memory import Store
+    from heedful.model.goal import Goal, GoalPriority, GoalStatus
+
+    with Store.open(path) as store:
+        store.add_goal(
+            Goal(
+                id="goal-deploy",
+                title="deploy configuration b",
+                status=GoalStatus.ACTIVE,
+                priority=GoalPriority.HIGH,
+            )
+        )
+
+
+#: Calls that describe the deploy-a-or-b situation of SPEC §2 through the tools.
+DEPLOY_SETUP: list[tuple[str, dict[str, Any]]] = [
+    (
+        "attention_register_source",
+        {
+            "source_id": "registry",
+            "reports": ["dep_version"],
+            "authority": 0.99,
+            "cost": {"tool_calls": 1, "tokens": 180, "latency_ms": 900},
+            "kind": "live_instrument",
+        },
+    ),
+    (
+        "attention_register_source",
+        {
+            "source_id": "cached_summary",
+            "reports": ["dep_version"],
+            "authority": 0.5,
+            "cost": {"tool_calls": 1, "tokens": 60, "latency_ms": 50},
+            "age_s": 21600,
+            "kind": "cached_summary",
+        },
+    ),
+    (
+        "attention_record_belief",
+        {
+            "claim_id": "dep_version",
+            "value": "4.1",
+            "domain": ["4.1", "4.2"],
+            "claim_type": "live_system_state",
+            "confidence": 0.9,
+            "age_s": 21600,
+            "volatility": "high",
+        },
+    ),
+]
+
+
+@pytest.fixture
+def deploy_setup() -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls that set up the deploy-a-or-b situation."""
+    return DEPLOY_SETUP
+
+
+@pytest.fixture
+def seeded_db(tmp_path: Any) -> Any:
+    """A store file with one active goal."""
+    path = tmp_path / "heedful.db"
+    seed_store(path)
+    return path

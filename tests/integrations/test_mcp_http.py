@@ -57,23 +57,22 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=10)
 
 
-def test_http_server_on_loopback_answers_a_call(bounded: Any, tmp_path: Path) -> None:
+def test_heedful_mcp_serve_http_on_loopback_answers_a_call(
+    bounded: Any, tmp_path: Path, seeded_db: Path
+) -> None:
     port = free_port()
-    script = (
-        "from conftest import FakeBackend\n"
-        "from heedful.integrations.mcp import serve_http\n"
-        f"serve_http(FakeBackend(), '127.0.0.1', {port})\n"
-    )
-    proc = run_http_server(["-c", script], tmp_path / "server.log")
+    args = ["-m", "heedful.cli", "mcp", "serve", "--db", str(seeded_db)]
+    args += ["--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
+    proc = run_http_server(args, tmp_path / "server.log")
     try:
 
         async def go() -> Any:
             await wait_for_port(proc, port)
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
-                return await client.call_tool("attention_survey", {"include_idle": False})
+                return await client.call_tool("attention_survey", {"include_idle": True})
 
         result = bounded(go)
     finally:
         stop(proc)
-    assert not result.is_error
-    assert result.structured_content["status"] == "ok"
+    assert not result.is_error, (tmp_path / "server.log").read_text()
+    assert result.structured_content["attention_items"][0]["goal_id"] == "goal-deploy"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,11 @@ FAKE_SERVER = (
 )
 
 
+def _child_env() -> dict[str, str]:
+    """Extra environment for the server: the caller's PYTHONPATH, so it imports this heedful."""
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
+
+
 def _text(result: Any) -> str:
     return "".join(block.text for block in result.content)
 
@@ -31,7 +37,9 @@ def _text(result: Any) -> str:
 def test_stdio_subprocess_serves_tools_and_survives_a_bad_call(
     bounded: Any, tmp_path: Path, mode: str
 ) -> None:
-    params = StdioServerParameters(command=sys.executable, args=["-c", FAKE_SERVER], cwd=HERE)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-c", FAKE_SERVER], cwd=HERE, env=_child_env()
+    )
 
     async def go() -> tuple[Any, Any, Any]:
         with (tmp_path / "stderr.log").open("w") as errlog:
@@ -49,4 +57,88 @@ def test_stdio_subprocess_serves_tools_and_survives_a_bad_call(
         "status": "ok",
         "autonomy_level": "observe",
         "dispatched": [],
+    }
+
+
+def _serve_args(db: Path, *extra: str) -> list[str]:
+    return ["-m", "heedful.cli", "mcp", "serve", "--db", str(db), *extra]
+
+
+def test_heedful_mcp_serve_lists_and_calls_every_tool(
+    bounded: Any, tmp_path: Path, seeded_db: Path, deploy_setup: Any
+) -> None:
+    config = tmp_path / "engine.yaml"
+    config.write_text("governance:\n  max_level: advise\n", encoding="utf-8")
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=_serve_args(seeded_db, "--config", str(config)),
+        env=_child_env(),
+    )
+
+    async def go() -> tuple[Any, dict[str, Any]]:
+        results: dict[str, Any] = {}
+        with (tmp_path / "stderr.log").open("w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                listed = await client.list_tools()
+                for name, args in deploy_setup:
+                    results[name] = await client.call_tool(name, args)
+                results["attention_check_claim"] = await client.call_tool(
+                    "attention_check_claim", {"claim_id": "dep_version"}
+                )
+                rank = await client.call_tool(
+                    "attention_rank", {"budget": 2, "about_to_claim": ["dep_version"]}
+                )
+                results["attention_rank"] = rank
+                chosen = rank.structured_content["next"]["candidate"]["id"]
+                results["attention_resolve"] = await client.call_tool(
+                    "attention_resolve",
+                    {"candidate_id": chosen, "observations": {"dep_version": "4.2"}},
+                )
+                results["attention_survey"] = await client.call_tool("attention_survey", {})
+                results["attention_run_cycle"] = await client.call_tool(
+                    "attention_run_cycle", {"autonomy_override": "advise"}
+                )
+                results["refused"] = await client.call_tool(
+                    "attention_run_cycle", {"autonomy_override": "act"}
+                )
+                return listed, results
+
+    listed, results = bounded(go)
+    names = {tool.name for tool in listed.tools}
+    assert names == set(results) - {"refused"}
+    assert all(not results[name].is_error for name in names), {
+        name: _text(results[name]) for name in names if results[name].is_error
+    }
+    assert results["attention_survey"].structured_content["attention_items"][0]["goal_id"] == (
+        "goal-deploy"
+    )
+    assert results["attention_resolve"].structured_content["resolution"]["belief_changed"]
+    assert results["refused"].is_error
+    assert _text(results["refused"]).startswith("GovernanceError: ")
+
+
+def test_heedful_mcp_serve_survives_bad_calls(bounded: Any, tmp_path: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable, args=_serve_args(tmp_path / "h.db"), env=_child_env()
+    )
+
+    async def go() -> list[Any]:
+        with (tmp_path / "stderr.log").open("w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                return [
+                    await client.call_tool("attention_rank", {"budget": -1}),
+                    await client.call_tool("attention_resolve", {}),
+                    await client.call_tool("attention_nap", {}),
+                    await client.call_tool("attention_rank", {"budget": 1}),
+                ]
+
+    *bad, good = bounded(go)
+    assert [result.is_error for result in bad] == [True, True, True]
+    assert "budget" in _text(bad[0])
+    assert "candidate_id" in _text(bad[1])
+    assert not good.is_error
+    assert good.structured_content["next"] == {
+        "action": "stop",
+        "reason": "no_candidates",
+        "best_voc": None,
     }

@@ -64,6 +64,62 @@ def test_unknown_tool_lists_the_available_ones(fake_backend: Any) -> None:
         call_tool(fake_backend, "attention_nap", {})
 
 
+def test_rank_refuses_a_negative_budget(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match=r"budget: Input should be greater than or equal to 0"):
+        call_tool(fake_backend, "attention_rank", {"budget": -1})
+
+
+def test_rank_passes_budget_claims_and_limit_through(fake_backend: Any) -> None:
+    call_tool(fake_backend, "attention_rank", {"budget": 2, "about_to_claim": ["c"], "limit": 3})
+    assert fake_backend.calls == [
+        ("rank", {"budget": 2, "about_to_claim": ["c"], "limit": 3}),
+    ]
+
+
+def test_resolve_requires_the_candidate_id(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match="candidate_id: Field required"):
+        call_tool(fake_backend, "attention_resolve", {"succeeded": True})
+
+
+def test_unknown_nested_field_is_named_with_its_path(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match=r"unknown field 'actual_cost\.dollars'"):
+        call_tool(
+            fake_backend, "attention_resolve", {"candidate_id": "a", "actual_cost": {"dollars": 1}}
+        )
+
+
+def test_resolve_hands_the_cost_over_as_a_plain_mapping(fake_backend: Any) -> None:
+    call_tool(
+        fake_backend, "attention_resolve", {"candidate_id": "a", "actual_cost": {"tokens": 5}}
+    )
+    ((_, outcome),) = fake_backend.calls
+    assert outcome["actual_cost"] == {"tokens": 5.0, "tool_calls": 0.0, "latency_ms": 0.0}
+
+
+def test_authority_above_one_is_refused(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match="authority: Input should be less than or equal to 1"):
+        call_tool(fake_backend, "attention_register_source", {"source_id": "s", "authority": 2})
+
+
+def test_register_source_maps_authorities_onto_the_controller_names(fake_backend: Any) -> None:
+    call_tool(
+        fake_backend,
+        "attention_register_source",
+        {"source_id": "s", "authority": 0.7, "authority_by_claim_type": {"live": 0.9}},
+    )
+    ((_, metadata),) = fake_backend.calls
+    assert (metadata["default_authority"], metadata["authority"]) == (0.7, {"live": 0.9})
+
+
+def test_record_belief_refuses_an_unknown_volatility(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match="volatility"):
+        call_tool(
+            fake_backend,
+            "attention_record_belief",
+            {"claim_id": "c", "value": "x", "volatility": "sometimes"},
+        )
+
+
 def test_tool_names_are_unique() -> None:
     assert len(set(tool_names())) == len(tool_names())
 
@@ -107,7 +163,24 @@ _json = st.recursive(
 @given(
     name=st.sampled_from([*tool_names(), "nope"]),
     arguments=st.dictionaries(
-        st.sampled_from(["include_idle", "autonomy_override", "x"]), _json, max_size=3
+        st.sampled_from(
+            [
+                "include_idle",
+                "autonomy_override",
+                "budget",
+                "limit",
+                "candidate_id",
+                "claim_id",
+                "observations",
+                "actual_cost",
+                "source_id",
+                "value",
+                "authority",
+                "x",
+            ]
+        ),
+        _json,
+        max_size=4,
     ),
 )
 def test_any_json_arguments_give_a_result_or_a_tool_failure(

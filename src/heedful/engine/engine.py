@@ -92,6 +92,7 @@ class Engine:
         self._pending: str | None = None
         self._next_beat: float | None = None
         self._fired_deadlines: set[tuple[str, str]] = set()
+        self._stop_on_error = False
         self.cycles_run = 0
         self.last_cycle: CycleResult | None = None
 
@@ -279,8 +280,14 @@ class Engine:
         self._active = False
         self._poke("stop")
 
-    async def serve(self) -> None:
-        """Activate (if needed) and run the heartbeat in this loop until :meth:`deactivate`."""
+    async def serve(self, *, stop_on_error: bool = False) -> None:
+        """Activate (if needed) and run the heartbeat in this loop until :meth:`deactivate`.
+
+        Args:
+            stop_on_error: Re-raise the first failing cycle's exception (and stop) instead of
+                logging it and waiting for the next trigger.
+        """
+        self._stop_on_error = stop_on_error
         self._active = True
         if self._task is None or self._task.done():
             self._loop = asyncio.get_running_loop()
@@ -332,7 +339,14 @@ class Engine:
         self._wake = asyncio.Event()
         while self._active:
             delay = self._next_beat - time.monotonic()
-            deadline = self._next_deadline(self.clock())
+            try:
+                deadline = self._next_deadline(self.clock())
+            except Exception:
+                if self._stop_on_error:
+                    self._active = False
+                    raise
+                _log.exception("deadline check failed")
+                deadline = None
             trigger = "heartbeat"
             if deadline is not None and deadline[0] < delay:
                 delay, trigger = deadline[0], "deadline"
@@ -351,6 +365,9 @@ class Engine:
             try:
                 await self.arun_cycle(trigger=trigger)
             except Exception:
+                if self._stop_on_error:
+                    self._active = False
+                    raise
                 # Keep the heartbeat alive; the failure is logged with its traceback.
                 _log.exception("attention cycle (%s) failed", trigger)
 

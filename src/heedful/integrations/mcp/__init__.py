@@ -5,7 +5,7 @@ Needs the ``mcp`` extra (``pip install 'heedful[mcp]'``). Only this package impo
 
 from __future__ import annotations
 
-from heedful.integrations.mcp.backend import Backend
+from heedful.integrations.mcp.backend import Backend, StoreBackend, open_backend
 from heedful.integrations.mcp.server import SERVER_NAME, build_server, serve_http, serve_stdio
 from heedful.integrations.mcp.tools import TOOLS, ToolFailure, ToolSpec, call_tool, tool_names
 
@@ -13,10 +13,12 @@ __all__ = [
     "SERVER_NAME",
     "TOOLS",
     "Backend",
+    "StoreBackend",
     "ToolFailure",
     "ToolSpec",
     "build_server",
     "call_tool",
+    "open_backend",
     "serve_http",
     "serve_stdio",
     "tool_names",

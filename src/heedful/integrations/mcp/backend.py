@@ -1,16 +1,25 @@
 """The adapter layer: what the MCP tools call, one thin method per tool.
 
 :class:`Backend` is the contract the tools need; :class:`StoreBackend` fulfils it with the real
-objects (the memory store, the engine of document 002 and the attention controller) opened on one
-SQLite file. No decision is made here: every method forwards to one library call.
+objects opened on one SQLite file: the memory store, the engine of document 002 over it, and the
+attention controller of document 000 loading from and writing through to it. No decision is made
+here: every method forwards to library calls and shapes their results as JSON-able mappings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from typing import Any, Protocol
 
-__all__ = ["Backend"]
+from heedful.attention import Controller, Stop
+from heedful.engine import Engine, EngineConfig, StoreGraph
+from heedful.errors import UnknownNameError
+from heedful.memory import Store
+from heedful.model.candidate import Candidate
+
+__all__ = ["Backend", "StoreBackend", "open_backend"]
 
 
 class Backend(Protocol):
@@ -24,6 +33,175 @@ class Backend(Protocol):
         """Run one attention cycle (document 002 §3.4 response)."""
         ...
 
+    def rank(
+        self,
+        budget: int | None,
+        about_to_claim: Sequence[str],
+        cost_weight: float | None,
+        limit: int,
+    ) -> Mapping[str, Any]:
+        """Start a turn; return the ranked candidates and the first selection (or stop)."""
+        ...
+
+    def resolve(
+        self,
+        candidate_id: str,
+        succeeded: bool,
+        observations: Mapping[str, str | None],
+        actual_cost: Mapping[str, float] | None,
+        decision_changed: bool | None,
+        utility_delta: float | None,
+    ) -> Mapping[str, Any]:
+        """Record a selected computation's outcome; return it and the next selection (or stop)."""
+        ...
+
+    def check_claim(self, claim_id: str, claim_type: str | None) -> Mapping[str, Any]:
+        """Validate a claim the agent is about to make (document 000 §19)."""
+        ...
+
+    def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
+        """Register (or replace) a source with trusted metadata."""
+        ...
+
+    def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
+        """Record (or replace) a belief."""
+        ...
+
     def close(self) -> None:
         """Release the store."""
         ...
+
+
+def _step(step: Candidate | Stop) -> dict[str, Any]:
+    """The controller's next step as ``{"action": "execute", "candidate": ...}`` or a stop."""
+    if isinstance(step, Stop):
+        return {"action": "stop", "reason": step.reason, "best_voc": step.best_voc}
+    return {"action": "execute", "candidate": step.model_dump(mode="json")}
+
+
+class StoreBackend:
+    """The engine and the controller over one open memory store.
+
+    Args:
+        store: The open store (closed by :meth:`close`).
+        engine: The document 002 engine over ``store``.
+        controller: The attention controller over ``store``.
+    """
+
+    def __init__(self, store: Store, engine: Engine, controller: Controller) -> None:
+        self.store = store
+        self.engine = engine
+        self.controller = controller
+
+    # --- engine (document 002 §3.3–§3.4) --------------------------------------------------------
+
+    def survey(self, include_idle: bool) -> Mapping[str, Any]:
+        """Forward to :meth:`Engine.survey`."""
+        return self.engine.survey(include_idle=include_idle)
+
+    def run_cycle(self, autonomy_override: str | None) -> Mapping[str, Any]:
+        """Forward to :meth:`Engine.run_cycle` (raises GovernanceError above the maximum)."""
+        return self.engine.run_cycle(autonomy_override)
+
+    # --- controller (document 000 §6, §11, §19) -------------------------------------------------
+
+    def rank(
+        self,
+        budget: int | None,
+        about_to_claim: Sequence[str],
+        cost_weight: float | None,
+        limit: int,
+    ) -> Mapping[str, Any]:
+        """Begin a turn, list live candidates by predicted net VOC, and select the first."""
+        ctl = self.controller
+        for claim_id in about_to_claim:
+            self._known_claim(claim_id)
+        ctl.about_to_claim(*about_to_claim)
+        turn_id = ctl.begin_turn(budget, cost_weight=cost_weight)
+        scored = sorted(ctl.refresh(), key=lambda pair: pair[1].net, reverse=True)
+        ranking = [
+            {"candidate": cand.model_dump(mode="json"), "estimate": asdict(est)}
+            for cand, est in scored[:limit]
+        ]
+        return {
+            "turn_id": turn_id,
+            "budget": budget,
+            "candidates": len(scored),
+            "ranking": ranking,
+            "next": _step(ctl.next()),
+        }
+
+    def resolve(
+        self,
+        candidate_id: str,
+        succeeded: bool,
+        observations: Mapping[str, str | None],
+        actual_cost: Mapping[str, float] | None,
+        decision_changed: bool | None,
+        utility_delta: float | None,
+    ) -> Mapping[str, Any]:
+        """Forward to :meth:`Controller.resolve`, then select the turn's next computation."""
+        ctl = self.controller
+        resolution = ctl.resolve(
+            candidate_id,
+            succeeded=succeeded,
+            observations=observations,
+            actual_cost=actual_cost,
+            decision_changed=decision_changed,
+            utility_delta=utility_delta,
+        )
+        return {
+            "candidate_id": candidate_id,
+            "resolution": resolution.model_dump(mode="json"),
+            "budget_left": ctl.budget,
+            "next": _step(ctl.next()),
+        }
+
+    def check_claim(self, claim_id: str, claim_type: str | None) -> Mapping[str, Any]:
+        """Forward to :meth:`Controller.check_claim` for a claim the controller knows."""
+        self._known_claim(claim_id)
+        verdict = self.controller.check_claim(claim_id, claim_type=claim_type)
+        return {**asdict(verdict), "mode": self.controller.validator.mode.value}
+
+    def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
+        """Forward to :meth:`Controller.register_source` (written through to the store)."""
+        self.controller.register_source(source_id, **metadata)
+        return {"status": "ok", "source": asdict(self.controller.world.source(source_id))}
+
+    def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
+        """Forward to :meth:`Controller.record_belief` (written through to the store)."""
+        self.controller.record_belief(claim_id, value, **metadata)
+        now = self.controller.clock()
+        return {"status": "ok", "belief": asdict(self.controller.world.claim_state(claim_id, now))}
+
+    def close(self) -> None:
+        """Stop the engine's heartbeat and close the store."""
+        self.engine.deactivate()
+        self.store.close()
+
+    def _known_claim(self, claim_id: str) -> None:
+        world = self.controller.world
+        if claim_id in world.beliefs or any(claim_id in s.reports for s in world.sources.values()):
+            return
+        raise UnknownNameError(
+            f"unknown claim {claim_id!r}: record a belief about it or register a source that "
+            "reports it first"
+        )
+
+
+def open_backend(
+    path: str | os.PathLike[str], engine_config: EngineConfig | None = None
+) -> StoreBackend:
+    """Open (creating if needed) the store at ``path`` with an engine and a controller over it.
+
+    Raises:
+        StoreError: The store cannot be opened.
+    """
+    store = Store.open(path)
+    try:
+        engine = Engine(StoreGraph(store), engine_config)
+        controller = Controller(store)
+    except BaseException:
+        store.close()
+        raise
+    return StoreBackend(store, engine, controller)

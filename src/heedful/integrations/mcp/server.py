@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -18,6 +20,7 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from heedful import __version__
+from heedful.errors import InvalidArgumentError
 from heedful.integrations.mcp.backend import Backend
 from heedful.integrations.mcp.tools import TOOLS, ToolFailure, call_tool
 
@@ -29,8 +32,12 @@ logger = logging.getLogger(__name__)
 SERVER_NAME = "heedful"
 
 _INSTRUCTIONS = (
-    "heedful decides what deserves attention. attention_survey shows the attention map without "
-    "acting; attention_run_cycle runs one heartbeat cycle at the configured autonomy level."
+    "heedful decides what deserves the agent's attention. Per turn: attention_rank gives the "
+    "computations worth doing, best first, and 'next' to execute; report each outcome with "
+    "attention_resolve, which returns the next one, until 'next' is a stop. Before asserting a "
+    "state-sensitive claim, call attention_check_claim. Describe sources and beliefs with "
+    "attention_register_source and attention_record_belief. attention_survey shows the goal-level "
+    "attention map without acting; attention_run_cycle runs one engine cycle."
 )
 
 
@@ -114,15 +121,47 @@ def serve_stdio(backend: Backend) -> None:
     anyio.run(run)
 
 
-def serve_http(backend: Backend, host: str, port: int, path: str = "/mcp") -> None:
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind a TCP socket on ``host:port``; one clear error if that is impossible."""
+    where = f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except OSError as exc:
+        raise InvalidArgumentError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise InvalidArgumentError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+    return sock
+
+
+def serve_http(
+    backend: Backend,
+    host: str,
+    port: int,
+    path: str = "/mcp",
+    ready: Callable[[str], None] | None = None,
+) -> None:
     """Serve ``backend`` over streamable HTTP at ``http://host:port{path}`` until interrupted.
 
     On a loopback host the SDK's DNS-rebinding protection is on (only loopback Host and Origin
-    headers are accepted).
+    headers are accepted). ``ready`` is called with the endpoint URL once the port is bound.
+
+    Raises:
+        InvalidArgumentError: The address cannot be bound (unknown host, port in use...).
     """
     import uvicorn
 
+    sock = _listen(host, port)
     server = build_server(backend)
     app = server.streamable_http_app(streamable_http_path=path, host=host)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
-    anyio.run(uvicorn.Server(config).serve)
+    if ready is not None:
+        ready(f"http://{host}:{port}{path}")
+    try:
+        anyio.run(lambda: uvicorn.Server(config).serve(sockets=[sock]))
+    finally:
+        sock.close()

@@ -9,16 +9,25 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import logging
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from heedful.errors import HeedfulError
+from heedful.integrations.mcp.arguments import (
+    CheckClaimArgs,
+    RankArgs,
+    RecordBeliefArgs,
+    RegisterSourceArgs,
+    ResolveArgs,
+    RunCycleArgs,
+    SurveyArgs,
+    ToolArgs,
+)
 from heedful.integrations.mcp.backend import Backend
 
 __all__ = [
@@ -30,38 +39,9 @@ __all__ = [
     "tool_names",
 ]
 
-logger = logging.getLogger(__name__)
-
 
 class ToolFailure(Exception):
     """A tool call that failed in a way the caller can read and correct (an MCP tool error)."""
-
-
-class _Args(BaseModel):
-    """Base of every tool's arguments: strict JSON types, no unknown names."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class SurveyArgs(_Args):
-    """Arguments of ``attention_survey`` (document 002 §3.3)."""
-
-    include_idle: bool = Field(
-        default=False,
-        description="Include items that don't need attention (dispatch_mode: idle).",
-    )
-
-
-class RunCycleArgs(_Args):
-    """Arguments of ``attention_run_cycle`` (document 002 §3.4)."""
-
-    autonomy_override: Literal["observe", "advise", "act"] | None = Field(
-        default=None,
-        description=(
-            "Override the configured autonomy level for this cycle only. Must not exceed the "
-            "governance maximum; null keeps the configured level."
-        ),
-    )
 
 
 @dataclass(frozen=True)
@@ -78,7 +58,7 @@ class ToolSpec:
 
     name: str
     description: str
-    args: type[_Args]
+    args: type[ToolArgs]
     run: Callable[[Backend, Any], Mapping[str, Any]]
     read_only: bool
 
@@ -97,6 +77,55 @@ def _survey(backend: Backend, args: SurveyArgs) -> Mapping[str, Any]:
 
 def _run_cycle(backend: Backend, args: RunCycleArgs) -> Mapping[str, Any]:
     return backend.run_cycle(autonomy_override=args.autonomy_override)
+
+
+def _rank(backend: Backend, args: RankArgs) -> Mapping[str, Any]:
+    return backend.rank(
+        budget=args.budget,
+        about_to_claim=args.about_to_claim,
+        cost_weight=args.cost_weight,
+        limit=args.limit,
+    )
+
+
+def _resolve(backend: Backend, args: ResolveArgs) -> Mapping[str, Any]:
+    return backend.resolve(
+        candidate_id=args.candidate_id,
+        succeeded=args.succeeded,
+        observations=args.observations,
+        actual_cost=args.actual_cost.model_dump() if args.actual_cost is not None else None,
+        decision_changed=args.decision_changed,
+        utility_delta=args.utility_delta,
+    )
+
+
+def _check_claim(backend: Backend, args: CheckClaimArgs) -> Mapping[str, Any]:
+    return backend.check_claim(claim_id=args.claim_id, claim_type=args.claim_type)
+
+
+def _register_source(backend: Backend, args: RegisterSourceArgs) -> Mapping[str, Any]:
+    return backend.register_source(
+        args.source_id,
+        reports=args.reports,
+        authority=args.authority_by_claim_type,
+        default_authority=args.authority,
+        cost=args.cost.model_dump(),
+        age_s=args.age_s,
+        kind=args.kind,
+    )
+
+
+def _record_belief(backend: Backend, args: RecordBeliefArgs) -> Mapping[str, Any]:
+    return backend.record_belief(
+        args.claim_id,
+        args.value,
+        domain=args.domain,
+        claim_type=args.claim_type,
+        confidence=args.confidence,
+        age_s=args.age_s,
+        volatility=args.volatility,
+        source_id=args.source_id,
+    )
 
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -120,6 +149,59 @@ TOOLS: tuple[ToolSpec, ...] = (
         ),
         args=RunCycleArgs,
         run=_run_cycle,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="attention_rank",
+        description=(
+            "Start a turn and rank the computations worth doing now (inspect a source, check a "
+            "belief, handle an interruption...) by predicted value of computation, net of cost. "
+            "Returns the ranking and 'next': the one to execute first, or a stop when nothing "
+            "is worth its cost or the budget is spent. Execute it, then call attention_resolve."
+        ),
+        args=RankArgs,
+        run=_rank,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="attention_resolve",
+        description=(
+            "Report the outcome of the computation selected in 'next' (what was observed, what "
+            "it cost). Updates beliefs and returns the turn's next computation or a stop."
+        ),
+        args=ResolveArgs,
+        run=_resolve,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="attention_check_claim",
+        description=(
+            "Before asserting a claim, check that its evidence meets its type's preconditions "
+            "(e.g. live_system_state needs authoritative evidence younger than 300 s). In "
+            "production mode a failing claim is blocked and the needed read is forced."
+        ),
+        args=CheckClaimArgs,
+        run=_check_claim,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="attention_register_source",
+        description=(
+            "Register (or replace) a source the agent can inspect: which claims it reports, "
+            "its authority, its cost and the age of its data. Trusted metadata only."
+        ),
+        args=RegisterSourceArgs,
+        run=_register_source,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="attention_record_belief",
+        description=(
+            "Record (or replace) what the agent believes about a claim, with its confidence, "
+            "the age of its evidence and how fast the underlying state changes."
+        ),
+        args=RecordBeliefArgs,
+        run=_record_belief,
         read_only=False,
     ),
 )
@@ -148,8 +230,10 @@ def _describe(spec: ToolSpec, exc: ValidationError) -> str:
     problems: list[str] = []
     for error in exc.errors():
         where = ".".join(str(part) for part in error["loc"]) or "arguments"
-        if error["type"] == "extra_forbidden":
+        if error["type"] == "extra_forbidden" and len(error["loc"]) == 1:
             problems.append(f"unknown argument {where!r} (accepted: {allowed})")
+        elif error["type"] == "extra_forbidden":
+            problems.append(f"unknown field {where!r}")
         else:
             problems.append(f"{where}: {error['msg']} (got {_short(error.get('input'))})")
     return f"invalid arguments for {spec.name}: " + "; ".join(problems)
@@ -201,6 +285,6 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple | set | frozenset):
         items = [jsonable(v) for v in value]
         return sorted(items, key=repr) if isinstance(value, set | frozenset) else items
-    if hasattr(value, "item") and callable(value.item):  # numpy scalars
-        return jsonable(value.item())
+    if callable(getattr(value, "tolist", None)):  # numpy arrays and scalars
+        return jsonable(value.tolist())
     raise TypeError(f"cannot convert {type(value).__name__} to JSON")

@@ -1,0 +1,152 @@
+"""Strict argument models of the MCP tools; their JSON Schemas are the tools' input schemas.
+
+Strict means: JSON types are not coerced (``1`` is not a boolean, ``"3"`` is not an integer) and
+unknown argument names are refused. Simple ranges are in the schemas; checks that need state
+(an unknown id, a value outside its domain) are the library's, whose error reaches the agent.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "CheckClaimArgs",
+    "CostArgs",
+    "RankArgs",
+    "RecordBeliefArgs",
+    "RegisterSourceArgs",
+    "ResolveArgs",
+    "RunCycleArgs",
+    "SurveyArgs",
+    "ToolArgs",
+]
+
+#: Most ranked candidates one ``attention_rank`` call lists.
+MAX_RANK_LIMIT = 100
+
+Id = Annotated[str, Field(min_length=1, max_length=200)]
+NonNegative = Annotated[float, Field(ge=0.0)]
+Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class ToolArgs(BaseModel):
+    """Base of every tool's arguments: strict JSON types, no unknown names."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SurveyArgs(ToolArgs):
+    """Arguments of ``attention_survey`` (document 002 §3.3)."""
+
+    include_idle: bool = Field(
+        default=False,
+        description="Include items that don't need attention (dispatch_mode: idle).",
+    )
+
+
+class RunCycleArgs(ToolArgs):
+    """Arguments of ``attention_run_cycle`` (document 002 §3.4)."""
+
+    autonomy_override: Literal["observe", "advise", "act"] | None = Field(
+        default=None,
+        description=(
+            "Override the configured autonomy level for this cycle only. Must not exceed the "
+            "governance maximum; null keeps the configured level."
+        ),
+    )
+
+
+class CostArgs(ToolArgs):
+    """A computation's cost (SPEC §2: scalar = tool_calls + tokens/1000 + latency_ms/1000)."""
+
+    tokens: NonNegative = 0.0
+    tool_calls: NonNegative = 0.0
+    latency_ms: NonNegative = 0.0
+
+
+class RankArgs(ToolArgs):
+    """Arguments of ``attention_rank`` (document 000 §6, §11)."""
+
+    budget: int | None = Field(
+        default=None,
+        ge=0,
+        le=1_000_000,
+        description="Hard cap on computations this turn; null: stop only when nothing is worth it.",
+    )
+    about_to_claim: list[Id] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Claims the agent is about to assert or act on (checks them if stale).",
+    )
+    cost_weight: NonNegative | None = Field(
+        default=None,
+        description="Utility units per unit of scalar cost for this turn; null: the default.",
+    )
+    limit: int = Field(
+        default=10, ge=1, le=MAX_RANK_LIMIT, description="How many ranked candidates to list."
+    )
+
+
+class ResolveArgs(ToolArgs):
+    """Arguments of ``attention_resolve`` (document 000 §12)."""
+
+    candidate_id: Id = Field(description="The id of the selected candidate ('next.candidate.id').")
+    succeeded: bool = Field(default=True, description="Whether the computation returned anything.")
+    observations: dict[Id, str | None] = Field(
+        default_factory=dict,
+        description="Claim id → observed value (inspections only; null: nothing observed).",
+    )
+    actual_cost: CostArgs | None = Field(default=None, description="What it really cost.")
+    decision_changed: bool | None = Field(
+        default=None, description="Whether the decision changed; null: computed when known."
+    )
+    utility_delta: float | None = Field(
+        default=None, description="Realised utility change, when known."
+    )
+
+
+class CheckClaimArgs(ToolArgs):
+    """Arguments of ``attention_check_claim`` (document 000 §19)."""
+
+    claim_id: Id = Field(description="The claim about to be made.")
+    claim_type: Id | None = Field(
+        default=None,
+        description="Its type (e.g. live_system_state); null: the type recorded with the belief.",
+    )
+
+
+class RegisterSourceArgs(ToolArgs):
+    """Arguments of ``attention_register_source`` (document 000 §10, §24)."""
+
+    source_id: Id
+    reports: list[Id] = Field(
+        default_factory=list, max_length=1000, description="Claims this source informs."
+    )
+    authority: Unit = Field(
+        default=0.5, description="Authority in [0, 1] for claim types not listed below."
+    )
+    authority_by_claim_type: dict[Id, Unit] = Field(
+        default_factory=dict, description="Claim type → authority in [0, 1] (document 000 §10)."
+    )
+    cost: CostArgs = Field(default_factory=CostArgs, description="Cost of one inspection.")
+    age_s: NonNegative = Field(default=0.0, description="Age of the data it holds, in seconds.")
+    kind: Id = Field(default="document", description="Free label, e.g. live_instrument.")
+
+
+class RecordBeliefArgs(ToolArgs):
+    """Arguments of ``attention_record_belief`` (document 000 §8, §9)."""
+
+    claim_id: Id
+    value: str | None = Field(description="The believed value; null: no belief, only the domain.")
+    domain: list[str] | None = Field(
+        default=None, min_length=1, max_length=1000, description="Possible values."
+    )
+    claim_type: Id | None = Field(default=None, description="Type for authority and policies.")
+    confidence: Unit = Field(default=1.0, description="Confidence in the value when observed.")
+    age_s: NonNegative = Field(default=0.0, description="Age of the evidence, in seconds.")
+    volatility: Literal["immutable", "low", "medium", "high", "very_high"] = Field(
+        default="medium", description="How fast the underlying state changes."
+    )
+    source_id: Id | None = Field(default=None, description="The registered source it came from.")
