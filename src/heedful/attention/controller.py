@@ -282,10 +282,9 @@ class Controller:
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
         status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}))
         if status is Admission.CREATED and live is not None:
-            self.trace.write(
+            self._log(
                 EventType.CANDIDATE_CREATED,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 candidate_id=live.id,
                 reason_code=live.trigger.value,
                 forced=live.forced,
@@ -298,10 +297,9 @@ class Controller:
             if key in self._skip_logged:
                 return live
             self._skip_logged.add(key)
-            self.trace.write(
+            self._log(
                 EventType.CANDIDATE_SKIPPED,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 reason_code=status.value,
                 detail={"submitted_by": candidate.submitted_by, "target": candidate.target},
             )
@@ -343,10 +341,9 @@ class Controller:
                 continue
             self.guard.table.remove(c.id)
             self._waited.pop(c.id, None)
-            self.trace.write(
+            self._log(
                 EventType.CANDIDATE_EXPIRED,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 candidate_id=c.id,
                 reason_code="no_longer_generated",
             )
@@ -393,19 +390,17 @@ class Controller:
         )
         best = max((e.net for _, e in scored), default=None)
         if sel.switch is not None:
-            self.trace.write(
+            self._log(
                 EventType.SWITCH_REQUESTED,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 candidate_id=sel.candidate.id if sel.candidate else None,
             )
             ev = (
                 EventType.SWITCH_ACCEPTED if sel.switch == "accepted" else EventType.SWITCH_REJECTED
             )
-            self.trace.write(
+            self._log(
                 ev,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 reason_code=sel.reason,
                 detail={"focus": self.focus.candidate_id if self.focus else None},
             )
@@ -417,10 +412,9 @@ class Controller:
                 else EventType.ATTENTION_TERMINATED_NEGATIVE_VOC
             )
             if reason != "stay":
-                self.trace.write(
+                self._log(
                     ev_type,
-                    turn_id=self.turn_id,
-                    now=now,
+                    now,
                     predicted_voc=best,
                     budget_before=self.budget,
                     reason_code=reason,
@@ -432,10 +426,9 @@ class Controller:
             if c.id != cand.id and e.net > 0:
                 self._waited[c.id] = self._waited.get(c.id, 0) + 1
         self._waited.pop(cand.id, None)
-        self.trace.write(
+        self._log(
             EventType.CANDIDATE_SELECTED,
-            turn_id=self.turn_id,
-            now=now,
+            now,
             candidate_id=cand.id,
             predicted_voc=est.net,
             rank=sel.rank,
@@ -449,10 +442,9 @@ class Controller:
         self.guard.table.remove(cand.id)
         self._inflight[cand.id] = cand
         if cand.kind is CandidateKind.INSPECT_SOURCE:
-            self.trace.write(
+            self._log(
                 EventType.INSPECTION_STARTED,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 candidate_id=cand.id,
                 forced=cand.forced,
             )
@@ -588,10 +580,9 @@ class Controller:
             claim_id, ctype, self.world.evidence, self.world.sources, now
         )
         if not verdict.ok:
-            self.trace.write(
+            self._log(
                 EventType.VALIDATOR_VIOLATION,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 reason_code=",".join(v.value for v in verdict.violations),
                 detail={"claim_id": claim_id, "claim_type": ctype, "blocked": verdict.blocked},
             )
@@ -624,13 +615,16 @@ class Controller:
             v = self.validator.check(claim_id, ctype, self.world.evidence, self.world.sources, now)
             if v.ok:
                 del self._blocked[claim_id]
-                self.trace.write(
+                self._log(
                     EventType.VALIDATOR_RESCUE,
-                    turn_id=self.turn_id,
-                    now=now,
+                    now,
                     forced=True,
                     detail={"claim_id": claim_id},
                 )
+
+    def _log(self, event: EventType, now: datetime, **fields: Any) -> None:
+        """Write one trace event of the current turn."""
+        self.trace.write(event, turn_id=self.turn_id, now=now, **fields)
 
     @property
     def candidates(self) -> list[Candidate]:
