@@ -331,3 +331,29 @@ def test_only_eligible_candidates_passed_over_accumulate_waiting_time(
     eligible = {c for c, e in estimates.items() if e.net > 0}
     assert any(e.net <= 0 for e in estimates.values())  # "slow" is not worth its cost
     assert set(deploy_controller._waited) == eligible - {step.id}
+
+
+def test_candidates_of_a_completed_goal_are_dropped() -> None:
+    ctl = Controller(clock=lambda: NOW)
+    ctl.register_source("db", reports=["rows"], authority=0.9, cost={"tool_calls": 1})
+    ctl.record_belief("rows", "many", domain=["many", "few"], confidence=0.99, volatility="low")
+    goal = Goal(
+        id="g",
+        title="report",
+        status=GoalStatus.ACTIVE,
+        consequence=3.0,
+        depends_on=[ClaimDependency(claim_id="rows")],
+    )
+    ctl.add_goal(goal)
+    ctl.begin_turn(budget=3)
+    ctl.refresh()
+    assert [c.target for c in ctl.candidates] == ["db"]
+    assert ctl.candidates[0].goal_ids == ("g",)
+    ctl.add_goal(goal.model_copy(update={"status": GoalStatus.COMPLETED}))
+    ctl.refresh()
+    # Only the exploration proposal for the never-read source remains, without the goal.
+    assert [(c.trigger, c.goal_ids) for c in ctl.candidates] == [(Trigger.EXPLORATION, ())]
+    ctl.generators = [g for g in ctl.generators if g.name != "exploration"]
+    ctl.refresh()
+    assert ctl.candidates == []
+    assert ctl.trace.of(EventType.CANDIDATE_EXPIRED)

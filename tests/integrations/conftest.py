@@ -67,6 +67,10 @@ class FakeBackend:
         self.calls.append(("record_belief", {"claim_id": claim_id, "value": value, **metadata}))
         return {"status": "ok"}
 
+    def set_goal(self, goal_id: str, **fields: Any) -> Mapping[str, Any]:
+        self.calls.append(("set_goal", {"goal_id": goal_id, **fields}))
+        return {"status": "ok"}
+
     def close(self) -> None:
         self.closed = True
 

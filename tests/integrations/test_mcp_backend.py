@@ -171,3 +171,30 @@ def test_beliefs_recorded_in_one_session_are_known_to_the_next(
         second.close()
     assert not verdict.is_error, _text(verdict)
     assert verdict.structured_content["claim_type"] == "live_system_state"
+
+
+def test_a_goal_set_over_mcp_appears_in_the_survey(tmp_path: Path, bounded: Any) -> None:
+    fresh = open_backend(tmp_path / "fresh.db")
+    try:
+        goal, survey = _session(
+            fresh,
+            bounded,
+            [
+                ("attention_set_goal", {"goal_id": "g1", "title": "ship it", "priority": "high"}),
+                ("attention_survey", {"include_idle": True}),
+            ],
+        )
+    finally:
+        fresh.close()
+    assert goal.structured_content["goal"]["status"] == "active"
+    assert [i["goal_id"] for i in survey.structured_content["attention_items"]] == ["g1"]
+
+
+def test_an_illegal_goal_transition_is_a_tool_error(backend: StoreBackend, bounded: Any) -> None:
+    (result,) = _session(
+        backend,
+        bounded,
+        [("attention_set_goal", {"goal_id": "goal-deploy", "title": "t", "status": "proposed"})],
+    )
+    assert result.is_error
+    assert _text(result).startswith("InvalidArgumentError: goal 'goal-deploy' cannot go from")

@@ -94,7 +94,13 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
                     "attention_resolve",
                     {"candidate_id": chosen, "observations": {"dep_version": "4.2"}},
                 )
-                results["attention_survey"] = await client.call_tool("attention_survey", {})
+                results["attention_set_goal"] = await client.call_tool(
+                    "attention_set_goal",
+                    {"goal_id": "goal-verify", "title": "verify the dependency version"},
+                )
+                results["attention_survey"] = await client.call_tool(
+                    "attention_survey", {"include_idle": True}
+                )
                 results["attention_run_cycle"] = await client.call_tool(
                     "attention_run_cycle", {"autonomy_override": "advise"}
                 )
@@ -109,9 +115,10 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
     assert all(not results[name].is_error for name in names), {
         name: _text(results[name]) for name in names if results[name].is_error
     }
-    assert results["attention_survey"].structured_content["attention_items"][0]["goal_id"] == (
-        "goal-deploy"
-    )
+    surveyed = {
+        i["goal_id"] for i in results["attention_survey"].structured_content["attention_items"]
+    }
+    assert surveyed == {"goal-deploy", "goal-verify"}
     assert results["attention_resolve"].structured_content["resolution"]["belief_changed"]
     assert results["refused"].is_error
     assert _text(results["refused"]).startswith("GovernanceError: ")

@@ -120,6 +120,26 @@ def test_record_belief_refuses_an_unknown_volatility(fake_backend: Any) -> None:
         )
 
 
+def test_goal_deadline_is_parsed_from_iso_8601_with_a_timezone(fake_backend: Any) -> None:
+    call_tool(
+        fake_backend,
+        "attention_set_goal",
+        {"goal_id": "g", "title": "ship", "due_at": "2026-12-01T12:00:00Z"},
+    )
+    ((_, fields),) = fake_backend.calls
+    assert fields["due_at"].isoformat() == "2026-12-01T12:00:00+00:00"
+    assert fields["status"] == "active"
+
+
+def test_goal_deadline_without_a_timezone_is_refused(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match="due_at: Input should have timezone info"):
+        call_tool(
+            fake_backend,
+            "attention_set_goal",
+            {"goal_id": "g", "title": "ship", "due_at": "2026-12-01T12:00:00"},
+        )
+
+
 def test_tool_names_are_unique() -> None:
     assert len(set(tool_names())) == len(tool_names())
 

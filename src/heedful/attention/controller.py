@@ -34,7 +34,7 @@ from heedful.attention.context import (
 )
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
 from heedful.attention.generators import PENDING_ID, Generator, default_generators
-from heedful.attention.guard import Admission, Guard, Saturation
+from heedful.attention.guard import Admission, Guard, Saturation, merge_candidates
 from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
 from heedful.attention.trace import Trace, TraceSink
@@ -282,10 +282,9 @@ class Controller:
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
         status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}))
         if status is Admission.CREATED and live is not None:
-            self.trace.write(
+            self._log(
                 EventType.CANDIDATE_CREATED,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 candidate_id=live.id,
                 reason_code=live.trigger.value,
                 forced=live.forced,
@@ -298,10 +297,9 @@ class Controller:
             if key in self._skip_logged:
                 return live
             self._skip_logged.add(key)
-            self.trace.write(
+            self._log(
                 EventType.CANDIDATE_SKIPPED,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 reason_code=status.value,
                 detail={"submitted_by": candidate.submitted_by, "target": candidate.target},
             )
@@ -319,9 +317,38 @@ class Controller:
                 self.trace.write(
                     EventType.CANDIDATE_EXPIRED, turn_id=self.turn_id, now=now, candidate_id=c.id
                 )
+        # Generators' proposals are rebuilt from scratch every time: a candidate lives only while
+        # some generator still proposes it (its goal may have completed, its claim been
+        # refreshed), with exactly the goals and claims proposed now. Submitted and forced
+        # candidates are not the generators' to withdraw.
+        fresh: dict[tuple[str, str], Candidate] = {}
+        external: list[Candidate] = []
         for gen in self.generators:
             for cand in gen.generate(ctx):
-                self._admit(cand, now)
+                if cand.submitted_by is not None:
+                    external.append(cand)
+                    continue
+                key = (cand.kind.value, cand.target)
+                fresh[key] = merge_candidates(fresh[key], cand) if key in fresh else cand
+        for c in self.guard.table:
+            if c.submitted_by is not None or c.forced:
+                continue
+            renewed = fresh.pop((c.kind.value, c.target), None)
+            if renewed is not None:
+                self.guard.table.put(
+                    renewed.model_copy(update={"id": c.id, "created_at": c.created_at})
+                )
+                continue
+            self.guard.table.remove(c.id)
+            self._waited.pop(c.id, None)
+            self._log(
+                EventType.CANDIDATE_EXPIRED,
+                now,
+                candidate_id=c.id,
+                reason_code="no_longer_generated",
+            )
+        for cand in [*fresh.values(), *external]:
+            self._admit(cand, now)
         scored: list[tuple[Candidate, Estimate]] = []
         for c in self.guard.table:
             if c.kind is CandidateKind.INSPECT_SOURCE and (
@@ -363,19 +390,17 @@ class Controller:
         )
         best = max((e.net for _, e in scored), default=None)
         if sel.switch is not None:
-            self.trace.write(
+            self._log(
                 EventType.SWITCH_REQUESTED,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 candidate_id=sel.candidate.id if sel.candidate else None,
             )
             ev = (
                 EventType.SWITCH_ACCEPTED if sel.switch == "accepted" else EventType.SWITCH_REJECTED
             )
-            self.trace.write(
+            self._log(
                 ev,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 reason_code=sel.reason,
                 detail={"focus": self.focus.candidate_id if self.focus else None},
             )
@@ -387,10 +412,9 @@ class Controller:
                 else EventType.ATTENTION_TERMINATED_NEGATIVE_VOC
             )
             if reason != "stay":
-                self.trace.write(
+                self._log(
                     ev_type,
-                    turn_id=self.turn_id,
-                    now=now,
+                    now,
                     predicted_voc=best,
                     budget_before=self.budget,
                     reason_code=reason,
@@ -402,10 +426,9 @@ class Controller:
             if c.id != cand.id and e.net > 0:
                 self._waited[c.id] = self._waited.get(c.id, 0) + 1
         self._waited.pop(cand.id, None)
-        self.trace.write(
+        self._log(
             EventType.CANDIDATE_SELECTED,
-            turn_id=self.turn_id,
-            now=now,
+            now,
             candidate_id=cand.id,
             predicted_voc=est.net,
             rank=sel.rank,
@@ -419,10 +442,9 @@ class Controller:
         self.guard.table.remove(cand.id)
         self._inflight[cand.id] = cand
         if cand.kind is CandidateKind.INSPECT_SOURCE:
-            self.trace.write(
+            self._log(
                 EventType.INSPECTION_STARTED,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 candidate_id=cand.id,
                 forced=cand.forced,
             )
@@ -558,10 +580,9 @@ class Controller:
             claim_id, ctype, self.world.evidence, self.world.sources, now
         )
         if not verdict.ok:
-            self.trace.write(
+            self._log(
                 EventType.VALIDATOR_VIOLATION,
-                turn_id=self.turn_id,
-                now=now,
+                now,
                 reason_code=",".join(v.value for v in verdict.violations),
                 detail={"claim_id": claim_id, "claim_type": ctype, "blocked": verdict.blocked},
             )
@@ -594,13 +615,16 @@ class Controller:
             v = self.validator.check(claim_id, ctype, self.world.evidence, self.world.sources, now)
             if v.ok:
                 del self._blocked[claim_id]
-                self.trace.write(
+                self._log(
                     EventType.VALIDATOR_RESCUE,
-                    turn_id=self.turn_id,
-                    now=now,
+                    now,
                     forced=True,
                     detail={"claim_id": claim_id},
                 )
+
+    def _log(self, event: EventType, now: datetime, **fields: Any) -> None:
+        """Write one trace event of the current turn."""
+        self.trace.write(event, turn_id=self.turn_id, now=now, **fields)
 
     @property
     def candidates(self) -> list[Candidate]:

@@ -27,6 +27,7 @@ __all__ = [
     "CandidateTable",
     "Guard",
     "Saturation",
+    "merge_candidates",
 ]
 
 
@@ -105,11 +106,16 @@ class CandidateTable:
     def put(self, candidate: Candidate) -> None:
         """Insert or replace a candidate (the caller checked the bound)."""
         old = self._by_id.get(candidate.id)
+        owner = _owner(candidate)
         if old is None:
             if len(self._by_id) >= self.max_size:
                 raise OverflowError("candidate table full")  # guarded by Guard.admit
-            owner = _owner(candidate)
             self._per_source[owner] = self._per_source.get(owner, 0) + 1
+        elif _owner(old) != owner:
+            self._per_source[_owner(old)] -= 1
+            self._per_source[owner] = self._per_source.get(owner, 0) + 1
+        if old is not None and (old.kind, old.target) != (candidate.kind, candidate.target):
+            self._by_key.pop((old.kind.value, old.target), None)
         self._by_id[candidate.id] = candidate
         self._by_key[(candidate.kind.value, candidate.target)] = candidate.id
 
@@ -179,7 +185,7 @@ class Guard:
         trusted = self.is_trusted(candidate)
         existing = self.table.find(candidate.kind.value, candidate.target)
         if existing is not None and _owner(existing) == owner:
-            merged = _merge(existing, candidate)
+            merged = merge_candidates(existing, candidate)
             self.table.put(merged)
             return Admission.UPDATED, merged
         if not trusted:
@@ -196,7 +202,7 @@ class Guard:
             return Admission.TABLE_FULL, None
         if existing is not None:
             # Same computation proposed by another owner: keep one, merged, under the first owner.
-            merged = _merge(
+            merged = merge_candidates(
                 existing, candidate.model_copy(update={"submitted_by": existing.submitted_by})
             )
             self.table.put(merged)
@@ -230,7 +236,7 @@ class Guard:
         return Saturation(share, len(values), anomalous)
 
 
-def _merge(old: Candidate, new: Candidate) -> Candidate:
+def merge_candidates(old: Candidate, new: Candidate) -> Candidate:
     """Union of goals and claims; the stronger trusted signals win; the id and owner stay."""
     trigger = new.trigger if old.trigger is Trigger.EXPLORATION else old.trigger
     floors = [f for f in (old.floor, new.floor) if f is not None]

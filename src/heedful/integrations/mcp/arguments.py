@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 __all__ = [
     "CheckClaimArgs",
@@ -19,6 +19,7 @@ __all__ = [
     "RegisterSourceArgs",
     "ResolveArgs",
     "RunCycleArgs",
+    "SetGoalArgs",
     "SurveyArgs",
     "ToolArgs",
 ]
@@ -150,3 +151,34 @@ class RecordBeliefArgs(ToolArgs):
         default="medium", description="How fast the underlying state changes."
     )
     source_id: Id | None = Field(default=None, description="The registered source it came from.")
+
+
+class DependencyArgs(ToolArgs):
+    """A claim a goal's decision depends on, and how much (0..1)."""
+
+    claim_id: Id
+    weight: Unit = 1.0
+
+
+class SetGoalArgs(ToolArgs):
+    """Arguments of ``attention_set_goal`` (SPEC §6: GoalGraph fields; document 000 §7)."""
+
+    goal_id: Id
+    title: Annotated[str, Field(min_length=1, max_length=500)] = Field(
+        description="Short statement; the engine finds the goal's knowledge region by it."
+    )
+    description: str = Field(default="", max_length=10_000)
+    status: Literal["proposed", "active", "blocked", "completed", "abandoned"] = "active"
+    priority: Literal["low", "normal", "high", "critical"] = "normal"
+    timescale: Literal["immediate", "short_term", "medium_term", "long_term"] = "medium_term"
+    # JSON has no datetime type: an ISO 8601 string with a timezone is parsed here.
+    due_at: Annotated[AwareDatetime, Field(strict=False)] | None = Field(
+        default=None, description="Deadline, ISO 8601 with a timezone (e.g. 2026-12-01T12:00:00Z)."
+    )
+    progress: Unit = Field(default=0.0, description="0..1; reaching 1 completes the goal.")
+    depends_on: list[DependencyArgs] = Field(
+        default_factory=list, max_length=1000, description="Claims the goal's decision rests on."
+    )
+    consequence: NonNegative = Field(
+        default=1.0, description="Utility lost when acting on a wrong belief for this goal."
+    )

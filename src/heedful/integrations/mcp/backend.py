@@ -13,11 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any, Protocol
 
+from pydantic import ValidationError
+
 from heedful.attention import Controller, Stop
 from heedful.engine import Engine, EngineConfig, StoreGraph
-from heedful.errors import UnknownNameError
+from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate
+from heedful.model.goal import Goal
 
 __all__ = ["Backend", "StoreBackend", "open_backend"]
 
@@ -65,6 +68,10 @@ class Backend(Protocol):
 
     def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
         """Record (or replace) a belief."""
+        ...
+
+    def set_goal(self, goal_id: str, **fields: Any) -> Mapping[str, Any]:
+        """Add or replace a goal."""
         ...
 
     def close(self) -> None:
@@ -173,6 +180,15 @@ class StoreBackend:
         self.controller.record_belief(claim_id, value, **metadata)
         now = self.controller.clock()
         return {"status": "ok", "belief": asdict(self.controller.world.claim_state(claim_id, now))}
+
+    def set_goal(self, goal_id: str, **fields: Any) -> Mapping[str, Any]:
+        """Forward to :meth:`Controller.add_goal` (written through to the store)."""
+        try:
+            goal = Goal(id=goal_id, **fields)
+        except ValidationError as exc:
+            raise InvalidArgumentError(f"goal {goal_id!r}: {exc.errors()[0]['msg']}") from None
+        self.controller.add_goal(goal)
+        return {"status": "ok", "goal": self.store.get_goal(goal_id).model_dump(mode="json")}
 
     def close(self) -> None:
         """Stop the engine's heartbeat and close the store."""

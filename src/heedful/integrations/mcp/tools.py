@@ -25,6 +25,7 @@ from heedful.integrations.mcp.arguments import (
     RegisterSourceArgs,
     ResolveArgs,
     RunCycleArgs,
+    SetGoalArgs,
     SurveyArgs,
     ToolArgs,
 )
@@ -128,6 +129,11 @@ def _record_belief(backend: Backend, args: RecordBeliefArgs) -> Mapping[str, Any
     )
 
 
+def _set_goal(backend: Backend, args: SetGoalArgs) -> Mapping[str, Any]:
+    fields = args.model_dump(exclude={"goal_id"})
+    return backend.set_goal(args.goal_id, **fields)
+
+
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="attention_survey",
@@ -202,6 +208,16 @@ TOOLS: tuple[ToolSpec, ...] = (
         ),
         args=RecordBeliefArgs,
         run=_record_belief,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="attention_set_goal",
+        description=(
+            "Add or replace a goal (status, priority, timescale, deadline, the claims its "
+            "decision depends on). Active goals drive attention_survey and attention_rank."
+        ),
+        args=SetGoalArgs,
+        run=_set_goal,
         read_only=False,
     ),
 )
