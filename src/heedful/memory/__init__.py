@@ -17,11 +17,13 @@ from heedful.memory.freshness import (
 )
 from heedful.memory.goals import PRIORITY_RANK
 from heedful.memory.graph import MAX_QUERY_TOKENS, fts_query
-from heedful.memory.graph_types import Edge, EdgeType, Node, NodeType, SearchHit
 from heedful.memory.outcomes import LOW_CONFIDENCE
 from heedful.memory.schema import MIGRATIONS, SCHEMA_VERSION
 from heedful.memory.store import MEMORY, Store
 from heedful.memory.trace import TraceEvent, TraceRecord
+
+# The graph vocabulary lives in heedful.model; re-exported because Store's graph API speaks it.
+from heedful.model.graph import Edge, EdgeType, Node, NodeType, SearchHit
 
 __all__ = [
     "DEFAULT_FRESHNESS",

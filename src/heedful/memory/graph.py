@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory._base import StoreBase, dumps, loads
-from heedful.memory.graph_types import Edge, EdgeType, Node, NodeType, SearchHit
+from heedful.model.graph import Edge, EdgeType, Node, NodeType, SearchHit
 
 #: At most this many query tokens reach FTS5 (longer queries are truncated).
 MAX_QUERY_TOKENS = 64

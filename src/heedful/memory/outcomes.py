@@ -13,8 +13,8 @@ from collections.abc import Collection
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory._base import StoreBase
 from heedful.memory.graph import id_array
-from heedful.memory.graph_types import EdgeType
 from heedful.model.claim import SURPRISING, Outcome, OutcomeStatus
+from heedful.model.graph import EdgeType
 
 #: Default: nodes below this confidence count as coverage-gap candidates (document 002 §3.2.1).
 LOW_CONFIDENCE = 0.5

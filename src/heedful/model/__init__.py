@@ -1,4 +1,4 @@
-"""Vocabulary every other part of heedful speaks: scenarios, goals, claims, candidates, events."""
+"""Vocabulary every other part speaks: scenarios, goals, claims, graph, candidates, events."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from heedful.model.goal import (
     GoalTimescale,
     can_transition,
 )
+from heedful.model.graph import Edge, EdgeType, Node, NodeType, SearchHit
 from heedful.model.scenario import (
     FORMAT_V1,
     ActionView,
@@ -74,6 +75,8 @@ __all__ = [
     "ClaimValue",
     "Condition",
     "Cost",
+    "Edge",
+    "EdgeType",
     "EventType",
     "Evidence",
     "FailureCode",
@@ -85,6 +88,8 @@ __all__ = [
     "GoalTimescale",
     "Justification",
     "JustificationKind",
+    "Node",
+    "NodeType",
     "Outcome",
     "OutcomeStatus",
     "Resolution",
@@ -93,6 +98,7 @@ __all__ = [
     "ScenarioKind",
     "ScenarioTruth",
     "ScenarioView",
+    "SearchHit",
     "SourceRecord",
     "SourceTruth",
     "SourceView",

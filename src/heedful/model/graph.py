@@ -1,4 +1,8 @@
-"""Vocabulary of the knowledge graph (document 002 §2, §5): node and edge types, nodes, edges."""
+"""Vocabulary of the knowledge graph (document 002 §2, §5): node and edge types, nodes, edges.
+
+The memory store persists these models and the engine reads the same enums; outcome statuses
+live with :class:`~heedful.model.claim.Outcome`. Times are epoch seconds (``float``).
+"""
 
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ class Node(BaseModel):
     Attributes:
         id: Unique id.
         node_type: Kind of knowledge.
-        content: Text; searchable with :meth:`heedful.memory.Store.search`.
+        content: Text; searchable with ``heedful.memory.Store.search``.
         confidence: 0..1.
         created_at: Set by the store when ``None``.
         updated_at: Set by the store on every write.
