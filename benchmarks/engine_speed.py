@@ -24,10 +24,11 @@ from typing import Any
 from heedful.engine import EngineConfig
 from heedful.engine.memgraph import InMemoryGraph
 from heedful.engine.ports import GraphPort
-from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord
+from heedful.engine.records import EdgeRecord, NodeRecord
 from heedful.engine.survey import goal_region, survey
 from heedful.engine.topology import analyze, strongly_connected_components
 from heedful.engine.triage import triage
+from heedful.model import EdgeType
 from heedful.model.goal import Goal, GoalPriority, GoalStatus
 
 NOW = datetime(2026, 3, 21, tzinfo=UTC)

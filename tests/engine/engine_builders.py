@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from heedful.engine.ports import GraphPort
-from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, OutcomeRecord, OutcomeStatus
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
+from heedful.model import EdgeType, OutcomeStatus
 from heedful.model.goal import Goal, GoalPriority, GoalSource, GoalStatus
 
 NOW = datetime(2026, 3, 21, 12, 0, tzinfo=UTC)

@@ -14,7 +14,7 @@ from heedful.engine.ports import (
     Finding,
     Notice,
 )
-from heedful.engine.records import OutcomeStatus
+from heedful.model import OutcomeStatus
 
 
 class RecordingActions:

@@ -58,9 +58,10 @@ from heedful.engine.config import AutonomyLevel, BudgetConfig, EngineConfig, Tri
 from heedful.engine.engine import Engine
 from heedful.engine.memgraph import InMemoryGraph
 from heedful.engine.ports import ActionRequest, ActionResult
-from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, OutcomeStatus
+from heedful.engine.records import EdgeRecord, NodeRecord
 from heedful.engine.telemetry import TelemetryEvent
 from heedful.errors import StoreError
+from heedful.model import EdgeType, OutcomeStatus
 from heedful.model.goal import GoalSource, GoalStatus
 
 

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from heedful.engine.config import CoverageConfig, CoverageWeights
 from heedful.engine.coverage import assess, terms
-from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, OutcomeRecord, OutcomeStatus
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
+from heedful.model import EdgeType, OutcomeStatus
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -18,7 +18,8 @@ from heedful.engine.config import AutonomyLevel, BudgetConfig, EngineConfig, Gov
 from heedful.engine.engine import Engine
 from heedful.engine.governance import config_from_ampersand
 from heedful.engine.memgraph import InMemoryGraph
-from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord
+from heedful.engine.records import EdgeRecord, NodeRecord
+from heedful.model import EdgeType
 from heedful.model.goal import GoalSource, GoalStatus
 
 

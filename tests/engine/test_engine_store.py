@@ -19,9 +19,10 @@ from engine_fakes import HangingAsyncActions, ListNotifier, RecordingActions, St
 from heedful.engine import Engine, EngineConfig, open_engine
 from heedful.engine.config import AutonomyLevel, BudgetConfig
 from heedful.engine.ports import GraphPort
-from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, OutcomeRecord, OutcomeStatus
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.store_adapter import StoreGraph
 from heedful.memory import Store
+from heedful.model import EdgeType, OutcomeStatus
 from heedful.model.goal import Goal, GoalSource, GoalStatus
 
 

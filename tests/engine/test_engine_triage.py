@@ -9,7 +9,7 @@ import pytest
 
 from heedful.engine.config import DispatchMode, TriageConfig
 from heedful.engine.coverage import Coverage
-from heedful.engine.records import OutcomeRecord, OutcomeStatus
+from heedful.engine.records import OutcomeRecord
 from heedful.engine.topology import analyze
 from heedful.engine.triage import (
     AttentionItem,
@@ -19,6 +19,7 @@ from heedful.engine.triage import (
     triage,
     urgency,
 )
+from heedful.model import OutcomeStatus
 from heedful.model.goal import Goal, GoalPriority, GoalStatus
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

@@ -38,14 +38,7 @@ from heedful.engine.ports import (
     NotifierPort,
     ResearchPort,
 )
-from heedful.engine.records import (
-    EdgeRecord,
-    EdgeType,
-    NodeRecord,
-    NodeType,
-    OutcomeRecord,
-    OutcomeStatus,
-)
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.results import CycleResult, DispatchRecord, Ledger
 from heedful.engine.store_adapter import StoreGraph, open_engine
 from heedful.engine.topology import Component, DeliberationBudget, Topology, analyze
@@ -70,7 +63,6 @@ __all__ = [
     "DispatchMode",
     "DispatchRecord",
     "EdgeRecord",
-    "EdgeType",
     "Engine",
     "EngineConfig",
     "FaultLineDeliberator",
@@ -81,11 +73,9 @@ __all__ = [
     "Ledger",
     "LogNotifier",
     "NodeRecord",
-    "NodeType",
     "Notice",
     "NotifierPort",
     "OutcomeRecord",
-    "OutcomeStatus",
     "ResearchPort",
     "StoreGraph",
     "Topology",

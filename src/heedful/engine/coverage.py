@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from heedful.engine.config import CoverageConfig
-from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, OutcomeRecord, OutcomeStatus
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
+from heedful.model import EdgeType, OutcomeStatus
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOPWORD_TEXT = (

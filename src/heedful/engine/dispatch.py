@@ -34,12 +34,13 @@ from heedful.engine.ports import (
     NotifierPort,
     ResearchPort,
 )
-from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, NodeType, OutcomeRecord
-from heedful.engine.records import OutcomeStatus as OS
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.results import DispatchRecord, Ledger
 from heedful.engine.survey import CRYSTALLIZES, ENGINE_TRACE, ENGINE_TRACE_KEY, is_engine_trace
 from heedful.engine.topology import Component, deliberation_budget
 from heedful.engine.triage import AttentionItem
+from heedful.model import EdgeType, NodeType
+from heedful.model import OutcomeStatus as OS
 from heedful.model.goal import Goal, GoalPriority, GoalSource, GoalStatus, GoalTimescale
 
 _log = logging.getLogger("heedful.engine")

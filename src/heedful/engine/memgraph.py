@@ -15,8 +15,9 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from heedful.engine.coverage import terms
-from heedful.engine.records import SURPRISING, EdgeRecord, EdgeType, NodeRecord, OutcomeRecord
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.model import SURPRISING, EdgeType
 from heedful.model.goal import Goal, GoalStatus, can_transition
 
 

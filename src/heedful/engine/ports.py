@@ -21,8 +21,9 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord, OutcomeStatus
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.topology import Component
+from heedful.model import OutcomeStatus
 from heedful.model.goal import Goal, GoalStatus
 
 _log = logging.getLogger("heedful.engine")

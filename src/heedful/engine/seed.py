@@ -23,15 +23,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from heedful.engine.ports import GraphPort
-from heedful.engine.records import (
-    EdgeRecord,
-    EdgeType,
-    NodeRecord,
-    NodeType,
-    OutcomeRecord,
-    OutcomeStatus,
-)
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError
+from heedful.model import EdgeType, NodeType, OutcomeStatus
 from heedful.model.goal import Goal
 
 

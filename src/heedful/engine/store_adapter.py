@@ -1,7 +1,9 @@
 """The memory store as the engine's :class:`~heedful.engine.ports.GraphPort`.
 
-:class:`StoreGraph` translates between :class:`heedful.memory.Store` (epoch-second timestamps,
-``Node``/``Edge``/``Outcome`` models) and the engine's records. It adds no storage of its own.
+:class:`StoreGraph` translates between :class:`heedful.memory.Store` (the model's ``Node``,
+``Edge`` and ``Outcome``, epoch-second times) and the engine's records (``datetime`` times; see
+:mod:`heedful.engine.records` for why they differ). Both sides share :mod:`heedful.model`'s
+enums, so only field names and times are converted. It adds no storage of its own.
 """
 
 from __future__ import annotations
@@ -14,21 +16,10 @@ from typing import Any
 
 from heedful.engine.config import EngineConfig, load_engine_config
 from heedful.engine.engine import Engine
-from heedful.engine.records import (
-    EdgeRecord,
-    EdgeType,
-    NodeRecord,
-    NodeType,
-    OutcomeRecord,
-    OutcomeStatus,
-)
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError
-from heedful.memory import Edge, Node, Store
-from heedful.memory import EdgeType as StoreEdgeType
-from heedful.memory import NodeType as StoreNodeType
-from heedful.model.claim import Outcome
-from heedful.model.claim import OutcomeStatus as StoreOutcomeStatus
-from heedful.model.goal import Goal, GoalStatus
+from heedful.memory import Store
+from heedful.model import Edge, Goal, GoalStatus, Node, Outcome
 
 
 def _dt(epoch: float | None) -> datetime | None:
@@ -38,7 +29,7 @@ def _dt(epoch: float | None) -> datetime | None:
 def _node(node: Node) -> NodeRecord:
     return NodeRecord(
         id=node.id,
-        type=NodeType(node.node_type.value),
+        type=node.node_type,
         content=node.content,
         confidence=node.confidence,
         updated_at=_dt(node.updated_at),
@@ -47,12 +38,12 @@ def _node(node: Node) -> NodeRecord:
 
 
 def _edge(edge: Edge) -> EdgeRecord:
-    return EdgeRecord(edge.src, edge.dst, EdgeType(edge.edge_type.value), edge.weight)
+    return EdgeRecord(edge.src, edge.dst, edge.edge_type, edge.weight)
 
 
 def _outcome(outcome: Outcome) -> OutcomeRecord:
     return OutcomeRecord(
-        status=OutcomeStatus(outcome.status.value),
+        status=outcome.status,
         confidence=outcome.confidence,
         goal_id=outcome.goal_id,
         node_ids=tuple(outcome.node_ids),
@@ -131,7 +122,7 @@ class StoreGraph:
         stored = self.store.add_node(
             Node(
                 id=node.id,
-                node_type=StoreNodeType(node.type.value),
+                node_type=node.type,
                 content=node.content,
                 confidence=min(1.0, max(0.0, node.confidence)),
                 metadata=dict(node.metadata),
@@ -145,7 +136,7 @@ class StoreGraph:
             Edge(
                 src=edge.source,
                 dst=edge.target,
-                edge_type=StoreEdgeType(edge.type.value),
+                edge_type=edge.type,
                 weight=edge.weight,
             )
         )
@@ -155,7 +146,7 @@ class StoreGraph:
         at = outcome.created_at.timestamp() if outcome.created_at else self.store.now()
         stored = self.store.add_outcome(
             Outcome(
-                status=StoreOutcomeStatus(outcome.status.value),
+                status=outcome.status,
                 confidence=outcome.confidence,
                 node_ids=tuple(outcome.node_ids),
                 goal_id=outcome.goal_id,

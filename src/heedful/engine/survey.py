@@ -15,9 +15,10 @@ from datetime import datetime
 from heedful.engine.config import EngineConfig
 from heedful.engine.coverage import assess, terms
 from heedful.engine.ports import GraphPort
-from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord
+from heedful.engine.records import EdgeRecord, NodeRecord
 from heedful.engine.topology import analyze
 from heedful.engine.triage import AttentionItem, surprise
+from heedful.model import EdgeType
 from heedful.model.goal import Goal, GoalStatus
 
 #: Node metadata key listing the node ids a conclusion crystallises.

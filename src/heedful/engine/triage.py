@@ -16,8 +16,9 @@ import numpy as np
 
 from heedful.engine.config import DispatchMode, TriageConfig
 from heedful.engine.coverage import Coverage
-from heedful.engine.records import SURPRISING, OutcomeRecord
+from heedful.engine.records import OutcomeRecord
 from heedful.engine.topology import EMPTY_TOPOLOGY, Topology
+from heedful.model import SURPRISING
 from heedful.model.goal import Goal
 
 
