@@ -479,15 +479,16 @@ class Controller:
             withheld: The inspection was made but its result is revealed only later (static
                 condition); later selections value sources *given* this one is in the set.
         """
-        cand = self._inflight.pop(candidate_id, None)
-        if cand is None:
-            raise UnknownNameError(
-                f"candidate {candidate_id!r} was not selected or is already resolved"
-            )
+        cand = self._check_resolution(candidate_id, succeeded, observations, withheld)
+        cost = (
+            as_cost(actual_cost, f"candidate {candidate_id!r}")
+            if actual_cost is not None and not withheld
+            else None
+        )
+        # Everything is checked: from here on the selection is consumed.
+        del self._inflight[candidate_id]
         now = self.clock()
         if withheld:
-            if observations:
-                raise InvalidArgumentError("a withheld result cannot carry observations")
             self.committed.append(cand.target)
             self.inspected[cand.target] = self.inspected.get(cand.target, 0) + 1
             if cand.forced:
@@ -495,9 +496,6 @@ class Controller:
             else:
                 self.spontaneous_reads += 1
             return Resolution(inspection_succeeded=succeeded)
-        cost = (
-            as_cost(actual_cost, f"candidate {candidate_id!r}") if actual_cost is not None else None
-        )
         before = self.best_action()
         kw: dict[str, Any] = {
             "turn_id": self.turn_id,
@@ -536,10 +534,6 @@ class Controller:
                     self.world.record_evidence(
                         claim_id, cand.target, None, now=now, succeeded=False, forced=cand.forced
                     )
-        elif observations:
-            raise InvalidArgumentError(
-                f"candidate {candidate_id!r} is not an inspection; it has no observations"
-            )
         after = self.best_action()
         if decision_changed is None and before is not None:
             decision_changed = before != after
@@ -556,6 +550,32 @@ class Controller:
         if cand.forced:
             self._rescue_if_satisfied(now)
         return res
+
+    def _check_resolution(
+        self,
+        candidate_id: str,
+        succeeded: bool,
+        observations: Mapping[str, str | None] | None,
+        withheld: bool,
+    ) -> Candidate:
+        """The in-flight candidate, once everything :meth:`resolve` would refuse is ruled out.
+
+        Nothing changes here, so a refused resolve keeps the selection for a corrected retry.
+        """
+        cand = self._inflight.get(candidate_id)
+        if cand is None:
+            raise UnknownNameError(
+                f"candidate {candidate_id!r} was not selected or is already resolved"
+            )
+        if withheld and observations:
+            raise InvalidArgumentError("a withheld result cannot carry observations")
+        if observations and cand.kind is not CandidateKind.INSPECT_SOURCE:
+            raise InvalidArgumentError(
+                f"candidate {candidate_id!r} is not an inspection; it has no observations"
+            )
+        for claim_id, value in (observations or {}).items():
+            self.world.check_evidence(claim_id, cand.target, value if succeeded else None)
+        return cand
 
     # -- decision ------------------------------------------------------------------------------
 
