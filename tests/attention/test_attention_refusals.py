@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from tests_attention_time import NOW
 
 from heedful.attention.controller import Controller
 from heedful.errors import InvalidArgumentError
 from heedful.model.candidate import Candidate, EventType
+from heedful.model.goal import Goal, GoalStatus
 
 
 def _selected(ctl: Controller) -> Candidate:
@@ -60,3 +64,15 @@ def test_a_withheld_resolve_with_observations_keeps_the_selection(
     assert deploy_controller.committed == []
     deploy_controller.resolve(step.id, withheld=True)
     assert deploy_controller.committed == ["registry"]
+
+
+def test_a_goal_change_the_store_refuses_leaves_the_controller_unchanged(
+    tmp_path: Path,
+) -> None:
+    ctl = Controller(tmp_path / "m.db", clock=lambda: NOW)
+    done = Goal(id="g", title="ship", status=GoalStatus.COMPLETED)
+    ctl.add_goal(done)
+    with pytest.raises(InvalidArgumentError, match="cannot go from completed"):
+        ctl.add_goal(done.model_copy(update={"status": GoalStatus.ACTIVE}))
+    assert ctl.world.goals["g"].status is GoalStatus.COMPLETED
+    assert ctl.store is not None and ctl.store.get_goal("g").status is GoalStatus.COMPLETED

@@ -188,10 +188,10 @@ class Controller:
             self.store.mark_dirty(claim_id, "marked by the controller")
 
     def add_goal(self, goal: Goal) -> None:
-        """Add or replace a goal."""
-        self.world.add_goal(goal)
+        """Add or replace a goal (a change the store refuses changes nothing)."""
         if self.mirror is not None:
             self.mirror.goal(goal)
+        self.world.add_goal(goal)
 
     def state_decision(self, decision: DecisionModel | None) -> None:
         """State the decision about to be made (enables decision-based pivotality and VOI)."""
