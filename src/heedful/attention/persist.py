@@ -3,14 +3,12 @@
 The controller works on in-memory registries (fast, recomputed every selection); the store is the
 durable copy and the place truth maintenance lives. This mirror
 
-* loads sources (metadata, authority per claim type), claims and goals when the controller opens;
+* loads sources (in full: what they report, authority per claim type, cost, data age, trust),
+  claims and goals when the controller opens;
 * writes every registration, belief, piece of evidence and goal through;
 * pulls the store's ``dirty`` flags before each recomputation, so a change upstream that the
   store propagated through justifications (document 000 §4.6) raises a dirty-belief candidate;
 * appends every trace event.
-
-What a source *reports* is not part of the store's schema: register sources with ``reports``
-again after opening (the normal start-up of an agent).
 """
 
 from __future__ import annotations
@@ -48,9 +46,12 @@ class StoreMirror:
         for s in self.store.sources():
             world.register_source(
                 s.id,
+                reports=s.reports,
                 authority=dict(s.authority),
                 default_authority=s.default_authority,
-                cost=Cost(tool_calls=s.cost),
+                # A source stored before the split was kept has only its scalar cost.
+                cost=s.cost_detail if s.cost_detail is not None else Cost(tool_calls=s.cost),
+                age_s=s.age_s,
                 trusted=s.trusted,
                 kind=s.kind,
             )
@@ -97,6 +98,9 @@ class StoreMirror:
                 default_authority=info.default_authority,
                 trusted=info.trusted,
                 cost=info.cost.scalar(),
+                cost_detail=info.cost,
+                reports=info.reports,
+                age_s=info.age_s,
             )
         )
 
