@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,25 @@ def test_a_goal_change_the_store_refuses_leaves_the_controller_unchanged(
         ctl.add_goal(done.model_copy(update={"status": GoalStatus.ACTIVE}))
     assert ctl.world.goals["g"].status is GoalStatus.COMPLETED
     assert ctl.store is not None and ctl.store.get_goal("g").status is GoalStatus.COMPLETED
+
+
+def test_a_source_the_store_refuses_leaves_the_previous_registration(tmp_path: Path) -> None:
+    ctl = Controller(tmp_path / "m.db", clock=lambda: NOW)
+    ctl.register_source("s", reports=["c"], cost={"tool_calls": 1})
+    before = ctl.world.sources["s"]
+    with pytest.raises(InvalidArgumentError, match="finite"):
+        ctl.register_source("s", reports=["c"], cost={"tokens": math.inf})
+    assert ctl.world.sources["s"] == before
+    with pytest.raises(InvalidArgumentError, match="finite"):
+        ctl.register_source("new", cost={"tokens": math.inf})
+    assert "new" not in ctl.world.sources
+
+
+def test_a_belief_the_store_refuses_leaves_the_previous_belief(tmp_path: Path) -> None:
+    ctl = Controller(tmp_path / "m.db", clock=lambda: NOW)
+    ctl.record_belief("x", "a", domain=["a", "b"])
+    before = ctl.world.beliefs["x"]
+    with pytest.raises(InvalidArgumentError, match="outside"):
+        ctl.record_belief("x", "c", domain=["c", "d"])  # the store keeps the claim's domain
+    assert ctl.world.beliefs["x"] == before
+    assert ctl.store is not None and ctl.store.get_claim("x").value == "a"

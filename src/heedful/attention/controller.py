@@ -17,10 +17,11 @@ update beliefs → recompute → stop when the best net value ≤ 0.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -55,6 +56,8 @@ from heedful.model.goal import Goal
 from heedful.model.scenario import Cost
 
 __all__ = ["Controller", "Stop"]
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -154,16 +157,18 @@ class Controller:
     def register_source(self, source_id: str, **kwargs: Any) -> None:
         """Register a source: ``reports``, ``authority`` (float or claim type → float), ``cost``,
         ``age_s``, ``trusted``, ``kind``."""
-        info = self.world.register_source(source_id, **kwargs)
-        if self.mirror is not None:
-            self.mirror.source(info)
+        with _restored_on_error(self.world.sources, source_id):
+            info = self.world.register_source(source_id, **kwargs)
+            if self.mirror is not None:
+                self.mirror.source(info)
 
     def record_belief(self, claim_id: str, value: str | None, **kwargs: Any) -> None:
         """Record a belief: ``claim_type``, ``domain``, ``confidence``, ``age_s``,
         ``volatility``, ``source_id``."""
-        rec = self.world.record_belief(claim_id, value, now=self.clock(), **kwargs)
-        if self.mirror is not None:
-            self.mirror.belief(rec)
+        with _restored_on_error(self.world.beliefs, claim_id):
+            rec = self.world.record_belief(claim_id, value, now=self.clock(), **kwargs)
+            if self.mirror is not None:
+                self.mirror.belief(rec)
 
     def record_evidence(
         self, claim_id: str, source_id: str, value: str | None, **kwargs: Any
@@ -650,6 +655,18 @@ class Controller:
     def candidates(self) -> list[Candidate]:
         """Live candidates (not yet selected)."""
         return list(self.guard.table)
+
+
+@contextmanager
+def _restored_on_error(table: dict[str, _T], key: str) -> Iterator[None]:
+    """Put ``table[key]`` back as it was when the block raises (e.g. the store refused a write)."""
+    saved = {key: table[key]} if key in table else {}
+    try:
+        yield
+    except BaseException:
+        table.pop(key, None)
+        table.update(saved)
+        raise
 
 
 def _open_store(store: Store | str | os.PathLike[str] | None) -> Store | None:
