@@ -121,3 +121,13 @@ def test_a_reopened_controller_proposes_inspections_without_registering_again(
     step = again.next()
     assert isinstance(step, Candidate) and step.target == "registry"
     assert step.claim_ids == ("dep_version",)
+
+
+def test_evidence_on_a_claim_with_no_recorded_belief_is_written_through(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "m.db")
+    ctl = Controller(store, clock=lambda: NOW)
+    ctl.register_source("db", reports=["rows"], authority=0.95)
+    assert ctl.record_evidence("rows", "db", "few") is True
+    assert store.get_claim("rows").value == ctl.world.beliefs["rows"].value == "few"
+    assert [e.value for e in store.evidence("rows")] == ["few"]
+    store.close()

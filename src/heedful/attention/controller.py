@@ -181,8 +181,7 @@ class Controller:
     ) -> bool:
         ev, changed = self.world.record_evidence(claim_id, source_id, value, now=now, **kwargs)
         if self.mirror is not None and ev.succeeded and ev.value is not None:
-            self.mirror.evidence(claim_id, source_id, ev.value, ev.observed_at)
-            self.mirror.belief(self.world.beliefs[claim_id])
+            self.mirror.evidence(source_id, ev.value, ev.observed_at, self.world.beliefs[claim_id])
             self.mirror.learn_hazard(self.world, claim_id)
         return changed
 

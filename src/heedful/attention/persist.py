@@ -106,9 +106,7 @@ class StoreMirror:
 
     def belief(self, rec: BeliefRecord) -> None:
         """Store (or update) a belief."""
-        try:
-            self.store.get_claim(rec.claim_id)
-        except UnknownNameError:
+        if not self._has_claim(rec.claim_id):
             self.store.add_claim(
                 Claim(
                     id=rec.claim_id,
@@ -132,16 +130,32 @@ class StoreMirror:
             source_id=rec.source_id,
         )
 
-    def evidence(self, claim_id: str, source_id: str, value: str, observed_at: datetime) -> None:
-        """Store one report (the claim's new value is written by :meth:`belief`)."""
+    def evidence(
+        self, source_id: str, value: str, observed_at: datetime, belief: BeliefRecord
+    ) -> None:
+        """Store one report and the belief it led to.
+
+        A claim first known from this report (no belief recorded before) is stored first, so
+        its evidence has a claim to belong to.
+        """
+        if not self._has_claim(belief.claim_id):
+            self.belief(belief)
         self.store.add_evidence(
             Evidence(
-                claim_id=claim_id,
+                claim_id=belief.claim_id,
                 source_id=source_id,
                 value=value,
                 observed_at=observed_at.timestamp(),
             )
         )
+        self.belief(belief)
+
+    def _has_claim(self, claim_id: str) -> bool:
+        try:
+            self.store.get_claim(claim_id)
+        except UnknownNameError:
+            return False
+        return True
 
     def goal(self, goal: Goal) -> None:
         """Store (or replace) a goal."""
