@@ -131,3 +131,19 @@ def test_evidence_on_a_claim_with_no_recorded_belief_is_written_through(tmp_path
     assert store.get_claim("rows").value == ctl.world.beliefs["rows"].value == "few"
     assert [e.value for e in store.evidence("rows")] == ["few"]
     store.close()
+
+
+def test_a_reopened_controller_keeps_the_evidence_its_claim_checks_rest_on(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "m.db"
+    first = Controller(path, clock=lambda: NOW)
+    first.register_source("probe", reports=["svc_up"], authority=0.99, kind="live_instrument")
+    first.record_belief("svc_up", "yes", domain=["yes", "no"], claim_type="live_system_state")
+    first.record_evidence("svc_up", "probe", "yes")
+    assert first.check_claim("svc_up").ok
+    assert first.store is not None
+    first.store.close()
+    again = Controller(path, clock=lambda: NOW)
+    assert [(e.source_id, e.value) for e in again.world.evidence] == [("probe", "yes")]
+    assert again.check_claim("svc_up").ok

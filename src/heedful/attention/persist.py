@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from heedful.attention.context import SourceInfo
+from heedful.attention.validator import EvidenceRecord
 from heedful.attention.world import BeliefRecord, World
 from heedful.errors import UnknownNameError
 from heedful.memory import Store
@@ -42,7 +43,7 @@ class StoreMirror:
     # -- loading --------------------------------------------------------------------------------
 
     def load(self, world: World, now: datetime) -> None:
-        """Fill ``world`` with the store's sources, claims and goals."""
+        """Fill ``world`` with the store's sources, claims, their evidence, and goals."""
         for s in self.store.sources():
             world.register_source(
                 s.id,
@@ -71,6 +72,17 @@ class StoreMirror:
             if c.dirty:
                 world.mark_dirty(c.id)
             self.learn_hazard(world, c.id)
+            # The validator judges claims by their evidence, so a reopened controller needs it.
+            world.evidence.extend(
+                EvidenceRecord(
+                    id=f"ev-stored-{e.id}",
+                    claim_id=e.claim_id,
+                    source_id=e.source_id,
+                    observed_at=datetime.fromtimestamp(e.observed_at, UTC),
+                    value=None if e.value is None else str(e.value),
+                )
+                for e in self.store.evidence(c.id)
+            )
         for g in self.store.list_goals():
             world.add_goal(g)
 
