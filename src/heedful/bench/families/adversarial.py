@@ -48,29 +48,19 @@ def generate_adversarial(
         scenario_id: The id to give the scenario.
     """
     budget = int(rng.integers(2, 4))
-    system = str(wording.choice(words.SYSTEMS))
+    b = Builder.start(rng, wording, scenario_id, family="H")
+    system = b.system
     aspect = str(wording.choice(words.ASPECTS))
-    b = Builder(rng, wording, scenario_id, family="H", system=system)
     state = b.variable(
         f"{system}_state",
-        list(words.STATE_TRIPLES[int(wording.integers(len(words.STATE_TRIPLES)))]),
-        Volatility(rng.choice([Volatility.MEDIUM.value, Volatility.HIGH.value])),
+        b.values(words.STATE_TRIPLES),
+        b.volatility(Volatility.MEDIUM, Volatility.HIGH),
         believe=True,
         confidence=(0.6, 0.95),
         age_s=(900.0, 28_800.0),
     )
-    aux = b.variable(
-        f"{system}_{aspect}",
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility(rng.choice([Volatility.LOW.value, Volatility.MEDIUM.value])),
-        believe=False,
-    )
-    noise = b.variable(
-        str(wording.choice(words.IRRELEVANT)),
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility.HIGH,
-        believe=False,
-    )
+    aux = b.condition(aspect)
+    noise = b.irrelevant(Volatility.HIGH)
     belief = b.belief_of(state)
     assert belief is not None  # believe=True above
 

@@ -30,8 +30,7 @@ def generate_summary(
     """
     budget = int(rng.integers(1, 3))
     n_distract = int(rng.integers(3, 9))
-    system = str(wording.choice(words.SYSTEMS))
-    b = Builder(rng, wording, scenario_id, family="B", system=system)
+    b = Builder.start(rng, wording, scenario_id, family="B")
 
     volatility = Volatility(
         rng.choice(
@@ -40,20 +39,15 @@ def generate_summary(
         )
     )
     state = b.variable(
-        f"{system}_status",
-        list(words.STATE_PAIRS[int(wording.integers(len(words.STATE_PAIRS)))]),
+        f"{b.system}_status",
+        b.values(words.STATE_PAIRS),
         volatility,
         believe=True,
         confidence=(0.8, 0.97),
         age_s=(1_200.0, 64_800.0),
         origin="summary",
     )
-    noise = b.variable(
-        str(wording.choice(words.IRRELEVANT)),
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility(rng.choice([Volatility.LOW.value, Volatility.HIGH.value])),
-        believe=False,
-    )
+    noise = b.irrelevant(b.volatility(Volatility.LOW, Volatility.HIGH))
     belief = b.belief_of(state)
     assert belief is not None  # believe=True above
 
@@ -107,13 +101,7 @@ def generate_summary(
             cues=signals.mixed_cues(rng),
             kind=str(rng.choice(words.MIDDLE_KINDS)),
         )
-    for _ in range(n_distract):
-        b.source(
-            [] if rng.random() < 0.6 else [noise],
-            authority=rng.uniform(0.2, 0.99),
-            age_s=rng.uniform(0.0, 86_400.0),
-            cues=signals.loud_cues(rng) if rng.random() < 0.85 else signals.mixed_cues(rng),
-        )
+    b.distractors(n_distract, noise, silent=0.6)
 
     raw = b.build(
         budget=budget,
