@@ -29,24 +29,15 @@ def _label(wording: np.random.Generator, system: str) -> str | None:
 
 
 def _shouting(rng: np.random.Generator) -> dict[str, object]:
-    return {
-        "urgent_words": int(rng.integers(3, 9)),
-        "verbosity": int(rng.integers(300, 1_000)),
-        "recency_s": float(rng.integers(0, 60)),
-        "repeats": int(rng.integers(2, 7)),
-    }
+    return signals.cues(
+        rng, urgent_words=(3, 9), verbosity=(300, 1_000), recency_s=(0, 60), repeats=(2, 7)
+    )
 
 
 def generate_adversarial(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:
-    """Generate one family-H scenario.
-
-    Args:
-        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
-        wording: Surface randomness (names, labels, teasers, injections) — independent of ``rng``.
-        scenario_id: The id to give the scenario.
-    """
+    """Generate one family-H scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(2, 4))
     b = Builder.start(rng, wording, scenario_id, family="H")
     system = b.system

@@ -24,13 +24,7 @@ N_HIGH = 4
 def generate_budgeted(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:
-    """Generate one family-G scenario.
-
-    Args:
-        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
-        wording: Surface randomness (names, labels, teasers, task text) — independent of ``rng``.
-        scenario_id: The id to give the scenario.
-    """
+    """Generate one family-G scenario (a :data:`heedful.bench.families.Maker`)."""
     n_sources = int(rng.integers(12, 25))
     budget = int(rng.integers(3, 6))
     n_partial = int(rng.integers(3, 7))

@@ -20,13 +20,7 @@ VERSION = "A-v1"
 def generate_loud(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:
-    """Generate one family-A scenario.
-
-    Args:
-        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
-        wording: Surface randomness (names, labels, teasers, task text) — independent of ``rng``.
-        scenario_id: The id to give the scenario.
-    """
+    """Generate one family-A scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(1, 3))
     b = Builder.start(rng, wording, scenario_id, family="A")
     aspect = str(wording.choice(words.ASPECTS))
@@ -56,12 +50,9 @@ def generate_loud(
         [state],
         authority=rng.uniform(0.85, 0.97),
         age_s=rng.uniform(0.0, 120.0),
-        cues={
-            "urgent_words": 0,
-            "verbosity": int(rng.integers(3, 15)),
-            "recency_s": float(rng.integers(900, 7_200)),
-            "repeats": 0,
-        },
+        cues=signals.cues(
+            rng, urgent_words=0, verbosity=(3, 15), recency_s=(900, 7_200), repeats=0
+        ),
     )
     # The loud item: an old echo of the believed state, or nothing relevant.
     echoes = bool(rng.random() < 0.5)
@@ -69,12 +60,9 @@ def generate_loud(
         [state] if echoes else [],
         authority=rng.uniform(0.35, 0.7),
         age_s=float(belief["age_s"]) if echoes else rng.uniform(0.0, 86_400.0),
-        cues={
-            "urgent_words": int(rng.integers(2, 6)),
-            "verbosity": int(rng.integers(400, 1_000)),
-            "recency_s": float(rng.integers(0, 60)),
-            "repeats": int(rng.integers(2, 6)),
-        },
+        cues=signals.cues(
+            rng, urgent_words=(2, 6), verbosity=(400, 1_000), recency_s=(0, 60), repeats=(2, 6)
+        ),
         echo={state: str(belief["value"])} if echoes else None,
     )
     # Ordinary sources: one on the auxiliary condition, a weaker view of the state, chatter.

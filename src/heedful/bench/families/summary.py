@@ -21,13 +21,7 @@ VERSION = "B-v1"
 def generate_summary(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:
-    """Generate one family-B scenario.
-
-    Args:
-        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
-        wording: Surface randomness (names, labels, teasers, task text) — independent of ``rng``.
-        scenario_id: The id to give the scenario.
-    """
+    """Generate one family-B scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(1, 3))
     n_distract = int(rng.integers(3, 9))
     b = Builder.start(rng, wording, scenario_id, family="B")
@@ -59,17 +53,10 @@ def generate_summary(
     if with_hedge:
         b.action(verbs[2], [({}, rng.uniform(-0.1, 0.3))])
 
-    summary_cues = {
-        "urgent_words": 0,
-        "verbosity": int(rng.integers(80, 300)),
-        "recency_s": float(rng.integers(0, 900)),
-        "repeats": int(rng.integers(0, 3)),
-    }
-    cheap = {
-        "tokens": int(rng.integers(30, 150)),
-        "tool_calls": 1,
-        "latency_ms": int(rng.integers(10, 150)),
-    }
+    summary_cues = signals.cues(
+        rng, urgent_words=0, verbosity=(80, 300), recency_s=(0, 900), repeats=(0, 3)
+    )
+    cheap = signals.draw_cost(rng, tokens=(30, 150), latency_ms=(10, 150))
     echo = {state: str(belief["value"])} if rng.random() < 0.5 else None
     b.source(
         [state],
@@ -87,11 +74,7 @@ def generate_summary(
         age_s=rng.uniform(0.0, 30.0),
         cues=signals.quiet_cues(rng),
         kind=str(rng.choice(words.INSTRUMENT_KINDS)),
-        cost={
-            "tokens": int(rng.integers(150, 500)),
-            "tool_calls": 1,
-            "latency_ms": int(rng.integers(500, 3000)),
-        },
+        cost=signals.draw_cost(rng, tokens=(150, 500), latency_ms=(500, 3_000)),
     )
     if rng.random() < 0.5:
         b.source(
