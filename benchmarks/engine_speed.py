@@ -106,7 +106,7 @@ def bench_survey(graph: GraphPort, label: str) -> None:
         for goal in graph.list_goals(GoalStatus.ACTIVE):
             region = goal_region(graph, goal, config.region_search_limit)
             ids = [n.id for n in graph.get_nodes(region)]
-            total += len(graph.edges_touching(ids)) + len(graph.outcomes_for(goal.id, ids))
+            total += len(graph.edges_among(ids)) + len(graph.outcomes_for(goal.id, ids))
         return total
 
     def full() -> int:

@@ -313,6 +313,19 @@ def test_explore_links_related_nodes_found_by_internal_expansion(graph: InMemory
     assert "x" in graph.get_goal("g").linked_node_ids
 
 
+def test_exploration_traces_never_join_a_goal_region(graph: InMemoryGraph) -> None:
+    add_learn_region(graph, "c", "churn")
+    add_goal(graph, "g", "churn pricing competitors")
+    engine = Engine(graph, _config("act"), clock=clock)
+    first = engine.run_cycle()["dispatches"][0]
+    second = engine.run_cycle()["dispatches"][0]
+    traces = {first["details"]["trace_node_id"], second["details"]["trace_node_id"]}
+    assert not traces & set(graph.get_goal("g").linked_node_ids)
+    (item,) = engine.survey()["attention_items"]
+    assert not traces & set(item["region_node_ids"])
+    assert item["coverage_score"] == pytest.approx(first["coverage_before"], abs=1e-9)
+
+
 def test_focus_mode_triggers_deliberator(graph: InMemoryGraph) -> None:
     add_cyclic_region(graph, "m", "market")
     add_goal(graph, "g", "market")

@@ -130,3 +130,43 @@ def test_kappa_matches_brute_force_bipartitions(
     assert a and b and not a & b
     assert sorted((s, t) for s, t in edges if s in a and t in b) == list(fault_lines)
     assert sum(1 for s, t in edges if s in b and t in a) >= kappa
+
+
+def _reach(nodes: list[str], edges: set[tuple[str, str]], start: str) -> set[str]:
+    seen, stack = {start}, [start]
+    while stack:
+        x = stack.pop()
+        for s, t in edges:
+            if s == x and t not in seen:
+                seen.add(t)
+                stack.append(t)
+    return seen
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=8).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n * 3),
+        )
+    )
+)
+def test_analyze_matches_brute_force_components_on_any_digraph(
+    graph: tuple[int, set[tuple[int, int]]],
+) -> None:
+    n, raw = graph
+    nodes = [f"v{i}" for i in range(n)]
+    edges = {(nodes[a], nodes[b]) for a, b in raw if a != b}
+    reach = {x: _reach(nodes, edges, x) for x in nodes}
+    comps = {frozenset(y for y in nodes if y in reach[x] and x in reach[y]) for x in nodes}
+    expected = {
+        tuple(sorted(c)): _brute_kappa(sorted(c), {(s, t) for s, t in edges if s in c and t in c})
+        for c in comps
+        if len(c) > 1
+    }
+    topo = analyze(nodes, edges)
+    assert {c.nodes: c.kappa for c in topo.sccs} == expected
+    assert topo.max_kappa == max(expected.values(), default=0)
+    assert set(topo.dag_nodes) == {x for c in comps if len(c) == 1 for x in c}
+    assert topo.routing == ("deliberate" if expected else "fast")

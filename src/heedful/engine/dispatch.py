@@ -37,7 +37,7 @@ from heedful.engine.ports import (
 from heedful.engine.records import EdgeRecord, EdgeType, NodeRecord, NodeType, OutcomeRecord
 from heedful.engine.records import OutcomeStatus as OS
 from heedful.engine.results import DispatchRecord, Ledger
-from heedful.engine.survey import CRYSTALLIZES
+from heedful.engine.survey import CRYSTALLIZES, ENGINE_TRACE, ENGINE_TRACE_KEY, is_engine_trace
 from heedful.engine.topology import Component, deliberation_budget
 from heedful.engine.triage import AttentionItem
 from heedful.model.goal import Goal, GoalPriority, GoalSource, GoalStatus, GoalTimescale
@@ -235,15 +235,18 @@ class Dispatcher:
     async def _explore(self, record: DispatchRecord) -> None:
         item = record.item
         region = set(item.region_node_ids)
-        frontier, linked = list(region), []
+        frontier, linked = list(region), list[str]()
+        limit = self.config.region_search_limit
         for _ in range(self.config.explore_depth):
-            found = []
+            found: list[str] = []
             for edge in self.graph.edges_touching(frontier):
                 for node_id in (edge.source, edge.target):
                     if node_id not in region:
                         region.add(node_id)
                         found.append(node_id)
-            linked.extend(found)
+            # Engine traces are bookkeeping, not knowledge: never link them to a goal.
+            found = [n.id for n in self.graph.get_nodes(found) if not is_engine_trace(n)]
+            linked.extend(found[: max(0, limit - len(linked))])
             frontier = found
         gaps = sorted(item.coverage.gaps, key=lambda g: (not g.startswith("unknown:"), g))
         if not gaps:
@@ -290,7 +293,7 @@ class Dispatcher:
                 ),
                 confidence=1.0,
                 updated_at=self.now,
-                metadata={"engine": "explore_trace", "goal_id": item.goal_id or ""},
+                metadata={ENGINE_TRACE_KEY: ENGINE_TRACE, "goal_id": item.goal_id or ""},
             )
         )
         w.edges.extend(

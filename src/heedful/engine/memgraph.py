@@ -117,6 +117,13 @@ class InMemoryGraph:
             seen.update(self._touching.get(node_id, ()))
         return [self.edges[i] for i in sorted(seen)]
 
+    def edges_among(self, node_ids: Sequence[str]) -> list[EdgeRecord]:
+        """Edges with both endpoints in ``node_ids``."""
+        inside = set(node_ids)
+        return [
+            e for e in self.edges_touching(node_ids) if e.source in inside and e.target in inside
+        ]
+
     # outcomes ----------------------------------------------------------------------------------
 
     def record_outcome(self, outcome: OutcomeRecord) -> str:

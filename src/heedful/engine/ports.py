@@ -60,6 +60,10 @@ class GraphPort(Protocol):
         """Edges with at least one endpoint in ``node_ids``."""
         ...
 
+    def edges_among(self, node_ids: Sequence[str]) -> list[EdgeRecord]:
+        """Edges with both endpoints in ``node_ids``."""
+        ...
+
     def outcomes_for(self, goal_id: str | None, node_ids: Sequence[str]) -> list[OutcomeRecord]:
         """Outcomes of the goal or bearing on any of the nodes."""
         ...

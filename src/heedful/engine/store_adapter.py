@@ -114,6 +114,10 @@ class StoreGraph:
         """Edges with an endpoint in ``node_ids``."""
         return [_edge(e) for e in self.store.edges_touching(list(node_ids))]
 
+    def edges_among(self, node_ids: Sequence[str]) -> list[EdgeRecord]:
+        """Edges with both endpoints in ``node_ids``."""
+        return [_edge(e) for e in self.store.edges(list(node_ids))]
+
     def outcomes_for(self, goal_id: str | None, node_ids: Sequence[str]) -> list[OutcomeRecord]:
         """Outcomes of the goal or bearing on any of the nodes (one query)."""
         return [_outcome(o) for o in self.store.outcomes_for(goal_id, list(node_ids))]

@@ -22,6 +22,14 @@ from heedful.model.goal import Goal, GoalStatus
 
 #: Node metadata key listing the node ids a conclusion crystallises.
 CRYSTALLIZES = "crystallizes"
+#: Node metadata marking the engine's own bookkeeping nodes (exploration traces).
+ENGINE_TRACE_KEY = "engine"
+ENGINE_TRACE = "explore_trace"
+
+
+def is_engine_trace(node: NodeRecord) -> bool:
+    """Whether a node is the engine's bookkeeping (excluded from regions and coverage)."""
+    return node.metadata.get(ENGINE_TRACE_KEY) == ENGINE_TRACE
 
 
 def goal_region(graph: GraphPort, goal: Goal, limit: int) -> list[str]:
@@ -72,9 +80,9 @@ def survey_region(
     config: EngineConfig,
 ) -> AttentionItem:
     """Coverage, effective topology and surprise of one region."""
-    nodes = graph.get_nodes(region)
+    nodes = [n for n in graph.get_nodes(region) if not is_engine_trace(n)]
     ids = {n.id for n in nodes}
-    edges = [e for e in graph.edges_touching(list(ids)) if e.source in ids and e.target in ids]
+    edges = graph.edges_among(list(ids))
     outcomes = graph.outcomes_for(goal.id if goal else None, list(ids))
     query = f"{goal.title} {goal.description}" if goal else None
     coverage = assess(
@@ -124,9 +132,8 @@ def gap_regions(graph: GraphPort, count: int) -> list[list[str]]:
             x = parent[x]
         return x
 
-    for edge in graph.edges_touching(candidates):
-        if edge.source in parent and edge.target in parent:
-            parent[find(edge.source)] = find(edge.target)
+    for edge in graph.edges_among(candidates):
+        parent[find(edge.source)] = find(edge.target)
     groups: dict[str, list[str]] = {}
     for c in candidates:
         groups.setdefault(find(c), []).append(c)

@@ -1,0 +1,37 @@
+"""The shipped example goal graph loads and drives a cycle from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from heedful.cli import app
+
+SEED = Path(__file__).resolve().parents[2] / "examples" / "engine" / "seed.yaml"
+
+
+def test_example_seed_loads_and_surveys_with_a_feedback_loop(tmp_path: Path) -> None:
+    db = str(tmp_path / "e.db")
+    runner = CliRunner()
+    loaded = runner.invoke(app, ["engine", "load", str(SEED), "--db", db])
+    assert loaded.exit_code == 0, loaded.output
+    survey = runner.invoke(app, ["engine", "survey", "--db", db, "--json"])
+    assert survey.exit_code == 0, survey.output
+    items = {i["goal_id"]: i for i in json.loads(survey.output)["attention_items"]}
+    assert set(items) == {"ship-billing-v2", "cut-cloud-cost"}
+    # schema → backfill → invoices → schema is one strongly connected component with κ = 1.
+    assert items["ship-billing-v2"]["max_kappa"] == 1
+    assert items["ship-billing-v2"]["routing"] == "deliberate"
+    assert items["ship-billing-v2"]["dispatch_mode"] == "focus"
+
+
+def test_example_seed_cycle_in_observe_mode_dispatches_nothing(tmp_path: Path) -> None:
+    db = str(tmp_path / "e.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["engine", "load", str(SEED), "--db", db]).exit_code == 0
+    cycle = runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "observe", "--json"])
+    assert cycle.exit_code == 0, cycle.output
+    result = json.loads(cycle.output)
+    assert all(d["result"] == "deferred" for d in result["dispatches"])
