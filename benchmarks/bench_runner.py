@@ -8,23 +8,12 @@ trials per second and the ratio ``run time / oracle-only time`` (lower is better
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
+from _timing import best_time
 from heedful import decision
 from heedful.bench import generate_suite, run_benchmark
 
 POLICIES = ["random", "recency", "loudness", "authority-first", "oracle"]
 TRIALS = 4
-
-
-def _time(fn: Callable[[], None], repeats: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:
@@ -38,7 +27,7 @@ def main() -> None:
     def full_run() -> None:
         run_benchmark(scenarios, POLICIES, trials=TRIALS, seed=0, progress=False)
 
-    t_oracle, t_run = _time(oracle_only), _time(full_run)
+    t_oracle, t_run = best_time(oracle_only), best_time(full_run)
     n_trials = len(scenarios) * len(POLICIES) * TRIALS
     print(f"scenarios: {len(scenarios)}, trials: {n_trials}")
     print(

@@ -6,9 +6,7 @@ Run: ``.venv/bin/python benchmarks/bench_salience.py``. Prints turns per second 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
+from _timing import best_time
 from heedful.salience import AttentionSystem
 
 TURNS = [
@@ -17,15 +15,6 @@ TURNS = [
     "Tell me about the Docker configuration for Nginx",
     "Now edit the config file for Redis with Sentinel, then restart the cluster.",
 ] * 250
-
-
-def _time(fn: Callable[[], None], repeats: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:
@@ -40,7 +29,7 @@ def main() -> None:
         for text in TURNS:
             text.split()
 
-    t_pipe, t_base = _time(pipeline), _time(baseline)
+    t_pipe, t_base = best_time(pipeline, repeats=5), best_time(baseline, repeats=5)
     print(f"turns: {len(TURNS)}")
     print(f"pipeline: {len(TURNS) / t_pipe:,.0f} turns/s")
     print(f"ratio pipeline/split: {t_pipe / t_base:.1f}x")

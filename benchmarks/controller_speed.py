@@ -16,13 +16,12 @@ meant for hundreds to a few thousand live candidates, not millions.
 
 from __future__ import annotations
 
-import time
 import tracemalloc
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 import numpy as np
 
+from _timing import best_time
 from heedful.attention import Controller, choose, heuristic_voc
 from heedful.model.goal import ClaimDependency, Goal, GoalStatus
 
@@ -64,15 +63,6 @@ def _select(c: dict[str, np.ndarray]) -> int | None:
     return choose(net, c["floor"], c["bonus"], c["starving"], c["explore"]).index
 
 
-def _best_of(fn: Callable[[], object], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main() -> None:
     """Measure and print."""
     rng = np.random.default_rng(0)
@@ -82,8 +72,8 @@ def main() -> None:
         cols = _columns(n, rng)
         values = cols["loss"].tolist()
         repeats = 5 if n <= 100_000 else 2
-        t_sel = _best_of(lambda cols=cols: _select(cols), repeats)  # type: ignore[misc]
-        t_sort = _best_of(lambda values=values: sorted(values), repeats)  # type: ignore[misc]
+        t_sel = best_time(lambda cols=cols: _select(cols), repeats)  # type: ignore[misc]
+        t_sort = best_time(lambda values=values: sorted(values), repeats)  # type: ignore[misc]
         per = t_sel / n
         base_per_item = base_per_item or per
         print(
@@ -130,8 +120,8 @@ def facade() -> None:
         ctl = _facade(n)
         ctl.next()  # warm: first generation
         values = rng.random(n).tolist()
-        t_next = _best_of(ctl.next, 3)
-        t_sort = _best_of(lambda values=values: sorted(values), 3)  # type: ignore[misc]
+        t_next = best_time(ctl.next, 3)
+        t_sort = best_time(lambda values=values: sorted(values), 3)  # type: ignore[misc]
         print(
             f"{n:>10,} {t_next * 1e3:>10.1f} {t_sort * 1e3:>9.3f} {t_next / t_sort:>9.0f}x "
             f"{t_next / n * 1e6:>8.1f}"

@@ -18,12 +18,11 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from _timing import best_time  # noqa: E402
 from heedful.decision import DecisionProblem, adaptive_oracle, compile_problem, static_oracle  # noqa: E402
 from heedful.decision.reference import naive_adaptive_value, naive_static_oracle  # noqa: E402
 from heedful.model import scenario_from_dict  # noqa: E402
@@ -82,20 +81,10 @@ def problem(raw: dict[str, Any]) -> DecisionProblem:
     return compile_problem(sc.view, sc.truth)
 
 
-def timed(fn: Callable[[], object], repeat: int = 3) -> float:
-    """Best wall time of ``repeat`` runs, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main() -> None:
     for label, informative in (("realistic mix", False), ("all informative", True)):
         p = problem(scenario(30, all_informative=informative))
-        seconds = timed(lambda p=p: static_oracle(p, 5))
+        seconds = best_time(lambda p=p: static_oracle(p, 5))
         verdict = "ok" if seconds < 1.0 else "SLOW"
         print(
             f"static oracle, 30 sources, budget 5, {label}: {seconds:.3f} s (goal < 1 s) {verdict}"
@@ -103,21 +92,21 @@ def main() -> None:
 
     for n, budget in ((12, 3), (20, 4)):
         p = problem(scenario(n, all_informative=True))
-        seconds = timed(lambda p=p, b=budget: adaptive_oracle(p, b), repeat=1)
+        seconds = best_time(lambda p=p, b=budget: adaptive_oracle(p, b), repeats=1)
         goal = " (goal < 5 s)" if (n, budget) == (12, 3) else ""
         print(f"adaptive oracle, {n} sources, budget {budget}: {seconds:.3f} s{goal}")
 
     p = problem(scenario(8, all_informative=True, n_vars=3, seed=2))
-    fast = timed(lambda: adaptive_oracle(p, 3), repeat=3)
-    slow = timed(lambda: naive_adaptive_value(p, 3), repeat=1)
+    fast = best_time(lambda: adaptive_oracle(p, 3), repeats=3)
+    slow = best_time(lambda: naive_adaptive_value(p, 3), repeats=1)
     print(
         f"adaptive oracle vs naive recursion, 8 sources, budget 3: {fast * 1e3:.1f} ms vs "
         f"{slow * 1e3:.0f} ms = {slow / fast:.0f}x"
     )
 
     p = problem(scenario(10, all_informative=True, n_vars=4, seed=1))
-    fast = timed(lambda: static_oracle(p, 4), repeat=5)
-    slow = timed(lambda: naive_static_oracle(p, 4), repeat=1)
+    fast = best_time(lambda: static_oracle(p, 4), repeats=5)
+    slow = best_time(lambda: naive_static_oracle(p, 4), repeats=1)
     ratio = slow / fast
     verdict = "ok" if ratio >= 100 else "BELOW GOAL"
     print(

@@ -87,3 +87,63 @@ def test_the_controller_runs_unchanged_with_a_store(tmp_path: Path) -> None:
         ctl.resolve(step.id, succeeded=True, observations={"rows": "few"})
         seen += 1
     assert 1 <= seen <= 2
+
+
+def test_a_reopened_controller_proposes_inspections_without_registering_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "m.db"
+    first = Controller(path, clock=lambda: NOW)
+    first.register_source(
+        "registry",
+        reports=["dep_version"],
+        authority=0.99,
+        cost={"tool_calls": 1, "tokens": 180, "latency_ms": 900},
+    )
+    first.register_source("summary", reports=["dep_version"], authority=0.5, age_s=21600)
+    first.record_belief(
+        "dep_version", "4.1", domain=["4.1", "4.2"], age_s=21600, confidence=0.9, volatility="high"
+    )
+    first.add_goal(
+        Goal(
+            id="deploy",
+            title="deploy",
+            status=GoalStatus.ACTIVE,
+            consequence=3.0,
+            depends_on=[ClaimDependency(claim_id="dep_version")],
+        )
+    )
+    assert first.store is not None
+    first.store.close()
+    again = Controller(path, clock=lambda: NOW)
+    assert again.world.sources == first.world.sources  # reports, full cost and data age
+    again.begin_turn(budget=3)
+    step = again.next()
+    assert isinstance(step, Candidate) and step.target == "registry"
+    assert step.claim_ids == ("dep_version",)
+
+
+def test_evidence_on_a_claim_with_no_recorded_belief_is_written_through(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "m.db")
+    ctl = Controller(store, clock=lambda: NOW)
+    ctl.register_source("db", reports=["rows"], authority=0.95)
+    assert ctl.record_evidence("rows", "db", "few") is True
+    assert store.get_claim("rows").value == ctl.world.beliefs["rows"].value == "few"
+    assert [e.value for e in store.evidence("rows")] == ["few"]
+    store.close()
+
+
+def test_a_reopened_controller_keeps_the_evidence_its_claim_checks_rest_on(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "m.db"
+    first = Controller(path, clock=lambda: NOW)
+    first.register_source("probe", reports=["svc_up"], authority=0.99, kind="live_instrument")
+    first.record_belief("svc_up", "yes", domain=["yes", "no"], claim_type="live_system_state")
+    first.record_evidence("svc_up", "probe", "yes")
+    assert first.check_claim("svc_up").ok
+    assert first.store is not None
+    first.store.close()
+    again = Controller(path, clock=lambda: NOW)
+    assert [(e.source_id, e.value) for e in again.world.evidence] == [("probe", "yes")]
+    assert again.check_claim("svc_up").ok

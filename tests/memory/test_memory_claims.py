@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from pydantic import ValidationError
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
 from heedful.model.claim import Claim, ClaimType, Evidence, Justification, SourceRecord
-from heedful.model.scenario import Volatility
+from heedful.model.scenario import Cost, Volatility
 
 
 def _claim(cid: str = "c1", value: str = "4.1", **kw: object) -> Claim:
@@ -227,3 +228,27 @@ def test_p_stale_uses_claim_volatility_and_age(store: Store) -> None:
     store.add_claim(_claim(volatility=Volatility.HIGH, observed_at=0.0))
     # high = 0.5 per hour; two hours later: 1 - e^-1
     assert store.p_stale("c1", now=7200.0) == pytest.approx(0.6321205588)
+
+
+def test_a_source_keeps_its_reports_cost_split_and_data_age(store: Store) -> None:
+    source = SourceRecord(
+        id="registry",
+        reports=("dep_version", "compat"),
+        cost_detail=Cost(tool_calls=1, tokens=180, latency_ms=900),
+        age_s=60.0,
+    )
+    store.add_source(source)
+    stored = store.get_source("registry")
+    assert stored.reports == ("dep_version", "compat")
+    assert stored.cost_detail == Cost(tool_calls=1, tokens=180, latency_ms=900)
+    assert (stored.cost, stored.age_s) == (2.08, 60.0)
+
+
+def test_a_cost_split_gives_the_scalar_cost() -> None:
+    source = SourceRecord(id="s", cost_detail={"tool_calls": 1, "tokens": 500})
+    assert source.cost == 1.5
+
+
+def test_a_scalar_cost_that_contradicts_its_split_is_refused() -> None:
+    with pytest.raises(ValidationError, match="does not match its split"):
+        SourceRecord(id="s", cost=9.0, cost_detail={"tool_calls": 1})

@@ -83,3 +83,21 @@ def test_clock_is_injected() -> None:
     with Store.open(clock=lambda: 42.0) as s:
         assert s.now() == 42.0
         assert s.append_trace("x").ts == 42.0
+
+
+def test_sources_of_a_version_2_file_survive_the_migration(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:2]:
+        for statement in _statements(migration):
+            conn.execute(statement)
+    conn.execute(
+        "INSERT INTO sources (id, kind, authority, default_authority, trusted, cost)"
+        " VALUES ('db', 'document', '{\"rows\": 0.9}', 0.5, 1, 2.0)"
+    )
+    conn.execute("PRAGMA user_version = 2")
+    conn.close()
+    with Store.open(path) as s:
+        source = s.get_source("db")
+    assert (source.reports, source.cost, source.cost_detail, source.age_s) == ((), 2.0, None, 0.0)
+    assert source.authority_for("rows") == 0.9

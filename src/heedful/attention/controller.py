@@ -17,10 +17,11 @@ update beliefs → recompute → stop when the best net value ≤ 0.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -55,6 +56,8 @@ from heedful.model.goal import Goal
 from heedful.model.scenario import Cost
 
 __all__ = ["Controller", "Stop"]
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -154,16 +157,18 @@ class Controller:
     def register_source(self, source_id: str, **kwargs: Any) -> None:
         """Register a source: ``reports``, ``authority`` (float or claim type → float), ``cost``,
         ``age_s``, ``trusted``, ``kind``."""
-        info = self.world.register_source(source_id, **kwargs)
-        if self.mirror is not None:
-            self.mirror.source(info)
+        with _restored_on_error(self.world.sources, source_id):
+            info = self.world.register_source(source_id, **kwargs)
+            if self.mirror is not None:
+                self.mirror.source(info)
 
     def record_belief(self, claim_id: str, value: str | None, **kwargs: Any) -> None:
         """Record a belief: ``claim_type``, ``domain``, ``confidence``, ``age_s``,
         ``volatility``, ``source_id``."""
-        rec = self.world.record_belief(claim_id, value, now=self.clock(), **kwargs)
-        if self.mirror is not None:
-            self.mirror.belief(rec)
+        with _restored_on_error(self.world.beliefs, claim_id):
+            rec = self.world.record_belief(claim_id, value, now=self.clock(), **kwargs)
+            if self.mirror is not None:
+                self.mirror.belief(rec)
 
     def record_evidence(
         self, claim_id: str, source_id: str, value: str | None, **kwargs: Any
@@ -176,8 +181,7 @@ class Controller:
     ) -> bool:
         ev, changed = self.world.record_evidence(claim_id, source_id, value, now=now, **kwargs)
         if self.mirror is not None and ev.succeeded and ev.value is not None:
-            self.mirror.evidence(claim_id, source_id, ev.value, ev.observed_at)
-            self.mirror.belief(self.world.beliefs[claim_id])
+            self.mirror.evidence(source_id, ev.value, ev.observed_at, self.world.beliefs[claim_id])
             self.mirror.learn_hazard(self.world, claim_id)
         return changed
 
@@ -188,10 +192,10 @@ class Controller:
             self.store.mark_dirty(claim_id, "marked by the controller")
 
     def add_goal(self, goal: Goal) -> None:
-        """Add or replace a goal."""
-        self.world.add_goal(goal)
+        """Add or replace a goal (a change the store refuses changes nothing)."""
         if self.mirror is not None:
             self.mirror.goal(goal)
+        self.world.add_goal(goal)
 
     def state_decision(self, decision: DecisionModel | None) -> None:
         """State the decision about to be made (enables decision-based pivotality and VOI)."""
@@ -479,15 +483,16 @@ class Controller:
             withheld: The inspection was made but its result is revealed only later (static
                 condition); later selections value sources *given* this one is in the set.
         """
-        cand = self._inflight.pop(candidate_id, None)
-        if cand is None:
-            raise UnknownNameError(
-                f"candidate {candidate_id!r} was not selected or is already resolved"
-            )
+        cand = self._check_resolution(candidate_id, succeeded, observations, withheld)
+        cost = (
+            as_cost(actual_cost, f"candidate {candidate_id!r}")
+            if actual_cost is not None and not withheld
+            else None
+        )
+        # Everything is checked: from here on the selection is consumed.
+        del self._inflight[candidate_id]
         now = self.clock()
         if withheld:
-            if observations:
-                raise InvalidArgumentError("a withheld result cannot carry observations")
             self.committed.append(cand.target)
             self.inspected[cand.target] = self.inspected.get(cand.target, 0) + 1
             if cand.forced:
@@ -495,9 +500,6 @@ class Controller:
             else:
                 self.spontaneous_reads += 1
             return Resolution(inspection_succeeded=succeeded)
-        cost = (
-            as_cost(actual_cost, f"candidate {candidate_id!r}") if actual_cost is not None else None
-        )
         before = self.best_action()
         kw: dict[str, Any] = {
             "turn_id": self.turn_id,
@@ -536,10 +538,6 @@ class Controller:
                     self.world.record_evidence(
                         claim_id, cand.target, None, now=now, succeeded=False, forced=cand.forced
                     )
-        elif observations:
-            raise InvalidArgumentError(
-                f"candidate {candidate_id!r} is not an inspection; it has no observations"
-            )
         after = self.best_action()
         if decision_changed is None and before is not None:
             decision_changed = before != after
@@ -556,6 +554,32 @@ class Controller:
         if cand.forced:
             self._rescue_if_satisfied(now)
         return res
+
+    def _check_resolution(
+        self,
+        candidate_id: str,
+        succeeded: bool,
+        observations: Mapping[str, str | None] | None,
+        withheld: bool,
+    ) -> Candidate:
+        """The in-flight candidate, once everything :meth:`resolve` would refuse is ruled out.
+
+        Nothing changes here, so a refused resolve keeps the selection for a corrected retry.
+        """
+        cand = self._inflight.get(candidate_id)
+        if cand is None:
+            raise UnknownNameError(
+                f"candidate {candidate_id!r} was not selected or is already resolved"
+            )
+        if withheld and observations:
+            raise InvalidArgumentError("a withheld result cannot carry observations")
+        if observations and cand.kind is not CandidateKind.INSPECT_SOURCE:
+            raise InvalidArgumentError(
+                f"candidate {candidate_id!r} is not an inspection; it has no observations"
+            )
+        for claim_id, value in (observations or {}).items():
+            self.world.check_evidence(claim_id, cand.target, value if succeeded else None)
+        return cand
 
     # -- decision ------------------------------------------------------------------------------
 
@@ -630,6 +654,18 @@ class Controller:
     def candidates(self) -> list[Candidate]:
         """Live candidates (not yet selected)."""
         return list(self.guard.table)
+
+
+@contextmanager
+def _restored_on_error(table: dict[str, _T], key: str) -> Iterator[None]:
+    """Put ``table[key]`` back as it was when the block raises (e.g. the store refused a write)."""
+    saved = {key: table[key]} if key in table else {}
+    try:
+        yield
+    except BaseException:
+        table.pop(key, None)
+        table.update(saved)
+        raise
 
 
 def _open_store(store: Store | str | os.PathLike[str] | None) -> Store | None:

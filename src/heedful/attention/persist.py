@@ -3,14 +3,12 @@
 The controller works on in-memory registries (fast, recomputed every selection); the store is the
 durable copy and the place truth maintenance lives. This mirror
 
-* loads sources (metadata, authority per claim type), claims and goals when the controller opens;
+* loads sources (in full: what they report, authority per claim type, cost, data age, trust),
+  claims and goals when the controller opens;
 * writes every registration, belief, piece of evidence and goal through;
 * pulls the store's ``dirty`` flags before each recomputation, so a change upstream that the
   store propagated through justifications (document 000 §4.6) raises a dirty-belief candidate;
 * appends every trace event.
-
-What a source *reports* is not part of the store's schema: register sources with ``reports``
-again after opening (the normal start-up of an agent).
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from heedful.attention.context import SourceInfo
+from heedful.attention.validator import EvidenceRecord
 from heedful.attention.world import BeliefRecord, World
 from heedful.errors import UnknownNameError
 from heedful.memory import Store
@@ -44,13 +43,16 @@ class StoreMirror:
     # -- loading --------------------------------------------------------------------------------
 
     def load(self, world: World, now: datetime) -> None:
-        """Fill ``world`` with the store's sources, claims and goals."""
+        """Fill ``world`` with the store's sources, claims, their evidence, and goals."""
         for s in self.store.sources():
             world.register_source(
                 s.id,
+                reports=s.reports,
                 authority=dict(s.authority),
                 default_authority=s.default_authority,
-                cost=Cost(tool_calls=s.cost),
+                # A source stored before the split was kept has only its scalar cost.
+                cost=s.cost_detail if s.cost_detail is not None else Cost(tool_calls=s.cost),
+                age_s=s.age_s,
                 trusted=s.trusted,
                 kind=s.kind,
             )
@@ -70,6 +72,17 @@ class StoreMirror:
             if c.dirty:
                 world.mark_dirty(c.id)
             self.learn_hazard(world, c.id)
+            # The validator judges claims by their evidence, so a reopened controller needs it.
+            world.evidence.extend(
+                EvidenceRecord(
+                    id=f"ev-stored-{e.id}",
+                    claim_id=e.claim_id,
+                    source_id=e.source_id,
+                    observed_at=datetime.fromtimestamp(e.observed_at, UTC),
+                    value=None if e.value is None else str(e.value),
+                )
+                for e in self.store.evidence(c.id)
+            )
         for g in self.store.list_goals():
             world.add_goal(g)
 
@@ -97,14 +110,15 @@ class StoreMirror:
                 default_authority=info.default_authority,
                 trusted=info.trusted,
                 cost=info.cost.scalar(),
+                cost_detail=info.cost,
+                reports=info.reports,
+                age_s=info.age_s,
             )
         )
 
     def belief(self, rec: BeliefRecord) -> None:
         """Store (or update) a belief."""
-        try:
-            self.store.get_claim(rec.claim_id)
-        except UnknownNameError:
+        if not self._has_claim(rec.claim_id):
             self.store.add_claim(
                 Claim(
                     id=rec.claim_id,
@@ -128,16 +142,32 @@ class StoreMirror:
             source_id=rec.source_id,
         )
 
-    def evidence(self, claim_id: str, source_id: str, value: str, observed_at: datetime) -> None:
-        """Store one report (the claim's new value is written by :meth:`belief`)."""
+    def evidence(
+        self, source_id: str, value: str, observed_at: datetime, belief: BeliefRecord
+    ) -> None:
+        """Store one report and the belief it led to.
+
+        A claim first known from this report (no belief recorded before) is stored first, so
+        its evidence has a claim to belong to.
+        """
+        if not self._has_claim(belief.claim_id):
+            self.belief(belief)
         self.store.add_evidence(
             Evidence(
-                claim_id=claim_id,
+                claim_id=belief.claim_id,
                 source_id=source_id,
                 value=value,
                 observed_at=observed_at.timestamp(),
             )
         )
+        self.belief(belief)
+
+    def _has_claim(self, claim_id: str) -> bool:
+        try:
+            self.store.get_claim(claim_id)
+        except UnknownNameError:
+            return False
+        return True
 
     def goal(self, goal: Goal) -> None:
         """Store (or replace) a goal."""

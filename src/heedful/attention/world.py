@@ -289,6 +289,15 @@ class World:
             return None
         return current_marginal(self.claim_state(claim_id, now), dom, self.hazards)
 
+    def check_evidence(self, claim_id: str, source_id: str, value: str | None) -> None:
+        """Raise what :meth:`record_evidence` would raise for this report, changing nothing."""
+        self.source(source_id)
+        dom = self.domain_of(claim_id)
+        if value is not None and dom is not None and value not in dom:
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: value {value!r} from {source_id!r} is outside {list(dom)}"
+            )
+
     def record_evidence(
         self,
         claim_id: str,
@@ -300,12 +309,9 @@ class World:
         forced: bool = False,
     ) -> tuple[EvidenceRecord, bool]:
         """Record an inspection result and update the belief; return it and whether it changed."""
-        src = self.source(source_id)
+        self.check_evidence(claim_id, source_id, value)
+        src = self.sources[source_id]
         dom = self.domain_of(claim_id)
-        if value is not None and dom is not None and value not in dom:
-            raise InvalidArgumentError(
-                f"claim {claim_id!r}: value {value!r} from {source_id!r} is outside {list(dom)}"
-            )
         ev = EvidenceRecord(
             id=f"ev-{next(self._evidence_ids)}",
             claim_id=claim_id,

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+
+import numpy as np
 
 from heedful.bench.config import BenchConfig
 from heedful.bench.results import (
@@ -15,7 +18,57 @@ from heedful.bench.results import (
     TrialRecord,
 )
 from heedful.bench.seeds import Stream, generator
-from heedful.bench.stats import bootstrap_mean, paired_difference, proportion, transitions
+from heedful.bench.stats import (
+    MeanCI,
+    PairedDiff,
+    bootstrap_mean,
+    paired_difference,
+    proportion,
+    transitions,
+)
+
+#: How a trial yields one measured value (``None``: the trial does not count for it).
+Measure = Callable[[TrialRecord], float | None]
+
+
+def _mean(
+    trials: Sequence[TrialRecord], value: Measure, rng: np.random.Generator, config: BenchConfig
+) -> MeanCI | None:
+    """Bootstrap mean of ``value`` over the trials that have one, clustered by scenario."""
+    kept = [(t.scenario_id, v) for t in trials if (v := value(t)) is not None]
+    return bootstrap_mean(
+        [v for _, v in kept],
+        rng,
+        clusters=[c for c, _ in kept],
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+
+
+def _diff(
+    pairs: Sequence[tuple[TrialRecord, TrialRecord]],
+    value: Measure,
+    rng: np.random.Generator,
+    config: BenchConfig,
+) -> PairedDiff | None:
+    """Bootstrap mean paired difference of ``value`` over pairs where both sides have one."""
+    kept = [
+        (x.scenario_id, a, b)
+        for x, y in pairs
+        if (a := value(x)) is not None and (b := value(y)) is not None
+    ]
+    return paired_difference(
+        [a for _, a, _ in kept],
+        [b for _, _, b in kept],
+        rng,
+        clusters=[c for c, _, _ in kept],
+        n_resamples=config.bootstrap_resamples,
+        level=config.ci_level,
+    )
+
+
+def _informative_score(t: TrialRecord) -> float | None:
+    return None if t.uninformative else t.score
 
 
 def _row(
@@ -23,53 +76,14 @@ def _row(
 ) -> AggregateRow:
     rng = generator(seed, Stream.STATS)
     informative = [t for t in trials if not t.uninformative and t.score is not None]
-    score = bootstrap_mean(
-        [t.score for t in informative if t.score is not None],
-        rng,
-        clusters=[t.scenario_id for t in informative],
-        n_resamples=config.bootstrap_resamples,
-        level=config.ci_level,
-    )
-    clusters = [t.scenario_id for t in trials]
-    regret = bootstrap_mean(
-        [t.regret for t in trials],
-        rng,
-        clusters=clusters,
-        n_resamples=config.bootstrap_resamples,
-        level=config.ci_level,
-    )
-    net = bootstrap_mean(
-        [t.net_utility for t in trials],
-        rng,
-        clusters=clusters,
-        n_resamples=config.bootstrap_resamples,
-        level=config.ci_level,
-    )
-    recall_trials = [t for t in trials if t.critical_recall is not None]
-    recall = bootstrap_mean(
-        [t.critical_recall for t in recall_trials if t.critical_recall is not None],
-        rng,
-        clusters=[t.scenario_id for t in recall_trials],
-        n_resamples=config.bootstrap_resamples,
-        level=config.ci_level,
-    )
-    precise_trials = [t for t in trials if t.precision is not None]
-    precision = bootstrap_mean(
-        [t.precision for t in precise_trials if t.precision is not None],
-        rng,
-        clusters=[t.scenario_id for t in precise_trials],
-        n_resamples=config.bootstrap_resamples,
-        level=config.ci_level,
-    )
+    # The draw order (score, regret, net, recall, precision, adaptive) fixes the intervals.
+    score = _mean(trials, _informative_score, rng, config)
+    regret = _mean(trials, attrgetter("regret"), rng, config)
+    net = _mean(trials, attrgetter("net_utility"), rng, config)
+    recall = _mean(trials, attrgetter("critical_recall"), rng, config)
+    precision = _mean(trials, attrgetter("precision"), rng, config)
+    adaptive = _mean(trials, attrgetter("adaptive_regret"), rng, config)
     n_inspections = sum(len(t.inspected) for t in trials)
-    adaptive_trials = [t for t in trials if t.adaptive_regret is not None]
-    adaptive = bootstrap_mean(
-        [t.adaptive_regret for t in adaptive_trials if t.adaptive_regret is not None],
-        rng,
-        clusters=[t.scenario_id for t in adaptive_trials],
-        n_resamples=config.bootstrap_resamples,
-        level=config.ci_level,
-    )
     total_cost = sum(t.inspection_cost for t in trials)
     assert regret is not None and net is not None  # trials is never empty here
     return AggregateRow(
@@ -114,23 +128,8 @@ def _paired(
     if not pairs:
         return None
     rng = generator(seed, Stream.STATS)
-    informative = [(x, y) for x, y in pairs if x.score is not None and y.score is not None]
-    score = paired_difference(
-        [x.score for x, _ in informative if x.score is not None],
-        [y.score for _, y in informative if y.score is not None],
-        rng,
-        clusters=[x.scenario_id for x, _ in informative],
-        n_resamples=config.bootstrap_resamples,
-        level=config.ci_level,
-    )
-    regret = paired_difference(
-        [x.regret for x, _ in pairs],
-        [y.regret for _, y in pairs],
-        rng,
-        clusters=[x.scenario_id for x, _ in pairs],
-        n_resamples=config.bootstrap_resamples,
-        level=config.ci_level,
-    )
+    score = _diff(pairs, attrgetter("score"), rng, config)
+    regret = _diff(pairs, attrgetter("regret"), rng, config)
     assert regret is not None
     return PairedRow(
         family=family,

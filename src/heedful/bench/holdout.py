@@ -8,26 +8,17 @@ in ``report.html``, not on the terminal, not in error messages.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import heedful
+from heedful.bench.manifest import git_output
 from heedful.errors import InvalidArgumentError, ScenarioError
 from heedful.model import Scenario, load_scenario_set
 
 
 def _git_toplevel(where: Path) -> Path | None:
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(where), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return Path(proc.stdout.strip()).resolve() if proc.returncode == 0 else None
+    top = git_output(where, "rev-parse", "--show-toplevel")
+    return Path(top).resolve() if top is not None else None
 
 
 def project_roots(cwd: Path | None = None) -> list[Path]:

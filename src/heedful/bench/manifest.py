@@ -37,30 +37,32 @@ def policy_config_hash(policies: Sequence[PolicySpec]) -> str:
     return canonical_hash([p.model_dump(mode="json") for p in policies])
 
 
+def git_output(where: Path, *args: str) -> str | None:
+    """Return the stripped output of ``git -C where <args>``, or ``None`` if git fails or is
+    missing."""
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(where), *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
 def git_state(path: Path | None = None) -> tuple[str | None, bool | None]:
     """Return ``(commit, dirty)`` of the git checkout holding ``path`` (default: heedful itself).
 
     ``(None, None)`` when git is missing or the code is not in a git checkout.
     """
     where = path or Path(heedful.__file__).resolve().parent
-
-    def git(*args: str) -> str | None:
-        try:
-            proc = subprocess.run(
-                ["git", "-C", str(where), *args],
-                capture_output=True,
-                text=True,
-                timeout=10,
-                check=False,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return None
-        return proc.stdout.strip() if proc.returncode == 0 else None
-
-    commit = git("rev-parse", "HEAD")
+    commit = git_output(where, "rev-parse", "HEAD")
     if commit is None:
         return None, None
-    status = git("status", "--porcelain", "--untracked-files=no")
+    status = git_output(where, "status", "--porcelain", "--untracked-files=no")
     return commit, (bool(status) if status is not None else None)
 
 

@@ -79,4 +79,7 @@ def source_from_row(row: sqlite3.Row) -> SourceRecord:
         default_authority=row["default_authority"],
         trusted=bool(row["trusted"]),
         cost=row["cost"],
+        cost_detail=None if row["cost_detail"] is None else loads(row["cost_detail"]),
+        reports=tuple(loads(row["reports"])),
+        age_s=row["age_s"],
     )

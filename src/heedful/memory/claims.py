@@ -65,11 +65,14 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
                 f"source {source.id!r} cost must be a finite number ≥ 0, got {source.cost}"
             )
         with self._tx() as conn:
+            detail = source.cost_detail
             conn.execute(
-                "INSERT INTO sources (id, kind, authority, default_authority, trusted, cost)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind,"
+                "INSERT INTO sources (id, kind, authority, default_authority, trusted, cost,"
+                " reports, cost_detail, age_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind,"
                 " authority = excluded.authority, default_authority = excluded.default_authority,"
-                " trusted = excluded.trusted, cost = excluded.cost",
+                " trusted = excluded.trusted, cost = excluded.cost, reports = excluded.reports,"
+                " cost_detail = excluded.cost_detail, age_s = excluded.age_s",
                 (
                     source.id,
                     source.kind,
@@ -77,6 +80,9 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
                     source.default_authority,
                     int(source.trusted),
                     source.cost,
+                    dumps(list(source.reports), "source reports"),
+                    None if detail is None else dumps(detail.model_dump(), "source cost"),
+                    source.age_s,
                 ),
             )
 

@@ -133,8 +133,15 @@ CREATE TRIGGER nodes_au AFTER UPDATE OF content ON nodes BEGIN
 END;
 """
 
+# A source in full: what it reports, its cost split and its data's age (older rows: none known).
+_V3 = """
+ALTER TABLE sources ADD COLUMN reports TEXT NOT NULL DEFAULT '[]';  -- JSON [claim id]
+ALTER TABLE sources ADD COLUMN cost_detail TEXT;    -- JSON {tokens, tool_calls, latency_ms}
+ALTER TABLE sources ADD COLUMN age_s REAL NOT NULL DEFAULT 0;
+"""
+
 #: Ordered migrations; ``len(MIGRATIONS)`` is the current schema version.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

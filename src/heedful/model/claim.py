@@ -18,9 +18,16 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
-from heedful.model.scenario import Volatility
+from heedful.model.scenario import Cost, Volatility
 
 #: A claim value: any JSON scalar (scenario domains are strings, but numbers and flags are common).
 ClaimValue = str | int | float | bool | None
@@ -133,7 +140,11 @@ class SourceRecord(BaseModel):
         default_authority: Authority for claim types not listed.
         trusted: Whether its metadata may set priority (document 000 §24); untrusted content
             can propose facts but never its own importance.
-        cost: Scalar cost of one inspection (SPEC §2), ≥ 0.
+        cost: Scalar cost of one inspection (SPEC §2), ≥ 0; derived from ``cost_detail`` when
+            only that is given.
+        cost_detail: The cost split into tokens, tool calls and latency, when known.
+        reports: The claims one inspection of it informs.
+        age_s: How old its data is when read (seconds), ≥ 0.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -144,6 +155,27 @@ class SourceRecord(BaseModel):
     default_authority: float = Field(default=0.5, ge=0.0, le=1.0)
     trusted: bool = False
     cost: float = 0.0
+    cost_detail: Cost | None = None
+    reports: tuple[str, ...] = ()
+    age_s: float = Field(default=0.0, ge=0.0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cost_from_detail(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("cost_detail") is not None and "cost" not in data:
+            detail = Cost.model_validate(data["cost_detail"])
+            return {**data, "cost_detail": detail, "cost": detail.scalar()}
+        return data
+
+    @model_validator(mode="after")
+    def _check_cost(self) -> SourceRecord:
+        if self.cost_detail is not None and not math.isclose(
+            self.cost, self.cost_detail.scalar(), rel_tol=1e-9, abs_tol=1e-12
+        ):
+            raise ValueError(
+                f"cost {self.cost} does not match its split (scalar {self.cost_detail.scalar()})"
+            )
+        return self
 
     @field_validator("authority")
     @classmethod

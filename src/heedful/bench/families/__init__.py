@@ -21,6 +21,10 @@ from heedful.model import Scenario
 #: Version of the generator machinery; each family also has its own version.
 GENERATOR_VERSION = "heedful.families/1"
 
+#: A family's generator, ``make(rng, wording, scenario_id) -> Scenario``: ``rng`` draws the
+#: structure (roles, priors, accuracies, utilities, metadata), ``wording`` the surface (names,
+#: labels, teasers, task text, injected text) independently of it, and ``scenario_id`` is the id to
+#: give the scenario.
 Maker = Callable[[np.random.Generator, np.random.Generator, str], Scenario]
 
 
@@ -33,7 +37,7 @@ class Family:
         name: Long name (``"budgeted"``).
         version: Generator version; bump on any change that can move scores.
         description: One line.
-        make: ``make(structure_rng, wording_rng, scenario_id) -> Scenario``.
+        make: The generator (see :data:`Maker`).
     """
 
     code: str

@@ -29,48 +29,29 @@ def _label(wording: np.random.Generator, system: str) -> str | None:
 
 
 def _shouting(rng: np.random.Generator) -> dict[str, object]:
-    return {
-        "urgent_words": int(rng.integers(3, 9)),
-        "verbosity": int(rng.integers(300, 1_000)),
-        "recency_s": float(rng.integers(0, 60)),
-        "repeats": int(rng.integers(2, 7)),
-    }
+    return signals.cues(
+        rng, urgent_words=(3, 9), verbosity=(300, 1_000), recency_s=(0, 60), repeats=(2, 7)
+    )
 
 
 def generate_adversarial(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:
-    """Generate one family-H scenario.
-
-    Args:
-        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
-        wording: Surface randomness (names, labels, teasers, injections) — independent of ``rng``.
-        scenario_id: The id to give the scenario.
-    """
+    """Generate one family-H scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(2, 4))
-    system = str(wording.choice(words.SYSTEMS))
+    b = Builder.start(rng, wording, scenario_id, family="H")
+    system = b.system
     aspect = str(wording.choice(words.ASPECTS))
-    b = Builder(rng, wording, scenario_id, family="H", system=system)
     state = b.variable(
         f"{system}_state",
-        list(words.STATE_TRIPLES[int(wording.integers(len(words.STATE_TRIPLES)))]),
-        Volatility(rng.choice([Volatility.MEDIUM.value, Volatility.HIGH.value])),
+        b.values(words.STATE_TRIPLES),
+        b.volatility(Volatility.MEDIUM, Volatility.HIGH),
         believe=True,
         confidence=(0.6, 0.95),
         age_s=(900.0, 28_800.0),
     )
-    aux = b.variable(
-        f"{system}_{aspect}",
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility(rng.choice([Volatility.LOW.value, Volatility.MEDIUM.value])),
-        believe=False,
-    )
-    noise = b.variable(
-        str(wording.choice(words.IRRELEVANT)),
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility.HIGH,
-        believe=False,
-    )
+    aux = b.condition(aspect)
+    noise = b.irrelevant(Volatility.HIGH)
     belief = b.belief_of(state)
     assert belief is not None  # believe=True above
 

@@ -24,50 +24,33 @@ N_HIGH = 4
 def generate_budgeted(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:
-    """Generate one family-G scenario.
-
-    Args:
-        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
-        wording: Surface randomness (names, labels, teasers, task text) — independent of ``rng``.
-        scenario_id: The id to give the scenario.
-    """
+    """Generate one family-G scenario (a :data:`heedful.bench.families.Maker`)."""
     n_sources = int(rng.integers(12, 25))
     budget = int(rng.integers(3, 6))
     n_partial = int(rng.integers(3, 7))
     n_distract = n_sources - N_HIGH - n_partial
 
-    system = str(wording.choice(words.SYSTEMS))
+    b = Builder.start(rng, wording, scenario_id, family="G")
     aspects = signals.pick(wording, words.ASPECTS, 2)
-    b = Builder(rng, wording, scenario_id, family="G", system=system)
-
     state = b.variable(
-        f"{system}_state",
-        list(words.STATE_TRIPLES[int(wording.integers(len(words.STATE_TRIPLES)))]),
-        Volatility(rng.choice([Volatility.MEDIUM.value, Volatility.HIGH.value])),
+        f"{b.system}_state",
+        b.values(words.STATE_TRIPLES),
+        b.volatility(Volatility.MEDIUM, Volatility.HIGH),
         believe=True,
         confidence=(0.55, 0.95),
         age_s=(600.0, 43_200.0),
     )
+    # Like b.condition, but sometimes believed: the belief coin is drawn after the volatility.
     aux1 = b.variable(
-        f"{system}_{aspects[0]}",
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility(rng.choice([Volatility.LOW.value, Volatility.MEDIUM.value])),
+        f"{b.system}_{aspects[0]}",
+        b.values(words.BINARY_VALUES),
+        b.volatility(Volatility.LOW, Volatility.MEDIUM),
         believe=bool(rng.random() < 0.5),
         confidence=(0.6, 0.95),
         age_s=(3_600.0, 172_800.0),
     )
-    aux2 = b.variable(
-        f"{system}_{aspects[1]}",
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility(rng.choice([Volatility.LOW.value, Volatility.MEDIUM.value])),
-        believe=False,
-    )
-    noise = b.variable(
-        str(wording.choice(words.IRRELEVANT)),
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility(rng.choice([v.value for v in Volatility if v is not Volatility.IMMUTABLE])),
-        believe=False,
-    )
+    aux2 = b.condition(aspects[1])
+    noise = b.irrelevant(b.volatility(*(v for v in Volatility if v is not Volatility.IMMUTABLE)))
 
     s0, s1, s2 = b.domain(state)
     ok1, ok2 = b.domain(aux1)[0], b.domain(aux2)[0]
@@ -105,13 +88,7 @@ def generate_budgeted(
             reports = [state, aux1 if rng.random() < 0.5 else aux2]
             authority, age = rng.uniform(0.5, 0.75), rng.uniform(0.0, 7_200.0)
         b.source(reports, authority=authority, age_s=age, cues=signals.mixed_cues(rng))
-    for _ in range(n_distract):
-        b.source(
-            [] if rng.random() < 0.5 else [noise],
-            authority=rng.uniform(0.2, 0.99),
-            age_s=rng.uniform(0.0, 86_400.0),
-            cues=signals.loud_cues(rng) if rng.random() < 0.85 else signals.mixed_cues(rng),
-        )
+    b.distractors(n_distract, noise)
 
     raw: dict[str, Any] = b.build(
         budget=budget,

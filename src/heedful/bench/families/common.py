@@ -52,6 +52,28 @@ class Builder:
         self.sources: list[dict[str, Any]] = []
         self._ids: set[str] = set()
 
+    @classmethod
+    def start(
+        cls,
+        rng: np.random.Generator,
+        wording: np.random.Generator,
+        scenario_id: str,
+        *,
+        family: str,
+    ) -> Builder:
+        """Return a builder for a scenario about a system drawn from :data:`words.SYSTEMS`."""
+        return cls(
+            rng, wording, scenario_id, family=family, system=str(wording.choice(words.SYSTEMS))
+        )
+
+    def values(self, table: tuple[tuple[str, ...], ...]) -> list[str]:
+        """Draw (with ``wording``) one value set of a ``words`` table, as a variable's domain."""
+        return list(table[int(self.wording.integers(len(table)))])
+
+    def volatility(self, *classes: Volatility) -> Volatility:
+        """Draw (with ``rng``) one of the given volatility classes, uniformly."""
+        return Volatility(self.rng.choice([v.value for v in classes]))
+
     def variable(
         self,
         name: str,
@@ -83,6 +105,21 @@ class Builder:
             prior = signals.honest_prior(self.rng, len(domain), None, 0.0, 0.0, volatility)
         self.variables[name] = {"domain": domain, "prior": prior, "volatility": volatility.value}
         return name
+
+    def condition(self, aspect: str) -> str:
+        """Add an unbelieved auxiliary condition ``<system>_<aspect>``: two values, low or medium
+        volatility."""
+        return self.variable(
+            f"{self.system}_{aspect}",
+            self.values(words.BINARY_VALUES),
+            self.volatility(Volatility.LOW, Volatility.MEDIUM),
+            believe=False,
+        )
+
+    def irrelevant(self, volatility: Volatility) -> str:
+        """Add an unbelieved two-valued variable named from :data:`words.IRRELEVANT`."""
+        name = str(self.wording.choice(words.IRRELEVANT))
+        return self.variable(name, self.values(words.BINARY_VALUES), volatility, believe=False)
 
     def domain(self, name: str) -> list[str]:
         """Return the domain of a variable added earlier."""
@@ -162,6 +199,24 @@ class Builder:
             src["render"] = f"{label}: " + ", ".join(f"{v} is {{{v}}}" for v in reports)
         self.sources.append(src)
         return str(src["id"])
+
+    def distractors(self, n: int, noise: str, *, silent: float = 0.5, loud: float = 0.85) -> None:
+        """Add ``n`` distractors of any authority and age, with loud or (else) mixed cues.
+
+        Args:
+            n: How many.
+            noise: The irrelevant variable a distractor reports when it reports anything.
+            silent: Chance that a distractor reports nothing at all.
+            loud: Chance that its cues are :func:`signals.loud_cues` (else mixed).
+        """
+        rng = self.rng
+        for _ in range(n):
+            self.source(
+                [] if rng.random() < silent else [noise],
+                authority=rng.uniform(0.2, 0.99),
+                age_s=rng.uniform(0.0, 86_400.0),
+                cues=signals.loud_cues(rng) if rng.random() < loud else signals.mixed_cues(rng),
+            )
 
     def build(self, *, budget: int, cost_weight: float, actions_text: list[str]) -> dict[str, Any]:
         """Return the scenario as a file-form dict (sources shuffled: position says nothing)."""

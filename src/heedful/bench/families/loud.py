@@ -20,37 +20,20 @@ VERSION = "A-v1"
 def generate_loud(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:
-    """Generate one family-A scenario.
-
-    Args:
-        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
-        wording: Surface randomness (names, labels, teasers, task text) — independent of ``rng``.
-        scenario_id: The id to give the scenario.
-    """
+    """Generate one family-A scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(1, 3))
-    system = str(wording.choice(words.SYSTEMS))
+    b = Builder.start(rng, wording, scenario_id, family="A")
     aspect = str(wording.choice(words.ASPECTS))
-    b = Builder(rng, wording, scenario_id, family="A", system=system)
     state = b.variable(
-        f"{system}_status",
-        list(words.STATE_PAIRS[int(wording.integers(len(words.STATE_PAIRS)))]),
-        Volatility(rng.choice([Volatility.HIGH.value, Volatility.VERY_HIGH.value])),
+        f"{b.system}_status",
+        b.values(words.STATE_PAIRS),
+        b.volatility(Volatility.HIGH, Volatility.VERY_HIGH),
         believe=True,
         confidence=(0.7, 0.95),
         age_s=(600.0, 14_400.0),
     )
-    aux = b.variable(
-        f"{system}_{aspect}",
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility(rng.choice([Volatility.LOW.value, Volatility.MEDIUM.value])),
-        believe=False,
-    )
-    noise = b.variable(
-        str(wording.choice(words.IRRELEVANT)),
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility.HIGH,
-        believe=False,
-    )
+    aux = b.condition(aspect)
+    noise = b.irrelevant(Volatility.HIGH)
     belief = b.belief_of(state)
     assert belief is not None  # believe=True above
 
@@ -67,12 +50,9 @@ def generate_loud(
         [state],
         authority=rng.uniform(0.85, 0.97),
         age_s=rng.uniform(0.0, 120.0),
-        cues={
-            "urgent_words": 0,
-            "verbosity": int(rng.integers(3, 15)),
-            "recency_s": float(rng.integers(900, 7_200)),
-            "repeats": 0,
-        },
+        cues=signals.cues(
+            rng, urgent_words=0, verbosity=(3, 15), recency_s=(900, 7_200), repeats=0
+        ),
     )
     # The loud item: an old echo of the believed state, or nothing relevant.
     echoes = bool(rng.random() < 0.5)
@@ -80,12 +60,9 @@ def generate_loud(
         [state] if echoes else [],
         authority=rng.uniform(0.35, 0.7),
         age_s=float(belief["age_s"]) if echoes else rng.uniform(0.0, 86_400.0),
-        cues={
-            "urgent_words": int(rng.integers(2, 6)),
-            "verbosity": int(rng.integers(400, 1_000)),
-            "recency_s": float(rng.integers(0, 60)),
-            "repeats": int(rng.integers(2, 6)),
-        },
+        cues=signals.cues(
+            rng, urgent_words=(2, 6), verbosity=(400, 1_000), recency_s=(0, 60), repeats=(2, 6)
+        ),
         echo={state: str(belief["value"])} if echoes else None,
     )
     # Ordinary sources: one on the auxiliary condition, a weaker view of the state, chatter.
@@ -102,12 +79,6 @@ def generate_loud(
             age_s=rng.uniform(1_800.0, 21_600.0),
             cues=signals.mixed_cues(rng),
         )
-    for _ in range(int(rng.integers(2, 5))):
-        b.source(
-            [] if rng.random() < 0.5 else [noise],
-            authority=rng.uniform(0.2, 0.99),
-            age_s=rng.uniform(0.0, 86_400.0),
-            cues=signals.loud_cues(rng) if rng.random() < 0.5 else signals.mixed_cues(rng),
-        )
+    b.distractors(int(rng.integers(2, 5)), noise, loud=0.5)
     raw = b.build(budget=budget, cost_weight=float(rng.uniform(0.005, 0.02)), actions_text=verbs)
     return b.validate(raw)

@@ -119,42 +119,60 @@ def honest_accuracy(
     return float(min(max(acc, 1.0 / size), config.max_accuracy))
 
 
+#: A count given either fixed or as a half-open ``(low, high)`` range to draw from uniformly.
+Span = int | tuple[int, int]
+
+
+def cues(
+    rng: np.random.Generator,
+    *,
+    urgent_words: Span,
+    verbosity: Span,
+    recency_s: Span,
+    repeats: Span,
+) -> dict[str, Any]:
+    """Salience cues drawn from the given spans (ranges are drawn in argument order)."""
+
+    def draw(span: Span) -> int:
+        return span if isinstance(span, int) else int(rng.integers(*span))
+
+    return {
+        "urgent_words": draw(urgent_words),
+        "verbosity": draw(verbosity),
+        "recency_s": float(draw(recency_s)),
+        "repeats": draw(repeats),
+    }
+
+
 def quiet_cues(rng: np.random.Generator) -> dict[str, Any]:
     """Salience cues of a plain, unexciting source."""
-    return {
-        "urgent_words": 0,
-        "verbosity": int(rng.integers(5, 80)),
-        "recency_s": float(rng.integers(30, 7_200)),
-        "repeats": 0,
-    }
+    return cues(rng, urgent_words=0, verbosity=(5, 80), recency_s=(30, 7_200), repeats=0)
 
 
 def mixed_cues(rng: np.random.Generator) -> dict[str, Any]:
     """Salience cues of an ordinary source: sometimes a little loud."""
-    return {
-        "urgent_words": int(rng.integers(0, 2)),
-        "verbosity": int(rng.integers(20, 300)),
-        "recency_s": float(rng.integers(60, 43_200)),
-        "repeats": int(rng.integers(0, 2)),
-    }
+    return cues(
+        rng, urgent_words=(0, 2), verbosity=(20, 300), recency_s=(60, 43_200), repeats=(0, 2)
+    )
 
 
 def loud_cues(rng: np.random.Generator) -> dict[str, Any]:
     """Salience cues of a distractor: recent, repeated, urgent-sounding and verbose."""
-    return {
-        "urgent_words": int(rng.integers(2, 7)),
-        "verbosity": int(rng.integers(150, 900)),
-        "recency_s": float(rng.integers(0, 900)),
-        "repeats": int(rng.integers(1, 6)),
-    }
+    return cues(rng, urgent_words=(2, 7), verbosity=(150, 900), recency_s=(0, 900), repeats=(1, 6))
 
 
-def draw_cost(rng: np.random.Generator, *, tokens: tuple[int, int] = (60, 700)) -> dict[str, Any]:
-    """A cost drawn from one distribution for every role (cost is not a role label)."""
+def draw_cost(
+    rng: np.random.Generator,
+    *,
+    tokens: tuple[int, int] = (60, 700),
+    latency_ms: tuple[int, int] = (50, 2500),
+) -> dict[str, Any]:
+    """A cost drawn from one distribution for every role (cost is not a role label), unless a
+    family narrows the ranges on purpose."""
     return {
         "tokens": int(rng.integers(*tokens)),
         "tool_calls": 1,
-        "latency_ms": int(rng.integers(50, 2500)),
+        "latency_ms": int(rng.integers(*latency_ms)),
     }
 
 

@@ -21,17 +21,10 @@ VERSION = "B-v1"
 def generate_summary(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:
-    """Generate one family-B scenario.
-
-    Args:
-        rng: Structure randomness (roles, priors, accuracies, utilities, metadata).
-        wording: Surface randomness (names, labels, teasers, task text) — independent of ``rng``.
-        scenario_id: The id to give the scenario.
-    """
+    """Generate one family-B scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(1, 3))
     n_distract = int(rng.integers(3, 9))
-    system = str(wording.choice(words.SYSTEMS))
-    b = Builder(rng, wording, scenario_id, family="B", system=system)
+    b = Builder.start(rng, wording, scenario_id, family="B")
 
     volatility = Volatility(
         rng.choice(
@@ -40,20 +33,15 @@ def generate_summary(
         )
     )
     state = b.variable(
-        f"{system}_status",
-        list(words.STATE_PAIRS[int(wording.integers(len(words.STATE_PAIRS)))]),
+        f"{b.system}_status",
+        b.values(words.STATE_PAIRS),
         volatility,
         believe=True,
         confidence=(0.8, 0.97),
         age_s=(1_200.0, 64_800.0),
         origin="summary",
     )
-    noise = b.variable(
-        str(wording.choice(words.IRRELEVANT)),
-        list(words.BINARY_VALUES[int(wording.integers(len(words.BINARY_VALUES)))]),
-        Volatility(rng.choice([Volatility.LOW.value, Volatility.HIGH.value])),
-        believe=False,
-    )
+    noise = b.irrelevant(b.volatility(Volatility.LOW, Volatility.HIGH))
     belief = b.belief_of(state)
     assert belief is not None  # believe=True above
 
@@ -65,17 +53,10 @@ def generate_summary(
     if with_hedge:
         b.action(verbs[2], [({}, rng.uniform(-0.1, 0.3))])
 
-    summary_cues = {
-        "urgent_words": 0,
-        "verbosity": int(rng.integers(80, 300)),
-        "recency_s": float(rng.integers(0, 900)),
-        "repeats": int(rng.integers(0, 3)),
-    }
-    cheap = {
-        "tokens": int(rng.integers(30, 150)),
-        "tool_calls": 1,
-        "latency_ms": int(rng.integers(10, 150)),
-    }
+    summary_cues = signals.cues(
+        rng, urgent_words=0, verbosity=(80, 300), recency_s=(0, 900), repeats=(0, 3)
+    )
+    cheap = signals.draw_cost(rng, tokens=(30, 150), latency_ms=(10, 150))
     echo = {state: str(belief["value"])} if rng.random() < 0.5 else None
     b.source(
         [state],
@@ -93,11 +74,7 @@ def generate_summary(
         age_s=rng.uniform(0.0, 30.0),
         cues=signals.quiet_cues(rng),
         kind=str(rng.choice(words.INSTRUMENT_KINDS)),
-        cost={
-            "tokens": int(rng.integers(150, 500)),
-            "tool_calls": 1,
-            "latency_ms": int(rng.integers(500, 3000)),
-        },
+        cost=signals.draw_cost(rng, tokens=(150, 500), latency_ms=(500, 3_000)),
     )
     if rng.random() < 0.5:
         b.source(
@@ -107,13 +84,7 @@ def generate_summary(
             cues=signals.mixed_cues(rng),
             kind=str(rng.choice(words.MIDDLE_KINDS)),
         )
-    for _ in range(n_distract):
-        b.source(
-            [] if rng.random() < 0.6 else [noise],
-            authority=rng.uniform(0.2, 0.99),
-            age_s=rng.uniform(0.0, 86_400.0),
-            cues=signals.loud_cues(rng) if rng.random() < 0.85 else signals.mixed_cues(rng),
-        )
+    b.distractors(n_distract, noise, silent=0.6)
 
     raw = b.build(
         budget=budget,
