@@ -179,6 +179,11 @@ def bench_run(
     holdout: str | None = typer.Option(
         None, "--holdout", help="Sealed hold-out directory outside the project: aggregates only."
     ),
+    condition: str = typer.Option(
+        "announced",
+        "--condition",
+        help="announced, unprompted (no budget or instruction in the task) or both (gap).",
+    ),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html."""
     from pathlib import Path
@@ -196,6 +201,7 @@ def bench_run(
             adaptive=adaptive,
             holdout=Path(holdout) if holdout else None,
             out=Path(out) if out else None,
+            condition=condition,
         )
     )
 
@@ -253,6 +259,9 @@ def scenario_generate(
     holdout: bool = typer.Option(
         False, "--holdout", help="Use the hold-out seed stream instead of the development one."
     ),
+    unprompted: bool = typer.Option(
+        False, "--unprompted", help="Generate the unprompted twins (SPEC §4.2)."
+    ),
 ) -> None:
     """Generate scenarios of one family as a YAML list."""
     from pathlib import Path
@@ -262,9 +271,14 @@ def scenario_generate(
     from heedful.bench.families import generate_family
     from heedful.bench.seeds import Stream
     from heedful.model import scenario_to_dict
+    from heedful.model.scenario import Condition
 
     stream = Stream.HOLDOUT if holdout else Stream.DEV
-    items = [scenario_to_dict(s) for s in generate_family(family, count, seed, stream=stream)]
+    cond = Condition.UNPROMPTED if unprompted else Condition.ANNOUNCED
+    items = [
+        scenario_to_dict(s)
+        for s in generate_family(family, count, seed, stream=stream, condition=cond)
+    ]
     text = yaml.safe_dump(items, sort_keys=False, allow_unicode=True)
     if out is None:
         typer.echo(text, nl=False)

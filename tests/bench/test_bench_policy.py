@@ -12,6 +12,7 @@ from heedful.bench.policy import (
     parse_policy_list,
     policy_names,
     register_policy,
+    suite_policy_names,
 )
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import Scenario, ScenarioView
@@ -62,7 +63,7 @@ def test_policy_list_rejects_duplicates() -> None:
 
 
 def test_policy_list_all_means_every_registered_policy() -> None:
-    assert parse_policy_list("all") == policy_names()
+    assert parse_policy_list("all") == suite_policy_names()
 
 
 @pytest.mark.parametrize("name", ["random", "recency", "loudness", "authority-first"])

@@ -31,7 +31,7 @@ from heedful.bench.stats import (
 Measure = Callable[[TrialRecord], float | None]
 
 
-def _mean(
+def cluster_mean(
     trials: Sequence[TrialRecord], value: Measure, rng: np.random.Generator, config: BenchConfig
 ) -> MeanCI | None:
     """Bootstrap mean of ``value`` over the trials that have one, clustered by scenario."""
@@ -45,7 +45,7 @@ def _mean(
     )
 
 
-def _diff(
+def cluster_diff(
     pairs: Sequence[tuple[TrialRecord, TrialRecord]],
     value: Measure,
     rng: np.random.Generator,
@@ -67,7 +67,7 @@ def _diff(
     )
 
 
-def _informative_score(t: TrialRecord) -> float | None:
+def informative_score(t: TrialRecord) -> float | None:
     return None if t.uninformative else t.score
 
 
@@ -77,12 +77,12 @@ def _row(
     rng = generator(seed, Stream.STATS)
     informative = [t for t in trials if not t.uninformative and t.score is not None]
     # The draw order (score, regret, net, recall, precision, adaptive) fixes the intervals.
-    score = _mean(trials, _informative_score, rng, config)
-    regret = _mean(trials, attrgetter("regret"), rng, config)
-    net = _mean(trials, attrgetter("net_utility"), rng, config)
-    recall = _mean(trials, attrgetter("critical_recall"), rng, config)
-    precision = _mean(trials, attrgetter("precision"), rng, config)
-    adaptive = _mean(trials, attrgetter("adaptive_regret"), rng, config)
+    score = cluster_mean(trials, informative_score, rng, config)
+    regret = cluster_mean(trials, attrgetter("regret"), rng, config)
+    net = cluster_mean(trials, attrgetter("net_utility"), rng, config)
+    recall = cluster_mean(trials, attrgetter("critical_recall"), rng, config)
+    precision = cluster_mean(trials, attrgetter("precision"), rng, config)
+    adaptive = cluster_mean(trials, attrgetter("adaptive_regret"), rng, config)
     n_inspections = sum(len(t.inspected) for t in trials)
     total_cost = sum(t.inspection_cost for t in trials)
     assert regret is not None and net is not None  # trials is never empty here
@@ -128,8 +128,8 @@ def _paired(
     if not pairs:
         return None
     rng = generator(seed, Stream.STATS)
-    score = _diff(pairs, attrgetter("score"), rng, config)
-    regret = _diff(pairs, attrgetter("regret"), rng, config)
+    score = cluster_diff(pairs, attrgetter("score"), rng, config)
+    regret = cluster_diff(pairs, attrgetter("regret"), rng, config)
     assert regret is not None
     return PairedRow(
         family=family,

@@ -62,10 +62,13 @@ class Policy(ABC):
         name: The registered name (set by :func:`register_policy`).
         deterministic: ``True`` if ``next`` depends only on the view and the history, never on the
             rng; the runner then also computes the policy's exact adaptive value.
+        in_default_suite: ``False`` keeps the policy out of ``all`` (it runs only when named, or
+            in the runs that add it, e.g. the unprompted condition).
     """
 
     name: ClassVar[str] = ""
     deterministic: ClassVar[bool] = True
+    in_default_suite: ClassVar[bool] = True
 
     @abstractmethod
     def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
@@ -162,13 +165,21 @@ def get_policy(name: str, **params: Any) -> Policy:
         raise InvalidArgumentError(f"policy {name!r}: {exc}") from None
 
 
+def suite_policy_names() -> list[str]:
+    """Return the names of every policy of the default suite (``all``), sorted."""
+    return [n for n in policy_names() if _REGISTRY[n].in_default_suite]
+
+
 def parse_policy_list(text: str) -> list[str]:
-    """Split ``"a,b, c"`` into names and check each is registered (``"all"`` = every policy)."""
+    """Split ``"a,b, c"`` into names and check each is registered.
+
+    ``"all"`` means every policy of the default suite (:func:`suite_policy_names`).
+    """
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
         raise InvalidArgumentError("no policy given")
     if names == ["all"]:
-        return policy_names()
+        return suite_policy_names()
     for n in names:
         policy_class(n)
     if len(set(names)) != len(names):

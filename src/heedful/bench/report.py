@@ -17,6 +17,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from heedful.bench.initiation_report import initiation_html, initiation_tables
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
@@ -112,6 +113,9 @@ def print_tables(results: Results, console: Console | None = None) -> None:
         for fam in families:
             console.print()
             console.print(_table(results, fam))
+    for extra in initiation_tables(results):
+        console.print()
+        console.print(extra)
 
 
 def neighbour_differences(
@@ -326,6 +330,7 @@ def render_html(results: Results) -> str:
             )
         out.append("</table>")
 
+    out.append(initiation_html(results))
     out.append("<h2>Manifest</h2><table>")
     for key, val in m.model_dump(mode="json").items():
         if key == "config":

@@ -81,6 +81,26 @@ class ScenarioSummary(_Model):
     adaptive_v_star: float | None = None
 
 
+class InitiationMetrics(_Model):
+    """Document 000 §15.2 metrics of one trial, judged on the evaluator side (docs/metrics.md).
+
+    ``authoritative`` is derived from the scenario's PRIVATE truth (the most accurate sources
+    reporting a state-sensitive variable); it is written here, never shown to a policy.
+    """
+
+    scenario_condition: Literal["announced", "unprompted"]
+    state_variables: list[str]
+    authoritative: list[str]
+    authoritative_inspected: bool
+    inspections_before_authoritative: int | None
+    cost_before_authoritative: float | None
+    claimed: dict[str, str]
+    claim_correct: bool
+    summary_contradicted: bool
+    summary_substituted: bool
+    evidence_age_s: float | None
+
+
 class TrialRecord(_Model):
     """One policy on one scenario in one trial (see docs/metrics.md for every field)."""
 
@@ -113,6 +133,7 @@ class TrialRecord(_Model):
     failure: FailureCode | None
     adaptive_value: float | None = None
     adaptive_regret: float | None = None
+    initiation: InitiationMetrics | None = None
 
 
 class AggregateRow(_Model):
@@ -148,11 +169,42 @@ class PairedRow(_Model):
     optimal: Transitions
 
 
+class InitiationRow(_Model):
+    """Unprompted-condition metrics (document 000 §15.2) of one policy on one family label.
+
+    ``authoritative_rate`` is the *spontaneous* authoritative inspection rate on an unprompted
+    family label (``B/unprompted``); ``summary_substitution`` counts substitutions out of the
+    trials where the authoritative source would have contradicted the summary.
+    """
+
+    family: str
+    policy: str
+    n_trials: int
+    authoritative_rate: Proportion
+    inspections_before_authoritative: MeanCI | None
+    claim_accuracy: Proportion
+    summary_substitution: Proportion
+    evidence_age_s: MeanCI | None
+
+
+class InitiationGapRow(_Model):
+    """Initiation gap (document 000 §15.3): announced minus unprompted, on matched trials."""
+
+    family: str
+    policy: str
+    n_pairs: int
+    score: PairedDiff | None
+    net_utility: PairedDiff | None
+    claim_accuracy: PairedDiff | None
+
+
 class Aggregates(_Model):
-    """Every aggregate of a run."""
+    """Every aggregate of a run (the initiation lists are empty unless a run measured them)."""
 
     rows: list[AggregateRow]
     paired: list[PairedRow]
+    initiation: list[InitiationRow] = Field(default_factory=list)
+    initiation_gap: list[InitiationGapRow] = Field(default_factory=list)
 
     def row(self, policy: str, family: str = ALL_FAMILIES) -> AggregateRow:
         """Return the row of one policy and family (KeyError if absent)."""

@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from heedful.bench.aggregate import aggregate
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
+from heedful.bench.initiation import family_label, initiation_metrics, with_initiation
 from heedful.bench.manifest import build_manifest
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, get_policy
@@ -36,6 +37,7 @@ from heedful.bench.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.errors import InvalidArgumentError
 from heedful.model import Scenario, ScenarioView
+from heedful.model.scenario import Condition
 
 Reveal = Callable[[str], Observation]
 
@@ -110,6 +112,7 @@ def _trial_record(
     history: list[Observation],
     violation: Violation | None,
     config: BenchConfig,
+    initiation: bool = False,
 ) -> TrialRecord:
     inspected = [o.source_id for o in history]
     observed = [(sid, world.outcome(sid)) for sid in inspected]
@@ -130,7 +133,7 @@ def _trial_record(
         failure = FailureCode.RETRIEVAL_FAILED
     return TrialRecord(
         scenario_id=scenario.id,
-        family=scenario.view.family,
+        family=family_label(scenario.view),
         policy=spec.name,
         trial=trial,
         condition="adaptive" if adaptive else "static",
@@ -158,6 +161,7 @@ def _trial_record(
         ),
         distractor_inspections=sum(1 for sid in inspected if is_distractor(scenario.view, sid)),
         failure=failure,
+        initiation=initiation_metrics(scenario, oracle, world, inspected) if initiation else None,
     )
 
 
@@ -173,6 +177,8 @@ def run_benchmark(
     generator_versions: dict[str, str] | None = None,
     progress: bool | None = None,
     sealed: bool = False,
+    world_keys: Sequence[int] | None = None,
+    initiation: bool = False,
 ) -> Results:
     """Run every policy on every scenario ``trials`` times and score it.
 
@@ -188,6 +194,11 @@ def run_benchmark(
         progress: Show a progress bar (default: only when stderr is a terminal).
         sealed: Hold-out run: the result keeps aggregates only (no scenario summaries, no
             per-trial records) and the progress bar never names a scenario.
+        world_keys: The world stream of each scenario (default: its position). Scenarios given
+            the same key (an announced scenario and its unprompted twin) get the same worlds, the
+            same source outcomes and the same policy randomness in every trial.
+        initiation: Record the unprompted-condition metrics (document 000 §15.2) on every trial;
+            they are always recorded on ``condition: unprompted`` scenarios.
 
     Raises:
         InvalidArgumentError: bad trial count, seed, empty inputs or duplicate ids.
@@ -202,6 +213,8 @@ def run_benchmark(
     ids = [s.id for s in scenarios]
     if len(set(ids)) != len(ids):
         raise InvalidArgumentError("scenario ids must be unique within a run")
+    if world_keys is not None and len(world_keys) != len(scenarios):
+        raise InvalidArgumentError("world_keys needs one key per scenario")
     built = build_policies(policies)
     if not built:
         raise InvalidArgumentError("no policies to run")
@@ -227,8 +240,10 @@ def run_benchmark(
             # Static condition: a deterministic policy's choices cannot depend on the trial
             # (it sees only the view and its own withheld choices), so ask it once per scenario.
             static_choices: dict[str, tuple[list[Observation], Violation | None]] = {}
+            key = si if world_keys is None else world_keys[si]
+            measure = initiation or scenario.view.condition is Condition.UNPROMPTED
             for trial in range(trials):
-                world = TrialWorld.draw(oracle, generator(seed, Stream.TRIALS, si, trial))
+                world = TrialWorld.draw(oracle, generator(seed, Stream.TRIALS, key, trial))
                 for spec, policy in built:
                     reuse = not adaptive and policy.deterministic
                     if reuse and spec.name in static_choices:
@@ -237,14 +252,23 @@ def run_benchmark(
                         if isinstance(policy, OraclePolicy):
                             # The one privileged path: only the oracle is handed the truth.
                             policy.bind(oracle)
-                        rng = generator(seed, Stream.POLICY, si, trial, name_key(spec.name))
+                        rng = generator(seed, Stream.POLICY, key, trial, name_key(spec.name))
                         policy.reset(scenario.view, rng)
                         reveal = world.observation if adaptive else None
                         history, violation = collect_choices(policy, scenario.view, reveal)
                         if reuse:
                             static_choices[spec.name] = (history, violation)
                     rec = _trial_record(
-                        scenario, oracle, world, spec, trial, adaptive, history, violation, config
+                        scenario,
+                        oracle,
+                        world,
+                        spec,
+                        trial,
+                        adaptive,
+                        history,
+                        violation,
+                        config,
+                        measure,
                     )
                     if adaptive and policy.deterministic:
                         rec = oracle.with_adaptive_value(rec, policy, scenario.view)
@@ -263,7 +287,9 @@ def run_benchmark(
         generator_versions=generator_versions or {f: "file" for f in families},
         config=config,
     )
-    aggregates = aggregate(records, names, config, seed)
+    aggregates = with_initiation(
+        aggregate(records, names, config, seed), records, names, config, seed
+    )
     if sealed:
         return Results(
             sealed=True, manifest=manifest, scenarios=[], trials=[], aggregates=aggregates

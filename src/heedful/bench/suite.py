@@ -12,13 +12,18 @@ from pathlib import Path
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.families import FAMILIES, generate_suite, generator_versions, parse_family_list
+from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
-from heedful.bench.policy import parse_policy_list
+from heedful.bench.policy import parse_policy_list, policy_names
 from heedful.bench.report import write_report
 from heedful.bench.results import Results, write_results
 from heedful.bench.runner import run_benchmark
 from heedful.errors import InvalidArgumentError
 from heedful.model import Scenario, load_scenario_set
+from heedful.model.scenario import Condition
+
+#: ``--condition`` values: the scenarios' condition, or both side by side (initiation gap).
+CONDITIONS = ("announced", "unprompted", "both")
 
 
 @dataclass(frozen=True)
@@ -55,16 +60,41 @@ def _family_labels(text: str) -> set[str]:
     return out
 
 
+def _check_condition(condition: str) -> None:
+    if condition not in CONDITIONS:
+        raise InvalidArgumentError(
+            f"condition must be one of {', '.join(CONDITIONS)}, not {condition!r}"
+        )
+
+
+def _keep_condition(scenarios: list[Scenario], condition: str) -> list[Scenario]:
+    if condition == "both":
+        return scenarios
+    kept = [s for s in scenarios if s.view.condition.value == condition]
+    if not kept:
+        raise InvalidArgumentError(f"no scenario with condition {condition!r}")
+    return kept
+
+
 def select_scenarios(
-    paths: Sequence[Path] | None, families: str | None, count: int, seed: int
+    paths: Sequence[Path] | None,
+    families: str | None,
+    count: int,
+    seed: int,
+    condition: str = "announced",
 ) -> tuple[list[Scenario], str, dict[str, str]]:
     """Load scenario files, or generate ``count`` per family; keep only the named families.
+
+    ``condition``: ``announced`` (default) or ``unprompted`` generates that condition (from
+    files: keeps only scenarios of that condition, except that the default keeps every file
+    scenario); ``both`` generates each scenario and its unprompted twin.
 
     Returns:
         The scenarios, a description of their source, and the generator versions.
     """
     if count < 1:
         raise InvalidArgumentError(f"count must be at least 1, got {count}")
+    _check_condition(condition)
     if paths:
         scenarios = load_scenario_set(list(paths))
         if families:
@@ -72,12 +102,20 @@ def select_scenarios(
             scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
             if not scenarios:
                 raise InvalidArgumentError(f"no scenario of family {families!r} in the files")
+        if condition != "announced":
+            scenarios = _keep_condition(scenarios, condition)
         versions = {f: "file" for f in sorted({s.view.family for s in scenarios})}
         return scenarios, "files: " + ", ".join(str(p) for p in paths), versions
     codes = [f.code for f in parse_family_list(families or ",".join(DEFAULT_CONFIG.suite_families))]
-    scenarios = generate_suite(codes, count, seed)
+    scenarios = []
+    if condition in ("announced", "both"):
+        scenarios += generate_suite(codes, count, seed)
+    if condition in ("unprompted", "both"):
+        scenarios += generate_suite(codes, count, seed, condition=Condition.UNPROMPTED)
     source = f"generated: families {','.join(codes)}, {count} each, dev stream, seed {seed}"
-    return scenarios, source, generator_versions(codes)
+    if condition != "announced":
+        source += f", condition {condition}"
+    return scenarios, source, generator_versions(codes, unprompted_twins=condition != "announced")
 
 
 def run_to_folder(
@@ -94,6 +132,7 @@ def run_to_folder(
     runs_root: Path = Path("runs"),
     progress: bool | None = None,
     config: BenchConfig = DEFAULT_CONFIG,
+    condition: str = "announced",
 ) -> RunOutput:
     """Run the benchmark and write ``results.json`` and ``report.html``.
 
@@ -111,12 +150,19 @@ def run_to_folder(
         runs_root: Where new run folders go.
         progress: Progress bar (default: when stderr is a terminal).
         config: Benchmark settings.
+        condition: ``announced`` (default), ``unprompted`` or ``both`` (SPEC §4.2): with
+            ``unprompted``/``both`` every trial records the document 000 §15.2 metrics, ``all``
+            policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and ``both``
+            runs each scenario and its unprompted twin on the same worlds (initiation gap).
     """
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    _check_condition(condition)
     names = parse_policy_list(policies)
+    if condition != "announced" and policies.strip() == "all":
+        names = policy_names()
     if holdout is not None:
         if scenario_paths:
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
@@ -126,10 +172,14 @@ def run_to_folder(
             scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
             if not scenarios:
                 raise InvalidArgumentError(f"no hold-out scenario of family {families!r}")
+        if condition != "announced":
+            scenarios = _keep_condition(scenarios, condition)
         source = "sealed hold-out"
         versions = {f: "holdout" for f in sorted({s.view.family for s in scenarios})}
     else:
-        scenarios, source, versions = select_scenarios(scenario_paths, families, count, seed)
+        scenarios, source, versions = select_scenarios(
+            scenario_paths, families, count, seed, condition
+        )
     results = run_benchmark(
         scenarios,
         names,
@@ -141,6 +191,8 @@ def run_to_folder(
         generator_versions=versions,
         progress=progress,
         sealed=holdout is not None,
+        world_keys=twin_world_keys(scenarios),
+        initiation=condition != "announced",
     )
     if out is None:
         folder = new_run_folder(runs_root, seed, "holdout" if holdout is not None else "")

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from heedful.bench.families import adversarial, budgeted, loud, summary
+from heedful.bench.families import adversarial, budgeted, loud, summary, unprompted
 from heedful.bench.seeds import Stream, name_key, seed_sequence
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import Scenario
+from heedful.model.scenario import Condition
 
 #: Version of the generator machinery; each family also has its own version.
 GENERATOR_VERSION = "heedful.families/1"
@@ -119,9 +120,18 @@ def scenario_rngs(
 
 
 def generate_family(
-    name: str, count: int, seed: int, *, stream: Stream = Stream.DEV
+    name: str,
+    count: int,
+    seed: int,
+    *,
+    stream: Stream = Stream.DEV,
+    condition: Condition = Condition.ANNOUNCED,
 ) -> list[Scenario]:
     """Generate ``count`` scenarios of one family from a root seed and a seed stream.
+
+    ``condition=UNPROMPTED`` returns the unprompted twins of the same scenarios (same structure
+    and truth, a task that neither asks for inspection nor states a budget; ids end in ``-u``;
+    see :mod:`heedful.bench.families.unprompted`).
 
     Raises:
         UnknownNameError: unknown family.
@@ -136,21 +146,40 @@ def generate_family(
     out = []
     for i in range(count):
         rng, wording = scenario_rngs(fam.code, seed, i, stream)
-        out.append(fam.make(rng, wording, f"{fam.code}-{tag}{seed}-{i:04d}"))
+        made = fam.make(rng, wording, f"{fam.code}-{tag}{seed}-{i:04d}")
+        if condition is Condition.UNPROMPTED:
+            made = unprompted.unprompted_twin(
+                made, unprompted.twin_wording(fam.code, seed, i, stream)
+            )
+        out.append(made)
     return out
 
 
 def generate_suite(
-    families: Sequence[str], count: int, seed: int, *, stream: Stream = Stream.DEV
+    families: Sequence[str],
+    count: int,
+    seed: int,
+    *,
+    stream: Stream = Stream.DEV,
+    condition: Condition = Condition.ANNOUNCED,
 ) -> list[Scenario]:
-    """Generate ``count`` scenarios of each named family."""
-    return [s for f in families for s in generate_family(f, count, seed, stream=stream)]
+    """Generate ``count`` scenarios of each named family (in the given condition)."""
+    return [
+        s
+        for f in families
+        for s in generate_family(f, count, seed, stream=stream, condition=condition)
+    ]
 
 
-def generator_versions(families: Sequence[str]) -> dict[str, str]:
-    """Return ``{code: version}`` for the named families plus the machinery version."""
+def generator_versions(
+    families: Sequence[str], *, unprompted_twins: bool = False
+) -> dict[str, str]:
+    """Return ``{code: version}`` for the named families plus the machinery version (and the
+    unprompted task rewriter's, when it was used)."""
     out = {"generator": GENERATOR_VERSION}
     out.update({get_family(f).code: get_family(f).version for f in families})
+    if unprompted_twins:
+        out["unprompted"] = unprompted.VERSION
     return out
 
 

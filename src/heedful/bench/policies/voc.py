@@ -27,7 +27,11 @@ from heedful.attention import (
     Stop,
 )
 from heedful.attention.estimators import HeuristicEstimator, SingleSignalEstimator
-from heedful.attention.generators import GoalDependencyGenerator, StaleBeliefGenerator
+from heedful.attention.generators import (
+    Generator,
+    GoalDependencyGenerator,
+    StaleBeliefGenerator,
+)
 from heedful.attention.model_estimator import ModelEstimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
@@ -86,6 +90,22 @@ class ControllerPolicy(Policy):
             )
         return SingleSignalEstimator(self.estimator)
 
+    def _make_generators(self) -> list[Generator] | None:
+        """The controller's generators (``None``: its default set)."""
+        # Single-signal baselines get the plain goal/staleness generators: the state-sensitive
+        # generator proposes the most *authoritative* source first, and a tie between equal
+        # single-signal scores would otherwise be broken by authority they are not meant to use.
+        if self.estimator in ("staleness", "goal", "risk"):
+            return [GoalDependencyGenerator(), StaleBeliefGenerator()]
+        return None
+
+    def _declare(self, ctl: Controller, view: ScenarioView) -> None:
+        """Hook for subclasses: tell the controller more before the turn starts."""
+
+    def _turn_budget(self, view: ScenarioView) -> int | None:
+        """The controller's hard per-turn budget: the scenario's budget."""
+        return view.budget
+
     @property
     def controller(self) -> Controller:
         """The controller of the current trial (after :meth:`reset`)."""
@@ -95,14 +115,10 @@ class ControllerPolicy(Policy):
 
     def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
         """Build a fresh controller from the visible interface of the scenario."""
-        # Single-signal baselines get the plain goal/staleness generators: the state-sensitive
-        # generator proposes the most *authoritative* source first, and a tie between equal
-        # single-signal scores would otherwise be broken by authority they are not meant to use.
-        single = self.estimator in ("staleness", "goal", "risk")
         ctl = Controller(
             config=_BENCH_CONFIG,
             estimator=self._make_estimator(),
-            generators=[GoalDependencyGenerator(), StaleBeliefGenerator()] if single else None,
+            generators=self._make_generators(),
             rng=rng,
             clock=lambda: _EPOCH,
             repeat_inspections=False,
@@ -135,7 +151,8 @@ class ControllerPolicy(Policy):
                 cost_weight=view.cost_weight,
             )
         )
-        ctl.begin_turn(budget=view.budget)
+        self._declare(ctl, view)
+        ctl.begin_turn(budget=self._turn_budget(view))
         self._ctl = ctl
         self._pending = {}
         self._seen = 0
