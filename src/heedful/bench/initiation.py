@@ -75,8 +75,14 @@ def authoritative_sources(scenario: Scenario) -> list[str]:
     return out
 
 
-def _claimed(oracle: ScenarioOracle, world: TrialWorld, inspected: Sequence[str]) -> list[str]:
-    """Posterior-mode value of each variable (in ``problem.variables`` order)."""
+def _claimed(
+    oracle: ScenarioOracle,
+    world: TrialWorld,
+    inspected: Sequence[str],
+    believed: dict[str, str],
+) -> list[str]:
+    """Posterior-mode value of each variable (in ``problem.variables`` order); a tie goes to the
+    believed value (nothing observed overturned it)."""
     problem = oracle.problem
     post = decision.posterior(problem, [(sid, world.outcome(sid)) for sid in inspected])
     assert problem.variables is not None
@@ -86,7 +92,8 @@ def _claimed(oracle: ScenarioOracle, world: TrialWorld, inspected: Sequence[str]
         mass = {v: 0.0 for v in domain}
         for p, w in zip(post, worlds, strict=True):
             mass[w[name]] += float(p)
-        out.append(max(domain, key=lambda v: mass[v]))
+        held = believed.get(name)
+        out.append(max(domain, key=lambda v: (round(mass[v], 12), v == held)))
     return out
 
 
@@ -102,9 +109,10 @@ def initiation_metrics(
     first = next((i for i, sid in enumerate(inspected) if sid in auth), None)
     assert oracle.problem.variables is not None
     names = [n for n, _ in oracle.problem.variables]
-    modes = dict(zip(names, _claimed(oracle, world, inspected), strict=True))
-    claimed = {v: modes[v] for v in svars}
     belief = {b.variable: b for b in view.beliefs}
+    held = {v: str(b.value) for v, b in belief.items()}
+    modes = dict(zip(names, _claimed(oracle, world, inspected, held), strict=True))
+    claimed = {v: modes[v] for v in svars}
     contradicted = False
     for sid in auth:
         values = world.observation(sid).values or {}

@@ -16,6 +16,7 @@ two conditions can run side by side on matched scenarios (the initiation gap, do
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -34,13 +35,23 @@ UNPROMPTED_SUFFIX = "-u"
 TASK_TEMPLATES = (
     "Please {first} — or {rest} if that is the right call right now.",
     "Go ahead and take care of it: {first} or {rest}.",
-    "The owner is waiting on this. {first}, or {rest} if the situation calls for it.",
+    "The owner is waiting on this: {first}, or {rest} if the situation calls for it.",
     "Time to act: {first} or {rest}.",
     "Handle it now — {first} or {rest}, whichever fits the current state.",
 )
 
-#: Words an unprompted task never contains (a test checks every template and generated task).
-FORBIDDEN_WORDS = ("inspect", "check", "verify", "budget", "source", "confirm", "test", "look")
+#: Words an unprompted task never contains (whole words; a test checks every template and
+#: generated task, so a system named "checkout" is fine but "check" is not).
+_FORBIDDEN = re.compile(
+    r"\b(inspect\w*|check|checks|checked|checking|verif\w*|budget\w*|sources?|confirm\w*"
+    r"|tests?|testing|look|looks|looking)\b",
+    re.IGNORECASE,
+)
+
+
+def mentions_inspection(text: str) -> bool:
+    """Whether a task text asks for inspection, verification or a test, or names a budget."""
+    return _FORBIDDEN.search(text) is not None
 
 
 def unprompted_twin(scenario: Scenario, wording: np.random.Generator) -> Scenario:
