@@ -174,20 +174,28 @@ def test_voc_guarded_reads_the_live_probe_on_a_stale_high_stakes_claim() -> None
     assert _reads("summary-trusting", s) == []
 
 
-def test_voc_guarded_does_not_read_when_the_summary_is_fresh_and_stakes_tiny() -> None:
+@pytest.mark.parametrize("name", ["voc-guarded", "voc-model-guarded"])
+def test_guarded_agents_do_not_read_when_the_summary_is_fresh_and_stakes_tiny(name: str) -> None:
     s = _feed(age_s=5, volatility="low", stakes=0.001, cost_weight=0.05)
-    assert _reads("voc-guarded", s) == []
+    assert _reads(name, s) == []
 
 
-def test_voc_guarded_does_not_read_when_a_stale_claim_is_not_worth_the_cost() -> None:
+@pytest.mark.parametrize("name", ["voc-guarded", "voc-model-guarded"])
+def test_guarded_agents_do_not_read_when_a_stale_claim_is_not_worth_the_cost(name: str) -> None:
     s = _feed(age_s=10_800, volatility="high", stakes=0.001, cost_weight=0.05)
-    assert _reads("voc-guarded", s) == []
+    assert _reads(name, s) == []
+
+
+def test_model_guarded_agent_reads_the_live_probe_on_a_stale_high_stakes_claim() -> None:
+    s = _feed(age_s=10_800, volatility="high", stakes=1.0, cost_weight=0.01)
+    assert _reads("voc-model-guarded", s) == ["probe"]
 
 
 def test_unprompted_policies_stay_out_of_the_default_suite() -> None:
     from heedful.bench.policy import parse_policy_list
 
-    assert not {"summary-trusting", "voc-guarded"} & set(parse_policy_list("all"))
+    opt_in = {"summary-trusting", "voc-guarded", "voc-model-guarded"}
+    assert not opt_in & set(parse_policy_list("all"))
 
 
 # --- the authoritative definition stays on the evaluator side ----------------------------------

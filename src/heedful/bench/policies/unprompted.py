@@ -32,7 +32,13 @@ from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.model import ScenarioView
 from heedful.model.scenario import Condition
 
-__all__ = ["SummaryTrustingPolicy", "VocGuardedPolicy", "decision_variables", "unprompted"]
+__all__ = [
+    "SummaryTrustingPolicy",
+    "VocGuardedPolicy",
+    "VocModelGuardedPolicy",
+    "decision_variables",
+    "unprompted",
+]
 
 
 def unprompted(view: ScenarioView) -> bool:
@@ -129,3 +135,11 @@ class VocGuardedPolicy(ControllerPolicy):
         if len(history) >= self._cap:
             return None
         return super().next(history)
+
+
+@register_policy("voc-model-guarded")
+class VocModelGuardedPolicy(VocGuardedPolicy):
+    """``voc-guarded`` with the model-based estimator (exact VOI on the estimated problem)."""
+
+    def __init__(self) -> None:
+        super().__init__(estimator="model")
