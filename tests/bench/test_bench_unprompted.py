@@ -127,6 +127,10 @@ def test_unprompted_twins_keep_structure_and_truth_and_only_change_the_task() ->
         assert u.truth == a.truth
 
 
+def test_announced_runs_keep_their_world_streams() -> None:
+    assert twin_world_keys(_b(5)) == [0, 1, 2, 3, 4]
+
+
 def test_twins_share_world_keys_so_conditions_see_the_same_worlds() -> None:
     a, u = _b(4), _b(4, UNPROMPTED)
     assert twin_world_keys([*a, *u]) == [0, 1, 2, 3, 0, 1, 2, 3]
