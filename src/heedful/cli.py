@@ -270,8 +270,7 @@ def scenario_generate(
 
     from heedful.bench.families import generate_family
     from heedful.bench.seeds import Stream
-    from heedful.model import scenario_to_dict
-    from heedful.model.scenario import Condition
+    from heedful.model import Condition, scenario_to_dict
 
     stream = Stream.HOLDOUT if holdout else Stream.DEV
     cond = Condition.UNPROMPTED if unprompted else Condition.ANNOUNCED

@@ -26,8 +26,7 @@ from heedful.bench.policy import Observation, Policy, get_policy, register_polic
 from heedful.bench.results import InitiationMetrics, TrialRecord
 from heedful.bench.runner import run_benchmark
 from heedful.cli import app
-from heedful.model import Scenario, ScenarioView, scenario_from_dict
-from heedful.model.scenario import Condition
+from heedful.model import Condition, Scenario, ScenarioView, scenario_from_dict
 
 UNPROMPTED = Condition.UNPROMPTED
 
@@ -149,6 +148,19 @@ def test_summary_trusting_never_reads_the_authoritative_source_unprompted() -> N
     row = next(x for x in r.aggregates.initiation if x.policy == "summary-trusting")
     assert row.authoritative_rate.k == 0 and row.authoritative_rate.n == 50
     assert all(t.inspected == [] for t in r.trials)
+
+
+def test_summary_trusting_can_reread_only_the_summary_its_belief_came_from() -> None:
+    s = _feed(age_s=10_800, volatility="high", stakes=1.0, cost_weight=0.01)
+    policy = get_policy("summary-trusting", read_summary=True)
+    policy.reset(s.view, np.random.default_rng(0))
+    assert policy.next(()) == "summary"
+    assert policy.next((Observation("summary", withheld=True),)) is None
+
+
+def test_guarded_policies_record_their_constructor_parameters() -> None:
+    assert get_policy("voc-guarded").get_params() == {"estimator": "heuristic"}
+    assert get_policy("voc-model-guarded").get_params() == {}
 
 
 def test_summary_trusting_follows_an_announced_instruction() -> None:

@@ -35,8 +35,7 @@ from heedful.bench.results import (
 from heedful.bench.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator
 from heedful.bench.stats import proportion
-from heedful.model import Scenario, ScenarioView, Volatility
-from heedful.model.scenario import Condition
+from heedful.model import Condition, Scenario, ScenarioView, Volatility
 
 #: Suffix of the family label of unprompted trials (``B`` → ``B/unprompted``).
 UNPROMPTED_LABEL = "/unprompted"

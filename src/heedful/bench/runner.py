@@ -36,8 +36,7 @@ from heedful.bench.results import (
 from heedful.bench.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.errors import InvalidArgumentError
-from heedful.model import Scenario, ScenarioView
-from heedful.model.scenario import Condition
+from heedful.model import Condition, Scenario, ScenarioView
 
 Reveal = Callable[[str], Observation]
 

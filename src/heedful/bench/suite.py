@@ -19,8 +19,7 @@ from heedful.bench.report import write_report
 from heedful.bench.results import Results, write_results
 from heedful.bench.runner import run_benchmark
 from heedful.errors import InvalidArgumentError
-from heedful.model import Scenario, load_scenario_set
-from heedful.model.scenario import Condition
+from heedful.model import Condition, Scenario, load_scenario_set
 
 #: ``--condition`` values: the scenarios' condition, or both side by side (initiation gap).
 CONDITIONS = ("announced", "unprompted", "both")

@@ -16,8 +16,7 @@ import numpy as np
 from heedful.bench.families import adversarial, budgeted, loud, summary, unprompted
 from heedful.bench.seeds import Stream, name_key, seed_sequence
 from heedful.errors import InvalidArgumentError, UnknownNameError
-from heedful.model import Scenario
-from heedful.model.scenario import Condition
+from heedful.model import Condition, Scenario
 
 #: Version of the generator machinery; each family also has its own version.
 GENERATOR_VERSION = "heedful.families/1"

@@ -23,8 +23,7 @@ import numpy as np
 
 from heedful.bench.seeds import Stream, name_key, seed_sequence
 from heedful.errors import InvalidArgumentError
-from heedful.model import Scenario, scenario_from_dict, scenario_to_dict
-from heedful.model.scenario import Condition
+from heedful.model import Condition, Scenario, scenario_from_dict, scenario_to_dict
 
 VERSION = "unprompted-v1"
 UNPROMPTED_SUFFIX = "-u"

@@ -29,8 +29,7 @@ from heedful.attention import Controller
 from heedful.attention.generators import Generator, StateSensitiveClaimGenerator
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import Observation, Policy, register_policy
-from heedful.model import ScenarioView
-from heedful.model.scenario import Condition
+from heedful.model import Condition, ScenarioView
 
 __all__ = [
     "SummaryTrustingPolicy",
@@ -110,10 +109,6 @@ class VocGuardedPolicy(ControllerPolicy):
     def __init__(self, estimator: str = "heuristic") -> None:
         super().__init__(estimator=estimator)
         self._cap = 0
-
-    def get_params(self) -> dict[str, object]:
-        """Only the estimator is a parameter of this policy."""
-        return {"estimator": self.estimator}
 
     def _make_generators(self) -> list[Generator] | None:
         return [StateSensitiveClaimGenerator()]
