@@ -10,9 +10,10 @@ from typer.testing import CliRunner
 
 from heedful import decision
 from heedful.bench import run_benchmark
-from heedful.bench.families import generate_family, get_family
+from heedful.bench.families import generate_family, get_family, scenario_rngs
 from heedful.bench.families.hypothesis import ORIGIN
 from heedful.bench.families.signals import SIGNALS, p_stale
+from heedful.bench.families.words import SELF_KINDS
 from heedful.cli import app
 from heedful.model import Scenario, Volatility, scenario_from_dict, scenario_to_dict
 
@@ -45,6 +46,25 @@ def test_same_seed_reproduces_byte_identical_scenarios(family: str) -> None:
     assert [scenario_to_dict(x) for x in a] == [scenario_to_dict(x) for x in b]
     c = generate_family(family, 5, seed=10)
     assert [scenario_to_dict(x) for x in a] != [scenario_to_dict(x) for x in c]
+
+
+@pytest.mark.parametrize("family", NEW)
+def test_wording_draws_do_not_change_the_structure(family: str) -> None:
+    fam = get_family(family)
+    dicts = []
+    for wording_seed in (100, 200):
+        rng, _ = scenario_rngs(family, 8, 0)
+        s = scenario_to_dict(fam.make(rng, np.random.default_rng(wording_seed), "x"))
+        dicts.append(s)
+    a, b = dicts
+    assert a["budget"] == b["budget"] and a["cost_weight"] == b["cost_weight"]
+    assert sorted(tuple(v["prior"]) for v in a["variables"].values()) == sorted(
+        tuple(v["prior"]) for v in b["variables"].values()
+    )
+    assert sorted((x["authority"], x["age_s"]) for x in a["sources"]) == sorted(
+        (x["authority"], x["age_s"]) for x in b["sources"]
+    )
+    assert [x["label"] for x in a["sources"]] != [x["label"] for x in b["sources"]]
 
 
 @pytest.mark.parametrize("family", NEW)
@@ -229,3 +249,14 @@ def test_family_i_hypothesis_is_obsolete_under_the_honest_prior() -> None:
         var = s.view.variables[hyp.variable]
         keep = hyp.confidence * (1 - p_stale(var.volatility, hyp.age_s, SIGNALS))
         assert keep < hyp.confidence - 0.05
+
+
+def test_family_i_write_up_kinds_do_not_mark_the_echoes() -> None:
+    informative = 0
+    for s in generate_family("I", 40, seed=18):
+        informative += sum(
+            1
+            for src in s.view.sources
+            if src.kind in SELF_KINDS and src.reports and s.truth.sources[src.id].echo is None
+        )
+    assert informative >= 10

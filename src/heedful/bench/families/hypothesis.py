@@ -21,6 +21,11 @@ VERSION = "I-v1"
 ORIGIN = "hypothesis"
 
 
+def _written_kind(rng: np.random.Generator) -> str | None:
+    # Half of the ordinary sources are write-ups too; None lets the builder draw by authority.
+    return str(rng.choice(words.SELF_KINDS)) if rng.random() < 0.5 else None
+
+
 def generate_hypothesis(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:
@@ -75,18 +80,21 @@ def generate_hypothesis(
         kind=str(rng.choice(words.INSTRUMENT_KINDS)),
         cost=signals.draw_cost(rng, tokens=(150, 600), latency_ms=(400, 3_000)),
     )
+    # Others' write-ups carry the same kinds, so a kind does not mark the agent's own echoes.
     if rng.random() < 0.5:
         b.source(
             [state],
             authority=rng.uniform(0.5, 0.75),
             age_s=rng.uniform(1_800.0, 14_400.0),
             cues=signals.mixed_cues(rng),
+            kind=_written_kind(rng),
         )
     b.source(
         [cond],
         authority=rng.uniform(0.7, 0.92),
         age_s=rng.uniform(0.0, 3_600.0),
         cues=signals.mixed_cues(rng),
+        kind=_written_kind(rng),
     )
     b.distractors(int(rng.integers(3, 7)), noise)
     raw = b.build(budget=budget, cost_weight=float(rng.uniform(0.003, 0.015)), actions_text=verbs)
