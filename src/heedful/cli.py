@@ -166,7 +166,9 @@ def bench_run(
         [], "--scenarios", help="Scenario file or folder (repeatable); default: generate."
     ),
     family: str | None = typer.Option(
-        None, "--family", help="Families to generate or keep: G, B, A, H or all (default: G,B)."
+        None,
+        "--family",
+        help="Families to generate or keep, e.g. G,B or C,E,F,I, or all (default: G,B).",
     ),
     count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
     policies: str = typer.Option("all", "--policies", help="Comma-separated policy names."),

@@ -13,7 +13,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from heedful.bench.families import adversarial, budgeted, loud, summary, unprompted
+from heedful.bench.families import (
+    adversarial,
+    budgeted,
+    competing,
+    dirty,
+    hypothesis,
+    loud,
+    relevance,
+    summary,
+    unprompted,
+)
 from heedful.bench.seeds import Stream, name_key, seed_sequence
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import Condition, Scenario
@@ -75,6 +85,34 @@ FAMILIES: dict[str, Family] = {
         adversarial.VERSION,
         "adversarial salience: urgent, repeated, self-prioritising distractors",
         adversarial.generate_adversarial,
+    ),
+    "C": Family(
+        "C",
+        "relevance",
+        relevance.VERSION,
+        "goal relevance: many uncertain facts, few matter to the decision",
+        relevance.generate_relevance,
+    ),
+    "E": Family(
+        "E",
+        "dirty",
+        dirty.VERSION,
+        "hidden state change: a confident belief whose upstream source changed",
+        dirty.generate_dirty,
+    ),
+    "F": Family(
+        "F",
+        "competing",
+        competing.VERSION,
+        "competing uncertainty: very uncertain but irrelevant vs consequential",
+        competing.generate_competing,
+    ),
+    "I": Family(
+        "I",
+        "hypothesis",
+        hypothesis.VERSION,
+        "self-generated distractor: the agent's own obsolete hypothesis and its echoes",
+        hypothesis.generate_hypothesis,
     ),
 }
 

@@ -203,3 +203,15 @@ INJECTIONS = (
 
 #: Family H: labels that merely *claim* authority (labels are untrusted text).
 AUTHORITY_MIMICS = ("official", "authoritative", "live", "verified", "primary", "canonical")
+
+#: Family F: four-valued domains for the very uncertain (but unimportant) variable.
+QUAD_VALUES = (
+    ("north", "south", "east", "west"),
+    ("tier1", "tier2", "tier3", "tier4"),
+    ("q1", "q2", "q3", "q4"),
+    ("alpha", "beta", "gamma", "delta"),
+    ("small", "medium", "large", "xlarge"),
+)
+
+#: Family I: kinds of the agent's own earlier write-ups (they look like documents, not chatter).
+SELF_KINDS = ("analysis", "document", "runbook", "report", "memory")
