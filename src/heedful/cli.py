@@ -6,6 +6,8 @@ Errors raised as :class:`heedful.errors.HeedfulError` become one line on stderr 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import typer
 
@@ -352,6 +354,30 @@ def _engine_for_cli(db: str, config: str | None, triage: str | None):  # type: i
     return engine
 
 
+def _engine_once(
+    db: str,
+    config: str | None,
+    triage: str | None,
+    call: Callable[[Any], dict[str, Any]],
+    table: Callable[[dict[str, Any]], Any],
+    as_json: bool,
+) -> None:
+    """Open the engine, make one call, close it, and print the response as JSON or a table."""
+    import json
+
+    from rich.console import Console
+
+    engine = _engine_for_cli(db, config, triage)
+    try:
+        response = call(engine)
+    finally:
+        engine.close()
+    if as_json:
+        typer.echo(json.dumps(response, indent=2, ensure_ascii=False))
+    else:
+        Console().print(table(response))
+
+
 _DB = typer.Option(..., "--db", help="The memory store (SQLite file).")
 _CONFIG = typer.Option(None, "--config", help="Engine config file (JSON or YAML).")
 _JSON = typer.Option(False, "--json", help="Print the JSON response instead of a table.")
@@ -384,21 +410,11 @@ def engine_survey(
     as_json: bool = _JSON,
 ) -> None:
     """Show the attention map: what needs attention and why (dispatches nothing)."""
-    import json
-
-    from rich.console import Console
-
     from heedful.engine.report import survey_table
 
-    engine = _engine_for_cli(db, config, triage)
-    try:
-        response = engine.survey(include_idle=include_idle)
-    finally:
-        engine.close()
-    if as_json:
-        typer.echo(json.dumps(response, indent=2, ensure_ascii=False))
-    else:
-        Console().print(survey_table(response))
+    _engine_once(
+        db, config, triage, lambda e: e.survey(include_idle=include_idle), survey_table, as_json
+    )
 
 
 @engine_app.command("cycle")
@@ -412,21 +428,11 @@ def engine_cycle(
     as_json: bool = _JSON,
 ) -> None:
     """Run one attention cycle now: survey, triage, dispatch, reflect."""
-    import json
-
-    from rich.console import Console
-
     from heedful.engine.report import cycle_table
 
-    engine = _engine_for_cli(db, config, triage)
-    try:
-        response = engine.run_cycle(autonomy_override=autonomy)
-    finally:
-        engine.close()
-    if as_json:
-        typer.echo(json.dumps(response, indent=2, ensure_ascii=False))
-    else:
-        Console().print(cycle_table(response))
+    _engine_once(
+        db, config, triage, lambda e: e.run_cycle(autonomy_override=autonomy), cycle_table, as_json
+    )
 
 
 @engine_app.command("run")
