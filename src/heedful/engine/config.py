@@ -219,6 +219,14 @@ def engine_config_from_dict(data: dict[str, Any]) -> EngineConfig:
         raise InvalidArgumentError(f"engine config {where}: {first['msg']}") from None
 
 
+def parse_error_line(exc: Exception) -> str:
+    """A YAML or JSON parse error as one line (YAML's own message spans several)."""
+    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
+        mark = exc.problem_mark
+        return f"{exc.problem} (line {mark.line + 1}, column {mark.column + 1})"
+    return " ".join(str(exc).split())
+
+
 def load_engine_config(path: str | Path) -> EngineConfig:
     """Load an engine config from a JSON or YAML file (missing keys keep their defaults)."""
     p = Path(path)
@@ -226,10 +234,14 @@ def load_engine_config(path: str | Path) -> EngineConfig:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidArgumentError(f"cannot read engine config {p}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InvalidArgumentError(f"cannot read engine config {p}: not UTF-8 text") from None
     try:
         data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise InvalidArgumentError(f"engine config {p} is not valid: {exc}") from None
+        raise InvalidArgumentError(
+            f"engine config {p} is not valid: {parse_error_line(exc)}"
+        ) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

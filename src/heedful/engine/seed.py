@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from heedful.engine.config import parse_error_line
 from heedful.engine.ports import GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError
@@ -78,11 +79,13 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidArgumentError(f"cannot read {p}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InvalidArgumentError(f"cannot read {p}: not UTF-8 text") from None
     try:
         data: Any = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
         raise InvalidArgumentError(
-            f"{p} is not valid {p.suffix.lstrip('.') or 'YAML'}: {exc}"
+            f"{p} is not valid {p.suffix.lstrip('.') or 'YAML'}: {parse_error_line(exc)}"
         ) from None
     try:
         seed = _SeedFile.model_validate(data or {})
