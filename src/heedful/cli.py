@@ -286,7 +286,10 @@ def scenario_generate(
     if out is None:
         typer.echo(text, nl=False)
     else:
-        Path(out).write_text(text, encoding="utf-8")
+        try:
+            Path(out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise fail(f"cannot write {out}: {exc.strerror}") from None
         typer.echo(f"wrote {len(items)} scenarios to {out}")
 
 
@@ -375,7 +378,7 @@ def _engine_once(
     if as_json:
         typer.echo(json.dumps(response, indent=2, ensure_ascii=False))
     else:
-        Console().print(table(response))
+        Console(width=None if sys.stdout.isatty() else 160).print(table(response))
 
 
 _DB = typer.Option(..., "--db", help="The memory store (SQLite file).")
@@ -456,7 +459,7 @@ def engine_run(
     engine = _engine_for_cli(db, config, triage)
     if heartbeat_ms is not None:
         engine.config = engine.config.with_overrides(heartbeat_ms=heartbeat_ms)
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 160)
 
     def show(event: object) -> None:
         last = engine.last_cycle
@@ -530,12 +533,31 @@ def mcp_serve_command(
 
 
 def main() -> None:
-    """Entry point of the ``heedful`` console script."""
+    """Entry point of the ``heedful`` console script.
+
+    Heedful errors and usage errors (missing or malformed options) become one line on stderr
+    and exit code 2, instead of Click's multi-line usage box.
+    """
     try:
-        app()
+        code = app(standalone_mode=False)
     except HeedfulError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except typer.Abort:
+        typer.echo("Aborted!", err=True)
+        sys.exit(1)
+    except Exception as exc:
+        # Click's ClickException, whether typer vendors Click (≥ 0.20) or depends on it.
+        if not any(c.__name__ == "ClickException" for c in type(exc).__mro__):
+            raise
+        status = int(getattr(exc, "exit_code", 2))
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.exit(status)  # a bare command group has already printed its help
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        typer.echo(f"error: {exc.format_message()}{hint}", err=True)  # type: ignore[attr-defined]
+        sys.exit(status)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
