@@ -56,3 +56,71 @@ def test_engine_config_of_unparsable_yaml_is_one_line(tmp_path: Path) -> None:
         _cli("engine", "survey", "--db", str(tmp_path / "m.db"), "--config", str(config))
     )
     assert "engine.yaml" in line
+
+
+def test_survey_table_piped_keeps_goal_titles_readable(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from heedful.cli import app
+
+    seed = tmp_path / "seed.yaml"
+    seed.write_text(
+        "goals:\n  - {id: g, title: 'Cut cloud cost by 10 percent', status: active}\n"
+        "nodes:\n  - {id: n, content: 'cloud usage report', confidence: 0.8}\n"
+    )
+    db = str(tmp_path / "m.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["engine", "load", str(seed), "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["engine", "survey", "--db", db, "--triage", "voc"])
+    assert result.exit_code == 0, result.output
+    assert "Cut cloud cost by 10 percent" in result.output
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("nodes:\n  - {id: a}\nedges:\n  - {source: a, target: b}\n", "unknown node 'b'"),
+        ("nodes:\n  - {id: a}\noutcomes:\n  - {status: failure, node_ids: [zz]}\n", "'zz'"),
+        ("nodes:\n  - {id: a}\noutcomes:\n  - {status: failure, goal_id: nope}\n", "'nope'"),
+        ("nodes:\n  - {id: a}\n  - {id: a}\n", "node 'a'"),
+        ("goals:\n  - {id: g, title: T}\n  - {id: g, title: U}\n", "goal 'g'"),
+    ],
+)
+def test_seed_file_with_a_bad_reference_loads_nothing(
+    tmp_path: Path, body: str, message: str
+) -> None:
+    from heedful.engine import InMemoryGraph
+    from heedful.engine.seed import load_seed_file
+    from heedful.errors import HeedfulError
+
+    graph = InMemoryGraph()
+    before = graph.digest()
+    path = tmp_path / "seed.yaml"
+    path.write_text(body)
+    with pytest.raises(HeedfulError, match=message):
+        load_seed_file(graph, path)
+    assert graph.digest() == before
+
+
+def test_corrected_seed_file_loads_after_a_failed_load(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    seed = tmp_path / "seed.yaml"
+    seed.write_text("nodes:\n  - {id: a}\nedges:\n  - {source: a, target: b}\n")
+    assert "unknown node 'b'" in _one_error_line(_cli("engine", "load", str(seed), "--db", db))
+    seed.write_text("nodes:\n  - {id: a}\n  - {id: b}\nedges:\n  - {source: a, target: b}\n")
+    proc = _cli("engine", "load", str(seed), "--db", db)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 nodes, 1 edges" in proc.stdout
+
+
+def test_seed_file_may_reference_nodes_already_in_the_store(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    first.write_text("nodes:\n  - {id: a}\n")
+    second.write_text(
+        "nodes:\n  - {id: b}\nedges:\n  - {source: a, target: b}\n"
+        "outcomes:\n  - {status: success, node_ids: [a]}\n"
+    )
+    assert _cli("engine", "load", str(first), "--db", db).returncode == 0
+    proc = _cli("engine", "load", str(second), "--db", db)
+    assert proc.returncode == 0, proc.stderr

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from heedful.engine.config import parse_error_line
 from heedful.engine.ports import GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
-from heedful.errors import InvalidArgumentError
+from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import EdgeType, NodeType, OutcomeStatus
 from heedful.model.goal import Goal
 
@@ -93,6 +93,7 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
         raise InvalidArgumentError(f"{p}:{where}: {first['msg']}") from None
+    _check_references(graph, seed)
     for n in seed.nodes:
         graph.add_node(NodeRecord(n.id, n.type, n.content, n.confidence, None, n.metadata))
     for e in seed.edges:
@@ -109,3 +110,40 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
         "edges": len(seed.edges),
         "outcomes": len(seed.outcomes),
     }
+
+
+def _check_references(graph: GraphPort, seed: _SeedFile) -> None:
+    """Refuse, before writing anything, ids that exist twice and references to unknown ids."""
+    new_nodes: set[str] = set()
+    for n in seed.nodes:
+        if n.id in new_nodes or graph.get_nodes([n.id]):
+            raise InvalidArgumentError(f"node '{n.id}' already exists")
+        new_nodes.add(n.id)
+    new_goals: set[str] = set()
+    for g in seed.goals:
+        if g.id in new_goals or _goal_exists(graph, g.id):
+            raise InvalidArgumentError(f"goal '{g.id}' already exists")
+        new_goals.add(g.id)
+    wanted = [e.source for e in seed.edges] + [e.target for e in seed.edges]
+    wanted += [i for o in seed.outcomes for i in o.node_ids]
+    missing = set(wanted) - new_nodes
+    if missing:
+        missing -= {n.id for n in graph.get_nodes(sorted(missing))}
+    for node_id in wanted:
+        if node_id in missing:
+            raise InvalidArgumentError(f"unknown node '{node_id}'")
+    for o in seed.outcomes:
+        if (
+            o.goal_id is not None
+            and o.goal_id not in new_goals
+            and not _goal_exists(graph, o.goal_id)
+        ):
+            raise InvalidArgumentError(f"unknown goal '{o.goal_id}'")
+
+
+def _goal_exists(graph: GraphPort, goal_id: str) -> bool:
+    try:
+        graph.get_goal(goal_id)
+    except UnknownNameError:
+        return False
+    return True
