@@ -33,9 +33,9 @@ Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
 class ToolArgs(BaseModel):
-    """Base of every tool's arguments: strict JSON types, no unknown names."""
+    """Base of every tool's arguments: strict JSON types, finite numbers, no unknown names."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 class SurveyArgs(ToolArgs):
