@@ -16,6 +16,7 @@ update beliefs → recompute → stop when the best net value ≤ 0.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -207,8 +208,10 @@ class Controller:
 
     def report_failure(self, failure_id: str, target: str, *, loss: float = 1.0) -> None:
         """Report a failed action or tool call (failed-action generator)."""
-        if loss < 0:
-            raise InvalidArgumentError(f"failure {failure_id!r}: loss must be ≥ 0, got {loss}")
+        if not (math.isfinite(loss) and loss >= 0):
+            raise InvalidArgumentError(
+                f"failure {failure_id!r}: loss must be a finite number ≥ 0, got {loss}"
+            )
         self.failures.append(Failure(failure_id, target, loss))
 
     def interrupt(
@@ -222,8 +225,10 @@ class Controller:
     ) -> None:
         """An incoming event from a registered source; its content is never parsed for priority."""
         self.world.source(source_id)
-        if declared_loss < 0 or switch_cost < 0:
-            raise InvalidArgumentError(f"event {event_id!r}: losses and costs must be ≥ 0")
+        if not all(math.isfinite(x) and x >= 0 for x in (declared_loss, switch_cost)):
+            raise InvalidArgumentError(
+                f"event {event_id!r}: losses and costs must be finite numbers ≥ 0"
+            )
         self.interruptions.append(
             Interruption(event_id, source_id, content, declared_loss, switch_cost=switch_cost)
         )
@@ -238,8 +243,10 @@ class Controller:
         """Start a turn with a hard inspection budget (None = unlimited, stopping rule only)."""
         if budget is not None and budget < 0:
             raise InvalidArgumentError(f"budget must be ≥ 0, got {budget}")
-        if cost_weight is not None and cost_weight < 0:
-            raise InvalidArgumentError(f"cost_weight must be ≥ 0, got {cost_weight}")
+        if cost_weight is not None and not (math.isfinite(cost_weight) and cost_weight >= 0):
+            raise InvalidArgumentError(
+                f"cost_weight must be a finite number ≥ 0, got {cost_weight}"
+            )
         self.turn += 1
         self.turn_id = f"turn-{self.turn}"
         self.budget = budget
@@ -318,6 +325,7 @@ class Controller:
         for c in self.guard.table:
             if c.expires_at is not None and c.expires_at <= now:
                 self.guard.table.remove(c.id)
+                self._waited.pop(c.id, None)
                 self.trace.write(
                     EventType.CANDIDATE_EXPIRED, turn_id=self.turn_id, now=now, candidate_id=c.id
                 )

@@ -9,6 +9,7 @@ whose data is ``t`` seconds old reports the current value with reliability
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -135,20 +136,25 @@ class World:
         if not source_id:
             raise InvalidArgumentError("source id must be non-empty")
         where = f"source {source_id!r}"
-        if isinstance(authority, Mapping):
-            table = {str(k): float(v) for k, v in authority.items()}
-            default = max(table.values(), default=0.5)
-        else:
-            table, default = {}, float(authority)
-        if default_authority is not None:
-            default = float(default_authority)
+        try:
+            if isinstance(authority, Mapping):
+                table = {str(k): float(v) for k, v in authority.items()}
+                default = max(table.values(), default=0.5)
+            else:
+                table, default = {}, float(authority)
+            if default_authority is not None:
+                default = float(default_authority)
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(
+                f"{where}: authority must be a number or claim type → number, got {authority!r}"
+            ) from None
         for name, a in [*table.items(), ("default", default)]:
             if not 0.0 <= a <= 1.0:
                 raise InvalidArgumentError(
                     f"{where}: authority for {name} must be in [0, 1], got {a}"
                 )
-        if age_s < 0:
-            raise InvalidArgumentError(f"{where}: age_s must be ≥ 0, got {age_s}")
+        if not (math.isfinite(age_s) and age_s >= 0):
+            raise InvalidArgumentError(f"{where}: age_s must be a finite number ≥ 0, got {age_s}")
         info = SourceInfo(
             id=source_id,
             reports=tuple(reports),
@@ -214,8 +220,16 @@ class World:
         """Record what the agent believes (e.g. from a summary), with the evidence's age."""
         if not 0.0 <= confidence <= 1.0:
             raise InvalidArgumentError(f"claim {claim_id!r}: confidence must be in [0, 1]")
-        if age_s < 0:
-            raise InvalidArgumentError(f"claim {claim_id!r}: age_s must be ≥ 0, got {age_s}")
+        if not (math.isfinite(age_s) and age_s >= 0):
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: age_s must be a finite number ≥ 0, got {age_s}"
+            )
+        try:
+            observed_at = now - timedelta(seconds=age_s)
+        except OverflowError:
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: age_s {age_s} reaches before the calendar's start"
+            ) from None
         try:
             vol = Volatility(volatility)
         except ValueError:
@@ -235,7 +249,7 @@ class World:
             claim_type=claim_type or (prev.claim_type if prev else claim_id),
             value=value,
             confidence=confidence,
-            observed_at=now - timedelta(seconds=age_s),
+            observed_at=observed_at,
             volatility=vol,
             domain=dom,
             source_id=source_id,

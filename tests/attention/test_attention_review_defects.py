@@ -1,0 +1,176 @@
+"""Regression tests for defects found in review: each failed before its fix."""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+import numpy as np
+import pytest
+from tests_attention_time import NOW
+
+from heedful.attention.config import GeneratorConfig, SelectorConfig
+from heedful.attention.controller import Controller
+from heedful.attention.estimators import Estimate
+from heedful.attention.selector import Selector
+from heedful.errors import InvalidArgumentError
+from heedful.model.candidate import Candidate, CandidateKind, Floor, Trigger
+
+
+def _two_source_controller() -> Controller:
+    ctl = Controller(clock=lambda: NOW)
+    ctl.register_source(
+        "registry", reports=["dep"], authority=0.99, cost={"tool_calls": 1, "tokens": 500}
+    )
+    ctl.register_source("other", reports=["other_claim"], authority=0.99)
+    ctl.register_source("mallory", trusted=False)
+    ctl.record_belief("dep", "a", domain=["a", "b"], confidence=0.9, age_s=7200, volatility="high")
+    ctl.record_belief(
+        "other_claim", "a", domain=["a", "b"], confidence=0.5, age_s=7200, volatility="high"
+    )
+    ctl.begin_turn()
+    return ctl
+
+
+def _registry_voc(ctl: Controller) -> float:
+    ctl.refresh()
+    (cand,) = [c for c in ctl.candidates if c.target == "registry"]
+    return ctl.last_estimates[cand.id].net
+
+
+def _mallory(**kw: object) -> Candidate:
+    return Candidate(
+        id="x",
+        kind=CandidateKind.INSPECT_SOURCE,
+        target="registry",
+        trigger=Trigger.STALE_BELIEF,
+        origin="external:mallory",
+        submitted_by="mallory",
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(
+    "declared",
+    [
+        {"deadline_s": 0.0},
+        {"claim_ids": ("dep", "other_claim")},
+    ],
+    ids=["deadline", "claims-the-source-does-not-report"],
+)
+def test_an_untrusted_submission_cannot_raise_a_candidates_value(
+    declared: dict[str, object],
+) -> None:
+    honest = _two_source_controller()
+    honest.submit(_mallory(claim_ids=("dep",)))
+    hijacked = _two_source_controller()
+    hijacked.submit(_mallory(**{"claim_ids": ("dep",), **declared}))
+    assert _registry_voc(hijacked) == pytest.approx(_registry_voc(honest))
+
+
+def test_an_untrusted_submission_cannot_declare_its_inspection_free() -> None:
+    ctl = Controller(clock=lambda: NOW, generators=[])
+    ctl.register_source("registry", reports=["dep"], authority=0.99, cost={"tokens": 5000})
+    ctl.register_source("mallory", trusted=False)
+    ctl.record_belief("dep", "a", domain=["a", "b"], confidence=0.9, age_s=7200, volatility="high")
+    ctl.begin_turn()
+    live = ctl.submit(_mallory(claim_ids=("dep",)))
+    assert live is not None
+    assert live.cost == ctl.world.sources["registry"].cost
+
+
+def _pair(i: int, net: float, **kw: object) -> tuple[Candidate, Estimate]:
+    c = Candidate(id=f"c{i}", target=f"s{i}", origin="t", **kw)  # type: ignore[arg-type]
+    return c, Estimate(c.id, 0, 0, 0, 0, net, 0.0, 0.0, net, "test")
+
+
+def test_an_exploration_draw_never_preempts_a_governance_floor() -> None:
+    sel = Selector(SelectorConfig(exploration_rate=1.0), np.random.default_rng(0))
+    pool = [
+        _pair(1, -0.2, trigger=Trigger.VALIDATOR, floor=Floor.SAFETY_CRITICAL),
+        _pair(2, 0.5, trigger=Trigger.EXPLORATION),
+    ]
+    got = sel.select(pool, turn=1, budget_left=20, turn_budget=20)
+    assert got.candidate is not None and got.candidate.id == "c1"
+    assert got.reason == "floor:safety_critical"
+
+
+@pytest.mark.parametrize("loss", [math.nan, math.inf])
+def test_a_non_finite_failure_loss_is_refused_up_front(loss: float) -> None:
+    ctl = Controller(clock=lambda: NOW)
+    with pytest.raises(InvalidArgumentError, match="loss"):
+        ctl.report_failure("f1", "deploy_tool", loss=loss)
+    assert ctl.failures == []
+    ctl.next()  # nothing poisoned
+
+
+@pytest.mark.parametrize("field", ["declared_loss", "switch_cost"])
+def test_a_non_finite_interruption_value_is_refused_up_front(field: str) -> None:
+    ctl = Controller(clock=lambda: NOW)
+    ctl.register_source("pager", trusted=True)
+    with pytest.raises(InvalidArgumentError):
+        ctl.interrupt("e1", "pager", **{field: math.nan})  # type: ignore[arg-type]
+    assert ctl.interruptions == []
+    ctl.next()
+
+
+def test_a_nan_cost_weight_is_refused() -> None:
+    ctl = Controller(clock=lambda: NOW)
+    with pytest.raises(InvalidArgumentError, match="cost_weight"):
+        ctl.begin_turn(cost_weight=math.nan)
+
+
+@pytest.mark.parametrize("age", [math.nan, math.inf])
+def test_a_non_finite_belief_age_raises_a_heedful_error(age: float) -> None:
+    ctl = Controller(clock=lambda: NOW)
+    with pytest.raises(InvalidArgumentError, match="age_s"):
+        ctl.record_belief("x", "a", age_s=age)
+    assert "x" not in ctl.world.beliefs
+
+
+@pytest.mark.parametrize("age", [math.nan, math.inf])
+def test_a_non_finite_source_age_is_refused_at_registration(age: float) -> None:
+    ctl = Controller(clock=lambda: NOW)
+    with pytest.raises(InvalidArgumentError, match="age_s"):
+        ctl.register_source("s", reports=["x"], age_s=age)
+    assert "s" not in ctl.world.sources
+    ctl.next()
+
+
+@pytest.mark.parametrize("authority", ["high", {"live_system_state": "high"}])
+def test_a_non_numeric_authority_raises_a_heedful_error(authority: object) -> None:
+    ctl = Controller(clock=lambda: NOW)
+    with pytest.raises(InvalidArgumentError, match="authority"):
+        ctl.register_source("s", reports=["x"], authority=authority)
+
+
+def test_a_candidate_expiring_by_age_forgets_its_waiting_count() -> None:
+    clock = {"now": NOW}
+    ctl = Controller(
+        clock=lambda: clock["now"],
+        generators=[],
+    )
+    ctl.register_source("ops", trusted=True)
+    ctl.begin_turn()
+    expiry = NOW + timedelta(seconds=GeneratorConfig().ttl_s)
+    for i in range(2):
+        ctl.submit(
+            Candidate(
+                id="x",
+                kind=CandidateKind.CONTINUE_TASK,
+                target=f"task-{i}",
+                trigger=Trigger.INTERRUPTION,
+                origin="external:ops",
+                submitted_by="ops",
+                p_change=1.0,
+                loss_if_wrong=1.0 + i,
+                expires_at=expiry,
+            )
+        )
+    step = ctl.next()
+    assert isinstance(step, Candidate)
+    assert len(ctl._waited) == 1
+    clock["now"] = expiry
+    ctl.refresh()
+    assert ctl.candidates == []
+    assert ctl._waited == {}
