@@ -14,6 +14,7 @@ from heedful.attention.controller import Controller
 from heedful.attention.estimators import Estimate
 from heedful.attention.selector import Selector
 from heedful.errors import InvalidArgumentError
+from heedful.memory import Store
 from heedful.model.candidate import Candidate, CandidateKind, Floor, Trigger
 
 
@@ -174,3 +175,33 @@ def test_a_candidate_expiring_by_age_forgets_its_waiting_count() -> None:
     ctl.refresh()
     assert ctl.candidates == []
     assert ctl._waited == {}
+
+
+def _stored_controller_with_a_widened_domain() -> Controller:
+    ctl = Controller(Store(":memory:"), clock=lambda: NOW)
+    ctl.register_source("registry", reports=["x"], authority=0.99)
+    ctl.record_belief("x", "a", domain=["a", "b"], age_s=7200, volatility="high")
+    # The world takes the new domain; the stored claim keeps ["a", "b"].
+    ctl.record_belief("x", "a", domain=["a", "c"], age_s=7200, volatility="high")
+    return ctl
+
+
+def test_a_resolve_the_store_refuses_changes_nothing() -> None:
+    ctl = _stored_controller_with_a_widened_domain()
+    ctl.begin_turn(budget=3)
+    step = ctl.next()
+    assert isinstance(step, Candidate)
+    belief = ctl.world.beliefs["x"]
+    with pytest.raises(InvalidArgumentError, match="outside"):
+        ctl.resolve(step.id, observations={"x": "c"})
+    assert ctl.world.beliefs["x"] == belief
+    assert ctl.world.evidence == [] and ctl.spontaneous_reads == 0
+    ctl.resolve(step.id, observations={"x": "a"})  # still in flight: a corrected retry works
+
+
+def test_evidence_the_store_refuses_changes_no_belief() -> None:
+    ctl = _stored_controller_with_a_widened_domain()
+    belief = ctl.world.beliefs["x"]
+    with pytest.raises(InvalidArgumentError, match="outside"):
+        ctl.record_evidence("x", "registry", "c")
+    assert ctl.world.beliefs["x"] == belief and ctl.world.evidence == []

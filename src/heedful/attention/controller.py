@@ -180,6 +180,8 @@ class Controller:
     def _evidence(
         self, claim_id: str, source_id: str, value: str | None, *, now: datetime, **kwargs: Any
     ) -> bool:
+        if self.mirror is not None:
+            self.mirror.check_evidence(claim_id, value)
         ev, changed = self.world.record_evidence(claim_id, source_id, value, now=now, **kwargs)
         if self.mirror is not None and ev.succeeded and ev.value is not None:
             self.mirror.evidence(source_id, ev.value, ev.observed_at, self.world.beliefs[claim_id])
@@ -587,6 +589,8 @@ class Controller:
             )
         for claim_id, value in (observations or {}).items():
             self.world.check_evidence(claim_id, cand.target, value if succeeded else None)
+            if self.mirror is not None:
+                self.mirror.check_evidence(claim_id, value if succeeded else None)
         return cand
 
     # -- decision ------------------------------------------------------------------------------
