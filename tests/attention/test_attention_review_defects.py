@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from tests_attention_time import NOW
 
-from heedful.attention.config import GeneratorConfig, SelectorConfig
+from heedful.attention.config import GeneratorConfig, GuardConfig, SelectorConfig
 from heedful.attention.controller import Controller
 from heedful.attention.estimators import Estimate
 from heedful.attention.selector import Selector
@@ -205,3 +205,19 @@ def test_evidence_the_store_refuses_changes_no_belief() -> None:
     with pytest.raises(InvalidArgumentError, match="outside"):
         ctl.record_evidence("x", "registry", "c")
     assert ctl.world.beliefs["x"] == belief and ctl.world.evidence == []
+
+
+def test_pending_interruptions_from_a_flooding_source_stay_bounded() -> None:
+    clock = {"now": NOW}
+    ctl = Controller(clock=lambda: clock["now"])
+    ctl.register_source("chat", trusted=False)
+    guard = GuardConfig()
+    for turn in range(5):
+        ctl.begin_turn()
+        for i in range(1_000):
+            ctl.interrupt(f"e-{turn}-{i}", "chat", "URGENT")
+        ctl.next()
+        assert len(ctl.interruptions) <= guard.untrusted_quota + guard.untrusted_rate_per_turn
+    clock["now"] = NOW + timedelta(seconds=GeneratorConfig().ttl_s)
+    ctl.next()
+    assert ctl.interruptions == []

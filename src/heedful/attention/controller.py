@@ -324,10 +324,13 @@ class Controller:
             self.mirror.pull_dirty(self.world)
         ctx = self.context()
         now = ctx.now
+        dropped: set[str] = set()  # interruptions no longer pending (expired or refused)
         for c in self.guard.table:
             if c.expires_at is not None and c.expires_at <= now:
                 self.guard.table.remove(c.id)
                 self._waited.pop(c.id, None)
+                if c.kind is CandidateKind.HANDLE_INTERRUPTION:
+                    dropped.add(c.target)
                 self.trace.write(
                     EventType.CANDIDATE_EXPIRED, turn_id=self.turn_id, now=now, candidate_id=c.id
                 )
@@ -335,6 +338,9 @@ class Controller:
         # some generator still proposes it (its goal may have completed, its claim been
         # refreshed), with exactly the goals and claims proposed now. Submitted and forced
         # candidates are not the generators' to withdraw.
+        if dropped:
+            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
+            ctx.interruptions = tuple(self.interruptions)
         fresh: dict[tuple[str, str], Candidate] = {}
         external: list[Candidate] = []
         for gen in self.generators:
@@ -362,7 +368,13 @@ class Controller:
                 reason_code="no_longer_generated",
             )
         for cand in [*fresh.values(), *external]:
-            self._admit(cand, now)
+            live = self._admit(cand, now)
+            if live is None and cand.kind is CandidateKind.HANDLE_INTERRUPTION:
+                # Refused by the guard (rate limit, quota, full table): aggregated there, not
+                # kept pending here, or a flood would grow this list and be re-counted forever.
+                dropped.add(cand.target)
+        if dropped:
+            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
         scored: list[tuple[Candidate, Estimate]] = []
         for c in self.guard.table:
             if c.kind is CandidateKind.INSPECT_SOURCE and (
