@@ -221,3 +221,31 @@ def test_pending_interruptions_from_a_flooding_source_stay_bounded() -> None:
     clock["now"] = NOW + timedelta(seconds=GeneratorConfig().ttl_s)
     ctl.next()
     assert ctl.interruptions == []
+
+
+def test_repeated_inspections_keep_the_evidence_log_bounded() -> None:
+    clock = {"now": NOW}
+    ctl = Controller(clock=lambda: clock["now"])
+    ctl.register_source("registry", reports=["x"], authority=0.99)
+    ctl.record_belief("x", "a", domain=["a", "b"], claim_type="live_system_state")
+    for i in range(200):
+        clock["now"] = NOW + timedelta(seconds=60 * i)
+        ctl.record_evidence("x", "registry", "ab"[i % 2])
+        ctl.record_evidence("x", "registry", None, succeeded=False)
+    assert len(ctl.world.evidence) <= 2
+    verdict = ctl.check_claim("x")
+    assert verdict.ok
+    (latest,) = [e for e in ctl.world.evidence if e.succeeded]
+    assert verdict.evidence_id == latest.id and latest.value == "b"
+
+
+def test_a_withheld_result_is_refused_for_a_computation_that_is_not_an_inspection() -> None:
+    ctl = Controller(clock=lambda: NOW)
+    ctl.report_failure("f1", "deploy_tool", loss=5.0)
+    ctl.begin_turn()
+    step = ctl.next()
+    assert isinstance(step, Candidate) and step.kind is CandidateKind.DIAGNOSE_FAILURE
+    with pytest.raises(InvalidArgumentError, match="withheld"):
+        ctl.resolve(step.id, withheld=True)
+    assert ctl.spontaneous_reads == 0 and ctl.committed == []
+    ctl.resolve(step.id)

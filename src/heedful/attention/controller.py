@@ -595,6 +595,10 @@ class Controller:
             )
         if withheld and observations:
             raise InvalidArgumentError("a withheld result cannot carry observations")
+        if withheld and cand.kind is not CandidateKind.INSPECT_SOURCE:
+            raise InvalidArgumentError(
+                f"candidate {candidate_id!r} is not an inspection; only a read can be withheld"
+            )
         if observations and cand.kind is not CandidateKind.INSPECT_SOURCE:
             raise InvalidArgumentError(
                 f"candidate {candidate_id!r} is not an inspection; it has no observations"

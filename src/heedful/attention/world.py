@@ -117,6 +117,7 @@ class World:
         self.decision: DecisionModel | None = None
         self.contradictions: dict[str, tuple[str, ...]] = {}
         self._evidence_ids = itertools.count(1)
+        self._latest_evidence: dict[tuple[str, str, bool], EvidenceRecord] = {}
 
     # -- registration ---------------------------------------------------------------------------
 
@@ -312,6 +313,22 @@ class World:
                 f"claim {claim_id!r}: value {value!r} from {source_id!r} is outside {list(dom)}"
             )
 
+    def _keep_evidence(self, ev: EvidenceRecord) -> None:
+        """Append ``ev``, dropping the record it supersedes so the log stays bounded.
+
+        The validator only needs, per (claim, source), the newest successful report and the
+        newest check of any kind; an older record of the same (claim, source, outcome) is
+        dropped, so the log holds at most two records per pair however often it is inspected.
+        """
+        key = (ev.claim_id, ev.source_id, ev.succeeded)
+        old = self._latest_evidence.get(key)
+        if old is not None and old.observed_at > ev.observed_at:
+            return  # an older report (its source's data is older) adds nothing
+        if old is not None:
+            self.evidence.remove(old)
+        self._latest_evidence[key] = ev
+        self.evidence.append(ev)
+
     def record_evidence(
         self,
         claim_id: str,
@@ -335,7 +352,7 @@ class World:
             succeeded=succeeded and value is not None,
             forced=forced,
         )
-        self.evidence.append(ev)
+        self._keep_evidence(ev)
         if not ev.succeeded or value is None:
             return ev, False
         prev = self.beliefs.get(claim_id)
