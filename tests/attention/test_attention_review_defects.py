@@ -249,3 +249,16 @@ def test_a_withheld_result_is_refused_for_a_computation_that_is_not_an_inspectio
         ctl.resolve(step.id, withheld=True)
     assert ctl.spontaneous_reads == 0 and ctl.committed == []
     ctl.resolve(step.id)
+
+
+def test_a_fractional_budget_is_refused_rather_than_overspent() -> None:
+    ctl = Controller(clock=lambda: NOW)
+    with pytest.raises(InvalidArgumentError, match="budget"):
+        ctl.begin_turn(budget=2.5)  # type: ignore[arg-type]
+
+
+def test_an_integer_like_budget_is_a_hard_limit() -> None:
+    ctl = _two_source_controller()
+    ctl.begin_turn(budget=np.int64(1))  # type: ignore[arg-type]
+    assert isinstance(ctl.next(), Candidate)
+    assert ctl.budget == 0

@@ -17,6 +17,7 @@ update beliefs → recompute → stop when the best net value ≤ 0.
 from __future__ import annotations
 
 import math
+import operator
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -243,8 +244,16 @@ class Controller:
 
     def begin_turn(self, budget: int | None = None, *, cost_weight: float | None = None) -> str:
         """Start a turn with a hard inspection budget (None = unlimited, stopping rule only)."""
-        if budget is not None and budget < 0:
-            raise InvalidArgumentError(f"budget must be ≥ 0, got {budget}")
+        if budget is not None:
+            # A fractional budget would allow one read more than it says (2.5 → 3 reads).
+            try:
+                budget = operator.index(budget)
+            except TypeError:
+                raise InvalidArgumentError(
+                    f"budget must be a whole number of reads, got {budget!r}"
+                ) from None
+            if budget < 0:
+                raise InvalidArgumentError(f"budget must be ≥ 0, got {budget}")
         if cost_weight is not None and not (math.isfinite(cost_weight) and cost_weight >= 0):
             raise InvalidArgumentError(
                 f"cost_weight must be a finite number ≥ 0, got {cost_weight}"
