@@ -16,6 +16,7 @@ from heedful.attention.selector import Selector
 from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate, CandidateKind, Floor, Trigger
+from heedful.model.goal import ClaimDependency, Goal, GoalStatus
 
 
 def _two_source_controller() -> Controller:
@@ -262,3 +263,21 @@ def test_an_integer_like_budget_is_a_hard_limit() -> None:
     ctl.begin_turn(budget=np.int64(1))  # type: ignore[arg-type]
     assert isinstance(ctl.next(), Candidate)
     assert ctl.budget == 0
+
+
+def test_a_goal_the_store_cannot_keep_does_not_poison_the_controller() -> None:
+    ctl = Controller(Store(":memory:"), clock=lambda: NOW)
+    ctl.register_source("registry", reports=["x"], authority=0.99)
+    ctl.record_belief("x", "a", domain=["a", "b"], age_s=7200, volatility="high")
+    goal = Goal(
+        id="g",
+        title="ship",
+        status=GoalStatus.ACTIVE,
+        depends_on=[ClaimDependency(claim_id="x")],
+        consequence=math.inf,
+    )
+    with pytest.raises(InvalidArgumentError):
+        ctl.add_goal(goal)
+    assert ctl.world.goals == {}
+    ctl.begin_turn(budget=1)
+    ctl.next()  # the trace append no longer meets an infinite predicted value
