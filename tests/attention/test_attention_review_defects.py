@@ -281,3 +281,13 @@ def test_a_goal_the_store_cannot_keep_does_not_poison_the_controller() -> None:
     assert ctl.world.goals == {}
     ctl.begin_turn(budget=1)
     ctl.next()  # the trace append no longer meets an infinite predicted value
+
+
+def test_a_submitted_candidate_cannot_force_itself_past_the_budget() -> None:
+    ctl = _two_source_controller()
+    ctl.begin_turn(budget=0)
+    forced = _mallory(claim_ids=("dep",), forced=True).model_copy(update={"submitted_by": None})
+    ctl.submit(forced)
+    step = ctl.next()
+    assert not isinstance(step, Candidate)
+    assert ctl.forced_reads == 0

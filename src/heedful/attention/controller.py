@@ -299,7 +299,8 @@ class Controller:
         """Submit a candidate from outside (e.g. a tool or worker); it passes the guard."""
         if candidate.submitted_by is not None:
             self.world.source(candidate.submitted_by)
-        return self._admit(candidate, self.clock())
+        # Only the claim validator forces reads (budget-exempt, never spontaneous).
+        return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
 
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
         status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}))
