@@ -291,3 +291,23 @@ def test_a_submitted_candidate_cannot_force_itself_past_the_budget() -> None:
     step = ctl.next()
     assert not isinstance(step, Candidate)
     assert ctl.forced_reads == 0
+
+
+@pytest.mark.parametrize("naive", ["due_at", "clock"])
+def test_a_naive_deadline_or_clock_is_taken_as_utc(naive: str) -> None:
+    now = NOW.replace(tzinfo=None) if naive == "clock" else NOW
+    due = NOW + timedelta(minutes=30)
+    ctl = Controller(clock=lambda: now)
+    ctl.register_source("s", reports=["x"], authority=0.9)
+    ctl.record_belief("x", "a", domain=["a", "b"], age_s=7200, volatility="high")
+    ctl.add_goal(
+        Goal(
+            id="g",
+            title="ship",
+            status=GoalStatus.ACTIVE,
+            depends_on=[ClaimDependency(claim_id="x")],
+            due_at=due.replace(tzinfo=None) if naive == "due_at" else due,
+        )
+    )
+    step = ctl.next()
+    assert isinstance(step, Candidate) and step.deadline_s == pytest.approx(1800.0)
