@@ -311,3 +311,23 @@ def test_a_naive_deadline_or_clock_is_taken_as_utc(naive: str) -> None:
     )
     step = ctl.next()
     assert isinstance(step, Candidate) and step.deadline_s == pytest.approx(1800.0)
+
+
+def test_a_submitted_candidate_with_a_naive_expiry_is_taken_as_utc() -> None:
+    ctl = Controller(clock=lambda: NOW, generators=[])
+    ctl.register_source("ops", trusted=True)
+    ctl.submit(
+        Candidate(
+            id="x",
+            kind=CandidateKind.CONTINUE_TASK,
+            target="task",
+            trigger=Trigger.INTERRUPTION,
+            origin="external:ops",
+            submitted_by="ops",
+            p_change=1.0,
+            loss_if_wrong=1.0,
+            expires_at=(NOW - timedelta(seconds=1)).replace(tzinfo=None),
+        )
+    )
+    ctl.refresh()
+    assert ctl.candidates == []
