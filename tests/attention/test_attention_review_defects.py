@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from datetime import timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -331,3 +332,15 @@ def test_a_submitted_candidate_with_a_naive_expiry_is_taken_as_utc() -> None:
     )
     ctl.refresh()
     assert ctl.candidates == []
+
+
+def test_stored_evidence_is_judged_under_a_naive_clock(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    first = Controller(path, clock=lambda: NOW)
+    first.register_source("registry", reports=["x"], authority=0.99)
+    first.record_belief("x", "a", domain=["a", "b"], claim_type="live_system_state")
+    first.record_evidence("x", "registry", "b")
+    assert first.store is not None
+    first.store.close()
+    again = Controller(path, clock=lambda: NOW.replace(tzinfo=None) + timedelta(seconds=10))
+    assert again.check_claim("x").ok
