@@ -253,6 +253,10 @@ def load_results(path: str | Path) -> Results:
         data = json.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise InvalidArgumentError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InvalidArgumentError(
+            f"{p}: not UTF-8 text (byte {exc.start}: {exc.reason})"
+        ) from None
     except json.JSONDecodeError as exc:
         raise InvalidArgumentError(f"{p}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
     fmt = data.get("format") if isinstance(data, dict) else None

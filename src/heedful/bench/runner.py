@@ -35,7 +35,7 @@ from heedful.bench.results import (
 )
 from heedful.bench.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
-from heedful.errors import InvalidArgumentError
+from heedful.errors import HeedfulError, InvalidArgumentError
 from heedful.model import Condition, Scenario, ScenarioView
 
 Reveal = Callable[[str], Observation]
@@ -234,7 +234,16 @@ def run_benchmark(
         task = bar.add_task("", total=total)
         for si, scenario in enumerate(scenarios):
             bar.update(task, description="sealed" if sealed else scenario.id)
-            oracle = ScenarioOracle.prepare(scenario, adaptive=adaptive)
+            try:
+                oracle = ScenarioOracle.prepare(scenario, adaptive=adaptive)
+            except HeedfulError as exc:
+                if not sealed:
+                    raise
+                # Its message names the scenario and its sizes: the hold-out shows none of it.
+                raise type(exc)(
+                    f"a hold-out scenario cannot be valued exactly ({type(exc).__name__}); "
+                    "details are withheld — run it unsealed from the evaluator side"
+                ) from None
             summaries.append(oracle.summary(config))
             # Static condition: a deterministic policy's choices cannot depend on the trial
             # (it sees only the view and its own withheld choices), so ask it once per scenario.

@@ -343,6 +343,10 @@ def _parse(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            f"not UTF-8 text (byte {exc.start}: {exc.reason})", file=str(path)
+        ) from None
     try:
         if path.suffix.lower() == ".json":
             return json.loads(text)
