@@ -5,10 +5,12 @@ from typing import Any
 
 import pytest
 
+from heedful.bench.families import generate_family
 from heedful.bench.results import load_results
 from heedful.bench.runner import run_benchmark
+from heedful.bench.stats import clustered_proportion, wilson_interval
 from heedful.errors import HeedfulError, InvalidArgumentError
-from heedful.model import scenario_from_dict
+from heedful.model import Condition, scenario_from_dict
 
 
 def test_results_file_that_is_not_utf8_is_an_invalid_argument(tmp_path: Path) -> None:
@@ -41,3 +43,50 @@ def test_unsealed_run_errors_still_name_the_scenario() -> None:
     scenario = scenario_from_dict(_huge("open-case-7"))
     with pytest.raises(HeedfulError, match="open-case-7"):
         run_benchmark([scenario], ["random"], trials=1, seed=0)
+
+
+def test_clustered_proportion_of_identical_trials_counts_each_scenario_once() -> None:
+    # 10 scenarios × 5 trials that always agree within a scenario: 10 observations, not 50
+    flags = [c < 7 for c in range(10) for _ in range(5)]
+    clusters = [c for c in range(10) for _ in range(5)]
+    got = clustered_proportion(flags, clusters)
+    assert (got.k, got.n) == (35, 50)
+    assert (got.lo, got.hi) == pytest.approx(wilson_interval(7, 10))
+
+
+def test_clustered_proportion_of_independent_trials_is_the_plain_wilson_interval() -> None:
+    # every scenario holds the same mix: no between-scenario variation, no inflation
+    flags = [t < 2 for _ in range(8) for t in range(4)]
+    clusters = [c for c in range(8) for _ in range(4)]
+    got = clustered_proportion(flags, clusters)
+    assert (got.lo, got.hi) == pytest.approx(wilson_interval(16, 32))
+
+
+def test_clustered_proportion_of_one_scenario_is_the_plain_wilson_interval() -> None:
+    got = clustered_proportion([True, False, True], ["s", "s", "s"])
+    assert (got.lo, got.hi) == pytest.approx(wilson_interval(2, 3))
+
+
+def test_optimal_rate_interval_treats_scenarios_not_trials_as_the_unit() -> None:
+    scenarios = generate_family("G", 6, 3)
+    r = run_benchmark(scenarios, ["recency"], trials=4, seed=0)
+    row = r.aggregates.row("recency")
+    per_scenario = {t.scenario_id: t.optimal for t in r.trials}
+    assert row.optimal.n == 24
+    k = sum(per_scenario.values())
+    assert (row.optimal.lo, row.optimal.hi) == pytest.approx(wilson_interval(k, 6))
+
+
+def test_initiation_rates_treat_scenarios_not_trials_as_the_unit() -> None:
+    scenarios = generate_family("B", 5, 3, condition=Condition.UNPROMPTED)
+    r = run_benchmark(scenarios, ["voc-guarded"], trials=3, seed=0)
+    row = next(x for x in r.aggregates.initiation if x.policy == "voc-guarded")
+    assert row.n_trials == 15
+    per_scenario = {
+        t.scenario_id: t.initiation.authoritative_inspected
+        for t in r.trials
+        if t.initiation is not None
+    }
+    k = sum(per_scenario.values())
+    rate = row.authoritative_rate
+    assert (rate.lo, rate.hi) == pytest.approx(wilson_interval(k, len(per_scenario)))

@@ -22,8 +22,8 @@ from heedful.bench.stats import (
     MeanCI,
     PairedDiff,
     bootstrap_mean,
+    clustered_proportion,
     paired_difference,
-    proportion,
     transitions,
 )
 
@@ -83,6 +83,7 @@ def _row(
     recall = cluster_mean(trials, attrgetter("critical_recall"), rng, config)
     precision = cluster_mean(trials, attrgetter("precision"), rng, config)
     adaptive = cluster_mean(trials, attrgetter("adaptive_regret"), rng, config)
+    clusters = [t.scenario_id for t in trials]
     n_inspections = sum(len(t.inspected) for t in trials)
     total_cost = sum(t.inspection_cost for t in trials)
     assert regret is not None and net is not None  # trials is never empty here
@@ -95,9 +96,9 @@ def _row(
         n_violations=sum(1 for t in trials if t.violation is not None),
         score=score,
         regret=regret,
-        optimal=proportion(sum(t.optimal for t in trials), len(trials), config.ci_level),
-        action_correct=proportion(
-            sum(t.action_correct for t in trials), len(trials), config.ci_level
+        optimal=clustered_proportion([t.optimal for t in trials], clusters, config.ci_level),
+        action_correct=clustered_proportion(
+            [t.action_correct for t in trials], clusters, config.ci_level
         ),
         critical_recall=recall,
         precision=precision,

@@ -76,14 +76,18 @@ def wilson_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
         raise ValueError(f"need 0 ≤ k ≤ n, got k={k}, n={n}")
     if n == 0:
         return 0.0, 1.0
+    return _wilson(k / n, float(n), level)
+
+
+def _wilson(p: float, n: float, level: float) -> tuple[float, float]:
+    """Wilson bounds for the proportion ``p`` on a (possibly effective, non-integer) ``n``."""
     z = z_value(level)
-    p = k / n
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # At k = 0 and k = n the bounds are exactly 0 and 1; rounding would leave 1e-16 gaps.
-    lo = 0.0 if k == 0 else max(0.0, centre - half)
-    hi = 1.0 if k == n else min(1.0, centre + half)
+    # At p = 0 and p = 1 the bounds are exactly 0 and 1; rounding would leave 1e-16 gaps.
+    lo = 0.0 if p == 0.0 else max(0.0, centre - half)
+    hi = 1.0 if p == 1.0 else min(1.0, centre + half)
     return lo, hi
 
 
@@ -91,6 +95,43 @@ def proportion(k: int, n: int, level: float = 0.95) -> Proportion:
     """Return ``k/n`` with its Wilson interval."""
     lo, hi = wilson_interval(k, n, level)
     return Proportion(k=k, n=n, p=k / n if n else None, lo=lo, hi=hi)
+
+
+def clustered_proportion(
+    successes: Sequence[bool], clusters: Sequence[Hashable], level: float = 0.95
+) -> Proportion:
+    """Return ``k/n`` over trials grouped in clusters (scenarios), with a Wilson interval on the
+    effective sample size.
+
+    Trials of one scenario are not independent (in the static condition a deterministic policy
+    makes the same choices in every trial), so the interval uses Kish's effective size
+    ``n / deff``, with the design effect estimated from the between-cluster variance of the ratio
+    estimator and kept within ``[m, n]`` for ``m`` clusters: never narrower than for independent
+    trials, never wider than one observation per cluster. When all trials agree (``k`` is 0 or
+    ``n``) the within-cluster correlation is indistinguishable from 1 and the unit is the cluster.
+    One cluster gives the plain interval. ``k`` and ``n`` stay the raw trial counts.
+    """
+    if len(successes) != len(clusters):
+        raise ValueError("one cluster label per value is needed")
+    flags = np.asarray(successes, dtype=float)
+    n, k = int(flags.size), int(flags.sum())
+    labels = {c: i for i, c in enumerate(dict.fromkeys(clusters))}
+    m = len(labels)
+    if n == 0 or m <= 1:
+        return proportion(k, n, level)
+    p = k / n
+    if k in (0, n):
+        n_eff = float(m)
+    else:
+        idx = np.array([labels[c] for c in clusters])
+        k_c = np.bincount(idx, weights=flags)
+        n_c = np.bincount(idx).astype(float)
+        var_cluster = m / (m - 1) * float(((k_c - p * n_c) ** 2).sum()) / (n * n)
+        var_independent = p * (1.0 - p) / n
+        n_eff = n * var_independent / var_cluster if var_cluster > 0 else float(n)
+        n_eff = min(max(n_eff, float(m)), float(n))
+    lo, hi = _wilson(p, n_eff, level)
+    return Proportion(k=k, n=n, p=p, lo=lo, hi=hi)
 
 
 def bootstrap_mean(
