@@ -3,12 +3,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from heedful.bench.families import generate_family
 from heedful.bench.results import load_results
 from heedful.bench.runner import run_benchmark
-from heedful.bench.stats import clustered_proportion, wilson_interval
+from heedful.bench.stats import bootstrap_mean, clustered_proportion, wilson_interval
 from heedful.errors import HeedfulError, InvalidArgumentError
 from heedful.model import Condition, scenario_from_dict
 
@@ -90,3 +91,10 @@ def test_initiation_rates_treat_scenarios_not_trials_as_the_unit() -> None:
     k = sum(per_scenario.values())
     rate = row.authoritative_rate
     assert (rate.lo, rate.hi) == pytest.approx(wilson_interval(k, len(per_scenario)))
+
+
+def test_bootstrap_of_varying_trials_of_one_scenario_is_not_a_point() -> None:
+    values = [0.0, 1.0] * 20
+    ci = bootstrap_mean(values, np.random.default_rng(0), clusters=["only"] * 40)
+    assert ci is not None
+    assert ci.lo < 0.5 < ci.hi

@@ -148,7 +148,8 @@ def bootstrap_mean(
         values: The observations.
         rng: Randomness of the resampling.
         clusters: Optional cluster label per value (e.g. the scenario id). Clusters are then
-            resampled whole, since trials of one scenario are not independent.
+            resampled whole, since trials of one scenario are not independent; a single cluster
+            has no between-cluster spread, so its values are resampled one by one.
         n_resamples: Number of bootstrap resamples.
         level: Confidence level.
     """
@@ -156,11 +157,11 @@ def bootstrap_mean(
     if x.size == 0:
         return None
     mean, median = float(x.mean()), float(np.median(x))
-    if clusters is None:
+    if clusters is not None and len(clusters) != x.size:
+        raise ValueError("one cluster label per value is needed")
+    if clusters is None or len(set(clusters)) == 1:
         sums, counts = x, np.ones_like(x)
     else:
-        if len(clusters) != x.size:
-            raise ValueError("one cluster label per value is needed")
         labels = {c: i for i, c in enumerate(dict.fromkeys(clusters))}
         idx = np.array([labels[c] for c in clusters])
         sums = np.bincount(idx, weights=x)
