@@ -28,3 +28,46 @@ def test_validating_a_binary_file_exits_2_without_traceback(tmp_path: Path) -> N
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
+
+
+_DUPLICATE_ACTION = """\
+format: heedful.scenario/v1
+id: dup
+budget: 0
+variables:
+  x: {domain: [a, b], prior: [0.5, 0.5]}
+actions:
+  go: {utility: [{value: 1.0}]}
+  go: {utility: [{value: -1.0}]}
+"""
+
+
+def test_duplicate_yaml_key_is_rejected_with_its_line(tmp_path: Path) -> None:
+    f = tmp_path / "dup.yaml"
+    f.write_text(_DUPLICATE_ACTION)
+    with pytest.raises(ScenarioError, match=r"line 8: duplicate key 'go'"):
+        load_scenarios(f)
+
+
+def test_duplicate_json_key_is_rejected(tmp_path: Path) -> None:
+    f = tmp_path / "dup.json"
+    f.write_text(
+        '{"format": "heedful.scenario/v1", "id": "dup", "budget": 0,'
+        ' "variables": {"x": {"domain": ["a"], "prior": [1.0]},'
+        ' "x": {"domain": ["a", "b"], "prior": [0.5, 0.5]}},'
+        ' "actions": {"go": {"utility": [{"value": 1.0}]}}}'
+    )
+    with pytest.raises(ScenarioError, match="duplicate key 'x'"):
+        load_scenarios(f)
+
+
+def test_yaml_merge_keys_still_load(tmp_path: Path) -> None:
+    f = tmp_path / "merge.yaml"
+    f.write_text(
+        "format: heedful.scenario/v1\nid: m\nbudget: 0\n"
+        "variables:\n  x: {domain: [a, b], prior: [0.5, 0.5]}\n"
+        "actions:\n  go: &base {utility: [{value: 1.0}]}\n"
+        "  stay:\n    <<: *base\n    description: same rules\n"
+    )
+    (scenario,) = load_scenarios(f)
+    assert scenario.view.actions["stay"].description == "same rules"
