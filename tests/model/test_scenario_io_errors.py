@@ -1,13 +1,15 @@
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from heedful.errors import ScenarioError
-from heedful.model import load_scenarios
+from heedful.model import load_scenarios, scenario_from_dict
 
 
 def test_file_that_is_not_utf8_is_a_scenario_error(tmp_path: Path) -> None:
@@ -71,3 +73,35 @@ def test_yaml_merge_keys_still_load(tmp_path: Path) -> None:
     )
     (scenario,) = load_scenarios(f)
     assert scenario.view.actions["stay"].description == "same rules"
+
+
+def _raw() -> dict[str, Any]:
+    return {
+        "format": "heedful.scenario/v1",
+        "id": "finite",
+        "budget": 1,
+        "variables": {"x": {"domain": ["a", "b"], "prior": [0.5, 0.5]}},
+        "actions": {"go": {"utility": [{"when": {"x": "a"}, "value": 1.0}, {"value": 0.0}]}},
+        "sources": [{"id": "s", "reports": ["x"], "accuracy": 0.9}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("mutate", "path"),
+    [
+        (lambda d: d.update(cost_weight=math.inf), "cost_weight"),
+        (lambda d: d["sources"][0].update(cost={"tokens": math.inf}), "sources[0].cost.tokens"),
+        (lambda d: d["sources"][0].update(age_s=math.inf), "sources[0].age_s"),
+        (
+            lambda d: d.update(beliefs=[{"variable": "x", "value": "a", "age_s": math.inf}]),
+            "beliefs[0].age_s",
+        ),
+    ],
+)
+def test_infinite_numbers_are_validation_errors(mutate: Any, path: str) -> None:
+    raw = _raw()
+    mutate(raw)
+    with pytest.raises(ScenarioError) as info:
+        scenario_from_dict(raw, file="f.yaml")
+    assert info.value.path == path
+    assert "finite" in str(info.value)

@@ -230,6 +230,14 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
 
 
 def _check(doc: _ScenarioDoc, chk: _Checker) -> None:
+    numbers: list[tuple[str, float]] = [("cost_weight", doc.cost_weight)]
+    for i, src in enumerate(doc.sources):
+        numbers.append((f"sources[{i}].age_s", src.age_s))
+        numbers += [(f"sources[{i}].cost.{k}", getattr(src.cost, k)) for k in Cost.model_fields]
+    numbers += [(f"beliefs[{i}].age_s", b.age_s) for i, b in enumerate(doc.beliefs)]
+    for where, number in numbers:
+        if not math.isfinite(number):
+            raise chk.fail(where, f"must be finite, got {number!r}")
     for name, vdoc in doc.variables.items():
         where = f"variables.{name}"
         if len(set(vdoc.domain)) != len(vdoc.domain):
