@@ -98,3 +98,13 @@ def test_bootstrap_of_varying_trials_of_one_scenario_is_not_a_point() -> None:
     ci = bootstrap_mean(values, np.random.default_rng(0), clusters=["only"] * 40)
     assert ci is not None
     assert ci.lo < 0.5 < ci.hi
+
+
+def test_paired_regret_counts_lower_regret_as_better() -> None:
+    scenarios = generate_family("G", 4, 5)
+    r = run_benchmark(scenarios, ["oracle", "random"], trials=3, seed=0)
+    pair = next(p for p in r.aggregates.paired if (p.policy_a, p.policy_b) == ("oracle", "random"))
+    # the oracle's regret is never above random's: it is better (or tied) on every trial
+    assert pair.regret.mean <= 0
+    assert pair.regret.a_better > 0
+    assert pair.regret.b_better == 0

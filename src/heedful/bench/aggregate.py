@@ -50,6 +50,8 @@ def cluster_diff(
     value: Measure,
     rng: np.random.Generator,
     config: BenchConfig,
+    *,
+    higher_is_better: bool = True,
 ) -> PairedDiff | None:
     """Bootstrap mean paired difference of ``value`` over pairs where both sides have one."""
     kept = [
@@ -64,6 +66,7 @@ def cluster_diff(
         clusters=[c for c, _, _ in kept],
         n_resamples=config.bootstrap_resamples,
         level=config.ci_level,
+        higher_is_better=higher_is_better,
     )
 
 
@@ -130,7 +133,7 @@ def _paired(
         return None
     rng = generator(seed, Stream.STATS)
     score = cluster_diff(pairs, attrgetter("score"), rng, config)
-    regret = cluster_diff(pairs, attrgetter("regret"), rng, config)
+    regret = cluster_diff(pairs, attrgetter("regret"), rng, config, higher_is_better=False)
     assert regret is not None
     return PairedRow(
         family=family,

@@ -185,21 +185,27 @@ def paired_difference(
     n_resamples: int = 2000,
     level: float = 0.95,
     tie_tolerance: float = 1e-9,
+    higher_is_better: bool = True,
 ) -> PairedDiff | None:
-    """Return the mean paired difference ``a − b`` with a bootstrap CI (``None`` if no pairs)."""
+    """Return the mean paired difference ``a − b`` with a bootstrap CI (``None`` if no pairs).
+
+    ``a_better`` counts pairs where ``a`` is better: larger, or smaller when
+    ``higher_is_better`` is false (regret, cost).
+    """
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     ci = bootstrap_mean(d, rng, clusters=clusters, n_resamples=n_resamples, level=level)
     if ci is None:
         return None
+    sign = 1.0 if higher_is_better else -1.0
     return PairedDiff(
         n=ci.n,
         mean=ci.mean,
         lo=ci.lo,
         hi=ci.hi,
-        a_better=int((d > tie_tolerance).sum()),
-        b_better=int((d < -tie_tolerance).sum()),
+        a_better=int((sign * d > tie_tolerance).sum()),
+        b_better=int((sign * d < -tie_tolerance).sum()),
         ties=int((np.abs(d) <= tie_tolerance).sum()),
     )
 
