@@ -108,3 +108,17 @@ def test_paired_regret_counts_lower_regret_as_better() -> None:
     assert pair.regret.mean <= 0
     assert pair.regret.a_better > 0
     assert pair.regret.b_better == 0
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.1])
+def test_utility_per_compute_divides_by_the_unweighted_scalar_cost(
+    tiny_raw: dict[str, Any], weight: float
+) -> None:
+    # document 000 §17.1: decision utility / (tokens + tool + latency cost), whatever cost_weight
+    scenario = scenario_from_dict({**tiny_raw, "cost_weight": weight})
+    r = run_benchmark([scenario], ["oracle"], trials=10, seed=1)
+    compute = sum(scenario.view.source(s).cost.scalar() for t in r.trials for s in t.inspected)
+    assert compute > 0
+    expected = sum(t.utility for t in r.trials) / compute
+    assert expected != 0
+    assert r.aggregates.row("oracle").utility_per_compute == pytest.approx(expected)

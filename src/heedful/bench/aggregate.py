@@ -88,7 +88,7 @@ def _row(
     adaptive = cluster_mean(trials, attrgetter("adaptive_regret"), rng, config)
     clusters = [t.scenario_id for t in trials]
     n_inspections = sum(len(t.inspected) for t in trials)
-    total_cost = sum(t.inspection_cost for t in trials)
+    compute = sum(t.inspection_compute or 0.0 for t in trials)
     assert regret is not None and net is not None  # trials is never empty here
     return AggregateRow(
         family=family,
@@ -109,9 +109,7 @@ def _row(
             sum(t.distractor_inspections for t in trials) / n_inspections if n_inspections else None
         ),
         net_utility=net,
-        utility_per_compute=(
-            sum(t.utility for t in trials) / total_cost if total_cost > 0 else None
-        ),
+        utility_per_compute=(sum(t.utility for t in trials) / compute if compute > 0 else None),
         adaptive_regret=adaptive,
         failures=dict(sorted(Counter(t.failure.value for t in trials if t.failure).items())),
     )

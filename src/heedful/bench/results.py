@@ -123,6 +123,8 @@ class TrialRecord(_Model):
     action: str
     utility: float
     inspection_cost: float
+    #: Unweighted Σ scalar cost (tool_calls + tokens/1000 + latency_ms/1000) of the inspections.
+    inspection_compute: float | None = None
     net_utility: float
     action_correct: bool
     critical_recall: float | None

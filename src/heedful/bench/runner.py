@@ -150,6 +150,7 @@ def _trial_record(
         action=oracle.problem.action_ids[action],
         utility=utility,
         inspection_cost=cost,
+        inspection_compute=sum(scenario.view.source(sid).cost.scalar() for sid in inspected),
         net_utility=utility - cost,
         action_correct=utility >= oracle.best_utility(world.index) - config.optimal_tolerance,
         critical_recall=len(critical & set(inspected)) / len(critical) if critical else None,
