@@ -5,6 +5,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from heedful.bench.families import generate_family
 from heedful.bench.results import load_results
@@ -122,3 +124,19 @@ def test_utility_per_compute_divides_by_the_unweighted_scalar_cost(
     expected = sum(t.utility for t in r.trials) / compute
     assert expected != 0
     assert r.aggregates.row("oracle").utility_per_compute == pytest.approx(expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    per_cluster=st.lists(st.lists(st.booleans(), min_size=1, max_size=6), min_size=1, max_size=8)
+)
+def test_clustered_interval_holds_p_and_is_never_narrower_than_independent_trials(
+    per_cluster: list[list[bool]],
+) -> None:
+    flags = [f for c in per_cluster for f in c]
+    clusters = [i for i, c in enumerate(per_cluster) for _ in c]
+    got = clustered_proportion(flags, clusters)
+    plain_lo, plain_hi = wilson_interval(sum(flags), len(flags))
+    assert got.p is not None
+    assert got.lo - 1e-12 <= got.p <= got.hi + 1e-12
+    assert got.lo <= plain_lo + 1e-12 and got.hi >= plain_hi - 1e-12
