@@ -14,7 +14,7 @@ from heedful.attention.config import GeneratorConfig, GuardConfig, SelectorConfi
 from heedful.attention.controller import Controller
 from heedful.attention.estimators import Estimate
 from heedful.attention.selector import Selector
-from heedful.errors import InvalidArgumentError
+from heedful.errors import InvalidArgumentError, StoreError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate, CandidateKind, Floor, Trigger
 from heedful.model.goal import ClaimDependency, Goal, GoalStatus
@@ -344,3 +344,20 @@ def test_stored_evidence_is_judged_under_a_naive_clock(tmp_path: Path) -> None:
     first.store.close()
     again = Controller(path, clock=lambda: NOW.replace(tzinfo=None) + timedelta(seconds=10))
     assert again.check_claim("x").ok
+
+
+def test_a_report_is_stored_with_its_belief_or_not_at_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store = Store(":memory:")
+    ctl = Controller(store, clock=lambda: NOW)
+    ctl.register_source("registry", reports=["x"], authority=0.99)
+    ctl.record_belief("x", "a", domain=["a", "b"], age_s=7200, volatility="high")
+
+    def refuse(*args: object, **kwargs: object) -> set[str]:
+        raise StoreError("disk full")
+
+    monkeypatch.setattr(store, "update_claim", refuse)
+    with pytest.raises(StoreError):
+        ctl.record_evidence("x", "registry", "b")
+    assert store.evidence("x") == []

@@ -53,3 +53,11 @@ def test_an_update_that_could_not_be_read_back_changes_nothing() -> None:
         with pytest.raises(InvalidArgumentError):
             store.update_goal(Goal(id="g", title="ship", consequence=math.inf))
         assert store.get_goal("g").consequence == 1.0
+
+
+def test_a_transaction_block_is_all_or_nothing() -> None:
+    with Store() as store:
+        with pytest.raises(InvalidArgumentError), store.transaction():
+            store.add_source(SourceRecord(id="s"))
+            store.add_goal(Goal(id="g", title="ship", consequence=math.inf))
+        assert store.sources() == []

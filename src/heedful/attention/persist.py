@@ -150,17 +150,18 @@ class StoreMirror:
         A claim first known from this report (no belief recorded before) is stored first, so
         its evidence has a claim to belong to.
         """
-        if not self._has_claim(belief.claim_id):
-            self.belief(belief)
-        self.store.add_evidence(
-            Evidence(
-                claim_id=belief.claim_id,
-                source_id=source_id,
-                value=value,
-                observed_at=observed_at.timestamp(),
+        with self.store.transaction():  # the report and the belief it led to, or neither
+            if not self._has_claim(belief.claim_id):
+                self.belief(belief)
+            self.store.add_evidence(
+                Evidence(
+                    claim_id=belief.claim_id,
+                    source_id=source_id,
+                    value=value,
+                    observed_at=observed_at.timestamp(),
+                )
             )
-        )
-        self.belief(belief)
+            self.belief(belief)
 
     def check_evidence(self, claim_id: str, value: str | None) -> None:
         """Raise what :meth:`evidence` would raise for this report, writing nothing.
