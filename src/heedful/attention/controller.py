@@ -16,6 +16,8 @@ update beliefs → recompute → stop when the best net value ≤ 0.
 
 from __future__ import annotations
 
+import math
+import operator
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -34,7 +36,7 @@ from heedful.attention.context import (
     Interruption,
 )
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
-from heedful.attention.generators import PENDING_ID, Generator, default_generators
+from heedful.attention.generators import PENDING_ID, Generator, _utc, default_generators
 from heedful.attention.guard import Admission, Guard, Saturation, merge_candidates
 from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
@@ -179,6 +181,8 @@ class Controller:
     def _evidence(
         self, claim_id: str, source_id: str, value: str | None, *, now: datetime, **kwargs: Any
     ) -> bool:
+        if self.mirror is not None:
+            self.mirror.check_evidence(claim_id, value)
         ev, changed = self.world.record_evidence(claim_id, source_id, value, now=now, **kwargs)
         if self.mirror is not None and ev.succeeded and ev.value is not None:
             self.mirror.evidence(source_id, ev.value, ev.observed_at, self.world.beliefs[claim_id])
@@ -207,8 +211,10 @@ class Controller:
 
     def report_failure(self, failure_id: str, target: str, *, loss: float = 1.0) -> None:
         """Report a failed action or tool call (failed-action generator)."""
-        if loss < 0:
-            raise InvalidArgumentError(f"failure {failure_id!r}: loss must be ≥ 0, got {loss}")
+        if not (math.isfinite(loss) and loss >= 0):
+            raise InvalidArgumentError(
+                f"failure {failure_id!r}: loss must be a finite number ≥ 0, got {loss}"
+            )
         self.failures.append(Failure(failure_id, target, loss))
 
     def interrupt(
@@ -222,8 +228,10 @@ class Controller:
     ) -> None:
         """An incoming event from a registered source; its content is never parsed for priority."""
         self.world.source(source_id)
-        if declared_loss < 0 or switch_cost < 0:
-            raise InvalidArgumentError(f"event {event_id!r}: losses and costs must be ≥ 0")
+        if not all(math.isfinite(x) and x >= 0 for x in (declared_loss, switch_cost)):
+            raise InvalidArgumentError(
+                f"event {event_id!r}: losses and costs must be finite numbers ≥ 0"
+            )
         self.interruptions.append(
             Interruption(event_id, source_id, content, declared_loss, switch_cost=switch_cost)
         )
@@ -236,10 +244,20 @@ class Controller:
 
     def begin_turn(self, budget: int | None = None, *, cost_weight: float | None = None) -> str:
         """Start a turn with a hard inspection budget (None = unlimited, stopping rule only)."""
-        if budget is not None and budget < 0:
-            raise InvalidArgumentError(f"budget must be ≥ 0, got {budget}")
-        if cost_weight is not None and cost_weight < 0:
-            raise InvalidArgumentError(f"cost_weight must be ≥ 0, got {cost_weight}")
+        if budget is not None:
+            # A fractional budget would allow one read more than it says (2.5 → 3 reads).
+            try:
+                budget = operator.index(budget)
+            except TypeError:
+                raise InvalidArgumentError(
+                    f"budget must be a whole number of reads, got {budget!r}"
+                ) from None
+            if budget < 0:
+                raise InvalidArgumentError(f"budget must be ≥ 0, got {budget}")
+        if cost_weight is not None and not (math.isfinite(cost_weight) and cost_weight >= 0):
+            raise InvalidArgumentError(
+                f"cost_weight must be a finite number ≥ 0, got {cost_weight}"
+            )
         self.turn += 1
         self.turn_id = f"turn-{self.turn}"
         self.budget = budget
@@ -281,7 +299,8 @@ class Controller:
         """Submit a candidate from outside (e.g. a tool or worker); it passes the guard."""
         if candidate.submitted_by is not None:
             self.world.source(candidate.submitted_by)
-        return self._admit(candidate, self.clock())
+        # Only the claim validator forces reads (budget-exempt, never spontaneous).
+        return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
 
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
         status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}))
@@ -315,9 +334,13 @@ class Controller:
             self.mirror.pull_dirty(self.world)
         ctx = self.context()
         now = ctx.now
+        dropped: set[str] = set()  # interruptions no longer pending (expired or refused)
         for c in self.guard.table:
-            if c.expires_at is not None and c.expires_at <= now:
+            if c.expires_at is not None and _utc(c.expires_at) <= _utc(now):
                 self.guard.table.remove(c.id)
+                self._waited.pop(c.id, None)
+                if c.kind is CandidateKind.HANDLE_INTERRUPTION:
+                    dropped.add(c.target)
                 self.trace.write(
                     EventType.CANDIDATE_EXPIRED, turn_id=self.turn_id, now=now, candidate_id=c.id
                 )
@@ -325,6 +348,9 @@ class Controller:
         # some generator still proposes it (its goal may have completed, its claim been
         # refreshed), with exactly the goals and claims proposed now. Submitted and forced
         # candidates are not the generators' to withdraw.
+        if dropped:
+            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
+            ctx.interruptions = tuple(self.interruptions)
         fresh: dict[tuple[str, str], Candidate] = {}
         external: list[Candidate] = []
         for gen in self.generators:
@@ -352,7 +378,13 @@ class Controller:
                 reason_code="no_longer_generated",
             )
         for cand in [*fresh.values(), *external]:
-            self._admit(cand, now)
+            live = self._admit(cand, now)
+            if live is None and cand.kind is CandidateKind.HANDLE_INTERRUPTION:
+                # Refused by the guard (rate limit, quota, full table): aggregated there, not
+                # kept pending here, or a flood would grow this list and be re-counted forever.
+                dropped.add(cand.target)
+        if dropped:
+            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
         scored: list[tuple[Candidate, Estimate]] = []
         for c in self.guard.table:
             if c.kind is CandidateKind.INSPECT_SOURCE and (
@@ -573,12 +605,18 @@ class Controller:
             )
         if withheld and observations:
             raise InvalidArgumentError("a withheld result cannot carry observations")
+        if withheld and cand.kind is not CandidateKind.INSPECT_SOURCE:
+            raise InvalidArgumentError(
+                f"candidate {candidate_id!r} is not an inspection; only a read can be withheld"
+            )
         if observations and cand.kind is not CandidateKind.INSPECT_SOURCE:
             raise InvalidArgumentError(
                 f"candidate {candidate_id!r} is not an inspection; it has no observations"
             )
         for claim_id, value in (observations or {}).items():
             self.world.check_evidence(claim_id, cand.target, value if succeeded else None)
+            if self.mirror is not None:
+                self.mirror.check_evidence(claim_id, value if succeeded else None)
         return cand
 
     # -- decision ------------------------------------------------------------------------------

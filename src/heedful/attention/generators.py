@@ -7,7 +7,7 @@ a placeholder id; the guard assigns real ids when it admits them.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from heedful.attention.config import GeneratorConfig
@@ -81,6 +81,11 @@ class _Base:
 
     def _p_stale(self, claim: ClaimState, context: AttentionContext) -> float:
         return claim_p_stale(claim, context.hazards_per_hour)
+
+
+def _utc(moment: datetime) -> datetime:
+    """A naive datetime is taken as UTC (as the memory store does), so the two can be compared."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _claim(context: AttentionContext, claim_id: str) -> ClaimState:
@@ -231,7 +236,7 @@ class DeadlineGenerator(_Base):
         for goal in context.active_goals():
             if goal.due_at is None:
                 continue
-            left = (goal.due_at - context.now).total_seconds()
+            left = (_utc(goal.due_at) - _utc(context.now)).total_seconds()
             if left > self.config.deadline_horizon_s:
                 continue
             for dep in goal.depends_on:

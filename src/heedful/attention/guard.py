@@ -164,6 +164,13 @@ class Guard:
         if self.is_trusted(candidate):
             return candidate
         target = self.sources.get(candidate.target)
+        registry: dict[str, object] = {}
+        if target is not None:
+            # What an inspection covers and costs is the registry's word, not the submitter's.
+            registry = {
+                "claim_ids": tuple(c for c in candidate.claim_ids if c in target.reports),
+                "cost": target.cost,
+            }
         return candidate.model_copy(
             update={
                 "predicted_voc": None,
@@ -175,6 +182,8 @@ class Guard:
                 "authority": target.default_authority if target else 0.0,
                 "loss_if_wrong": 0.0,
                 "goal_relevance": 0.0,
+                "deadline_s": None,
+                **registry,
             }
         )
 

@@ -20,7 +20,7 @@ from typing import Any
 from heedful.attention.context import SourceInfo
 from heedful.attention.validator import EvidenceRecord
 from heedful.attention.world import BeliefRecord, World
-from heedful.errors import UnknownNameError
+from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
 from heedful.model.candidate import TraceEvent
 from heedful.model.claim import Claim, Evidence, SourceRecord
@@ -150,17 +150,34 @@ class StoreMirror:
         A claim first known from this report (no belief recorded before) is stored first, so
         its evidence has a claim to belong to.
         """
-        if not self._has_claim(belief.claim_id):
-            self.belief(belief)
-        self.store.add_evidence(
-            Evidence(
-                claim_id=belief.claim_id,
-                source_id=source_id,
-                value=value,
-                observed_at=observed_at.timestamp(),
+        with self.store.transaction():  # the report and the belief it led to, or neither
+            if not self._has_claim(belief.claim_id):
+                self.belief(belief)
+            self.store.add_evidence(
+                Evidence(
+                    claim_id=belief.claim_id,
+                    source_id=source_id,
+                    value=value,
+                    observed_at=observed_at.timestamp(),
+                )
             )
-        )
-        self.belief(belief)
+            self.belief(belief)
+
+    def check_evidence(self, claim_id: str, value: str | None) -> None:
+        """Raise what :meth:`evidence` would raise for this report, writing nothing.
+
+        The stored claim's domain can differ from the controller's (a belief re-recorded with
+        another domain keeps the stored one), so the controller checks here before it changes
+        anything in memory.
+        """
+        if value is None or not self._has_claim(claim_id):
+            return
+        domain = self.store.get_claim(claim_id).domain
+        if domain is not None and value not in domain:
+            raise InvalidArgumentError(
+                f"value {value!r} is outside the domain of stored claim {claim_id!r}:"
+                f" {list(domain)!r}"
+            )
 
     def _has_claim(self, claim_id: str) -> bool:
         try:

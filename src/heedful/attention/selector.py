@@ -148,8 +148,13 @@ class Selector:
         ests = [e for _, e in scored]
         net = np.array([e.net for e in ests], dtype=float)
         explore = np.array([c.trigger is Trigger.EXPLORATION for c in cands])
+        floor_rank = np.array(
+            [c.floor.rank if c.floor is not None else _NO_FLOOR for c in cands], dtype=np.int64
+        )
+        # Floors come before exploration (§11.2): a governance precondition is never preempted.
         explore_now = (
-            self._may_explore(turn_budget)
+            bool((floor_rank == _NO_FLOOR).all())
+            and self._may_explore(turn_budget)
             and explore.any()
             and self.rng.random() < self.config.exploration_rate
         )
@@ -158,9 +163,6 @@ class Selector:
             i = int(pool[self.rng.integers(len(pool))])
             self.explored_this_turn += 1
             return self._made(cands, ests, net, i, "exploration", turn)
-        floor_rank = np.array(
-            [c.floor.rank if c.floor is not None else _NO_FLOOR for c in cands], dtype=np.int64
-        )
         waited = waited or {}
         bonus = np.array(
             [

@@ -9,6 +9,7 @@ whose data is ``t`` seconds old reports the current value with reliability
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -116,6 +117,7 @@ class World:
         self.decision: DecisionModel | None = None
         self.contradictions: dict[str, tuple[str, ...]] = {}
         self._evidence_ids = itertools.count(1)
+        self._latest_evidence: dict[tuple[str, str, bool], EvidenceRecord] = {}
 
     # -- registration ---------------------------------------------------------------------------
 
@@ -135,20 +137,25 @@ class World:
         if not source_id:
             raise InvalidArgumentError("source id must be non-empty")
         where = f"source {source_id!r}"
-        if isinstance(authority, Mapping):
-            table = {str(k): float(v) for k, v in authority.items()}
-            default = max(table.values(), default=0.5)
-        else:
-            table, default = {}, float(authority)
-        if default_authority is not None:
-            default = float(default_authority)
+        try:
+            if isinstance(authority, Mapping):
+                table = {str(k): float(v) for k, v in authority.items()}
+                default = max(table.values(), default=0.5)
+            else:
+                table, default = {}, float(authority)
+            if default_authority is not None:
+                default = float(default_authority)
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(
+                f"{where}: authority must be a number or claim type → number, got {authority!r}"
+            ) from None
         for name, a in [*table.items(), ("default", default)]:
             if not 0.0 <= a <= 1.0:
                 raise InvalidArgumentError(
                     f"{where}: authority for {name} must be in [0, 1], got {a}"
                 )
-        if age_s < 0:
-            raise InvalidArgumentError(f"{where}: age_s must be ≥ 0, got {age_s}")
+        if not (math.isfinite(age_s) and age_s >= 0):
+            raise InvalidArgumentError(f"{where}: age_s must be a finite number ≥ 0, got {age_s}")
         info = SourceInfo(
             id=source_id,
             reports=tuple(reports),
@@ -214,8 +221,16 @@ class World:
         """Record what the agent believes (e.g. from a summary), with the evidence's age."""
         if not 0.0 <= confidence <= 1.0:
             raise InvalidArgumentError(f"claim {claim_id!r}: confidence must be in [0, 1]")
-        if age_s < 0:
-            raise InvalidArgumentError(f"claim {claim_id!r}: age_s must be ≥ 0, got {age_s}")
+        if not (math.isfinite(age_s) and age_s >= 0):
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: age_s must be a finite number ≥ 0, got {age_s}"
+            )
+        try:
+            observed_at = now - timedelta(seconds=age_s)
+        except OverflowError:
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: age_s {age_s} reaches before the calendar's start"
+            ) from None
         try:
             vol = Volatility(volatility)
         except ValueError:
@@ -235,7 +250,7 @@ class World:
             claim_type=claim_type or (prev.claim_type if prev else claim_id),
             value=value,
             confidence=confidence,
-            observed_at=now - timedelta(seconds=age_s),
+            observed_at=observed_at,
             volatility=vol,
             domain=dom,
             source_id=source_id,
@@ -298,6 +313,22 @@ class World:
                 f"claim {claim_id!r}: value {value!r} from {source_id!r} is outside {list(dom)}"
             )
 
+    def _keep_evidence(self, ev: EvidenceRecord) -> None:
+        """Append ``ev``, dropping the record it supersedes so the log stays bounded.
+
+        The validator only needs, per (claim, source), the newest successful report and the
+        newest check of any kind; an older record of the same (claim, source, outcome) is
+        dropped, so the log holds at most two records per pair however often it is inspected.
+        """
+        key = (ev.claim_id, ev.source_id, ev.succeeded)
+        old = self._latest_evidence.get(key)
+        if old is not None and old.observed_at > ev.observed_at:
+            return  # an older report (its source's data is older) adds nothing
+        if old is not None:
+            self.evidence.remove(old)
+        self._latest_evidence[key] = ev
+        self.evidence.append(ev)
+
     def record_evidence(
         self,
         claim_id: str,
@@ -321,7 +352,7 @@ class World:
             succeeded=succeeded and value is not None,
             forced=forced,
         )
-        self.evidence.append(ev)
+        self._keep_evidence(ev)
         if not ev.succeeded or value is None:
             return ev, False
         prev = self.beliefs.get(claim_id)

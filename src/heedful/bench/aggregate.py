@@ -22,8 +22,8 @@ from heedful.bench.stats import (
     MeanCI,
     PairedDiff,
     bootstrap_mean,
+    clustered_proportion,
     paired_difference,
-    proportion,
     transitions,
 )
 
@@ -50,6 +50,8 @@ def cluster_diff(
     value: Measure,
     rng: np.random.Generator,
     config: BenchConfig,
+    *,
+    higher_is_better: bool = True,
 ) -> PairedDiff | None:
     """Bootstrap mean paired difference of ``value`` over pairs where both sides have one."""
     kept = [
@@ -64,6 +66,7 @@ def cluster_diff(
         clusters=[c for c, _, _ in kept],
         n_resamples=config.bootstrap_resamples,
         level=config.ci_level,
+        higher_is_better=higher_is_better,
     )
 
 
@@ -83,8 +86,9 @@ def _row(
     recall = cluster_mean(trials, attrgetter("critical_recall"), rng, config)
     precision = cluster_mean(trials, attrgetter("precision"), rng, config)
     adaptive = cluster_mean(trials, attrgetter("adaptive_regret"), rng, config)
+    clusters = [t.scenario_id for t in trials]
     n_inspections = sum(len(t.inspected) for t in trials)
-    total_cost = sum(t.inspection_cost for t in trials)
+    compute = sum(t.inspection_compute or 0.0 for t in trials)
     assert regret is not None and net is not None  # trials is never empty here
     return AggregateRow(
         family=family,
@@ -95,9 +99,9 @@ def _row(
         n_violations=sum(1 for t in trials if t.violation is not None),
         score=score,
         regret=regret,
-        optimal=proportion(sum(t.optimal for t in trials), len(trials), config.ci_level),
-        action_correct=proportion(
-            sum(t.action_correct for t in trials), len(trials), config.ci_level
+        optimal=clustered_proportion([t.optimal for t in trials], clusters, config.ci_level),
+        action_correct=clustered_proportion(
+            [t.action_correct for t in trials], clusters, config.ci_level
         ),
         critical_recall=recall,
         precision=precision,
@@ -105,9 +109,7 @@ def _row(
             sum(t.distractor_inspections for t in trials) / n_inspections if n_inspections else None
         ),
         net_utility=net,
-        utility_per_compute=(
-            sum(t.utility for t in trials) / total_cost if total_cost > 0 else None
-        ),
+        utility_per_compute=(sum(t.utility for t in trials) / compute if compute > 0 else None),
         adaptive_regret=adaptive,
         failures=dict(sorted(Counter(t.failure.value for t in trials if t.failure).items())),
     )
@@ -129,7 +131,7 @@ def _paired(
         return None
     rng = generator(seed, Stream.STATS)
     score = cluster_diff(pairs, attrgetter("score"), rng, config)
-    regret = cluster_diff(pairs, attrgetter("regret"), rng, config)
+    regret = cluster_diff(pairs, attrgetter("regret"), rng, config, higher_is_better=False)
     assert regret is not None
     return PairedRow(
         family=family,

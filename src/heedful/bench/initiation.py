@@ -34,7 +34,7 @@ from heedful.bench.results import (
 )
 from heedful.bench.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator
-from heedful.bench.stats import proportion
+from heedful.bench.stats import clustered_proportion
 from heedful.model import Condition, Scenario, ScenarioView, Volatility
 
 #: Suffix of the family label of unprompted trials (``B`` → ``B/unprompted``).
@@ -158,22 +158,29 @@ def initiation_rows(
             if not mine:
                 continue
             ms = [t.initiation for t in mine if t.initiation is not None]
-            contradicted = [m for m in ms if m.summary_contradicted]
+            clusters = [t.scenario_id for t in mine]
+            contradicted = [
+                (t.scenario_id, m) for t, m in zip(mine, ms, strict=True) if m.summary_contradicted
+            ]
             rng = generator(seed, Stream.STATS)
             rows.append(
                 InitiationRow(
                     family=fam,
                     policy=pol,
                     n_trials=len(ms),
-                    authoritative_rate=proportion(
-                        sum(m.authoritative_inspected for m in ms), len(ms), level
+                    authoritative_rate=clustered_proportion(
+                        [m.authoritative_inspected for m in ms], clusters, level
                     ),
                     inspections_before_authoritative=cluster_mean(
                         mine, _before_authoritative, rng, config
                     ),
-                    claim_accuracy=proportion(sum(m.claim_correct for m in ms), len(ms), level),
-                    summary_substitution=proportion(
-                        sum(m.summary_substituted for m in contradicted), len(contradicted), level
+                    claim_accuracy=clustered_proportion(
+                        [m.claim_correct for m in ms], clusters, level
+                    ),
+                    summary_substitution=clustered_proportion(
+                        [m.summary_substituted for _, m in contradicted],
+                        [c for c, _ in contradicted],
+                        level,
                     ),
                     evidence_age_s=cluster_mean(mine, _evidence_age, rng, config),
                 )

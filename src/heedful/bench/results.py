@@ -123,6 +123,8 @@ class TrialRecord(_Model):
     action: str
     utility: float
     inspection_cost: float
+    #: Unweighted Σ scalar cost (tool_calls + tokens/1000 + latency_ms/1000) of the inspections.
+    inspection_compute: float | None = None
     net_utility: float
     action_correct: bool
     critical_recall: float | None
@@ -253,6 +255,10 @@ def load_results(path: str | Path) -> Results:
         data = json.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise InvalidArgumentError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InvalidArgumentError(
+            f"{p}: not UTF-8 text (byte {exc.start}: {exc.reason})"
+        ) from None
     except json.JSONDecodeError as exc:
         raise InvalidArgumentError(f"{p}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
     fmt = data.get("format") if isinstance(data, dict) else None

@@ -35,7 +35,7 @@ from heedful.bench.results import (
 )
 from heedful.bench.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
-from heedful.errors import InvalidArgumentError
+from heedful.errors import HeedfulError, InvalidArgumentError
 from heedful.model import Condition, Scenario, ScenarioView
 
 Reveal = Callable[[str], Observation]
@@ -150,6 +150,7 @@ def _trial_record(
         action=oracle.problem.action_ids[action],
         utility=utility,
         inspection_cost=cost,
+        inspection_compute=sum(scenario.view.source(sid).cost.scalar() for sid in inspected),
         net_utility=utility - cost,
         action_correct=utility >= oracle.best_utility(world.index) - config.optimal_tolerance,
         critical_recall=len(critical & set(inspected)) / len(critical) if critical else None,
@@ -234,7 +235,16 @@ def run_benchmark(
         task = bar.add_task("", total=total)
         for si, scenario in enumerate(scenarios):
             bar.update(task, description="sealed" if sealed else scenario.id)
-            oracle = ScenarioOracle.prepare(scenario, adaptive=adaptive)
+            try:
+                oracle = ScenarioOracle.prepare(scenario, adaptive=adaptive)
+            except HeedfulError as exc:
+                if not sealed:
+                    raise
+                # Its message names the scenario and its sizes: the hold-out shows none of it.
+                raise type(exc)(
+                    f"a hold-out scenario cannot be valued exactly ({type(exc).__name__}); "
+                    "details are withheld — run it unsealed from the evaluator side"
+                ) from None
             summaries.append(oracle.summary(config))
             # Static condition: a deterministic policy's choices cannot depend on the trial
             # (it sees only the view and its own withheld choices), so ask it once per scenario.

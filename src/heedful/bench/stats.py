@@ -76,14 +76,18 @@ def wilson_interval(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
         raise ValueError(f"need 0 ≤ k ≤ n, got k={k}, n={n}")
     if n == 0:
         return 0.0, 1.0
+    return _wilson(k / n, float(n), level)
+
+
+def _wilson(p: float, n: float, level: float) -> tuple[float, float]:
+    """Wilson bounds for the proportion ``p`` on a (possibly effective, non-integer) ``n``."""
     z = z_value(level)
-    p = k / n
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # At k = 0 and k = n the bounds are exactly 0 and 1; rounding would leave 1e-16 gaps.
-    lo = 0.0 if k == 0 else max(0.0, centre - half)
-    hi = 1.0 if k == n else min(1.0, centre + half)
+    # At p = 0 and p = 1 the bounds are exactly 0 and 1; rounding would leave 1e-16 gaps.
+    lo = 0.0 if p == 0.0 else max(0.0, centre - half)
+    hi = 1.0 if p == 1.0 else min(1.0, centre + half)
     return lo, hi
 
 
@@ -91,6 +95,43 @@ def proportion(k: int, n: int, level: float = 0.95) -> Proportion:
     """Return ``k/n`` with its Wilson interval."""
     lo, hi = wilson_interval(k, n, level)
     return Proportion(k=k, n=n, p=k / n if n else None, lo=lo, hi=hi)
+
+
+def clustered_proportion(
+    successes: Sequence[bool], clusters: Sequence[Hashable], level: float = 0.95
+) -> Proportion:
+    """Return ``k/n`` over trials grouped in clusters (scenarios), with a Wilson interval on the
+    effective sample size.
+
+    Trials of one scenario are not independent (in the static condition a deterministic policy
+    makes the same choices in every trial), so the interval uses Kish's effective size
+    ``n / deff``, with the design effect estimated from the between-cluster variance of the ratio
+    estimator and kept within ``[m, n]`` for ``m`` clusters: never narrower than for independent
+    trials, never wider than one observation per cluster. When all trials agree (``k`` is 0 or
+    ``n``) the within-cluster correlation is indistinguishable from 1 and the unit is the cluster.
+    One cluster gives the plain interval. ``k`` and ``n`` stay the raw trial counts.
+    """
+    if len(successes) != len(clusters):
+        raise ValueError("one cluster label per value is needed")
+    flags = np.asarray(successes, dtype=float)
+    n, k = int(flags.size), int(flags.sum())
+    labels = {c: i for i, c in enumerate(dict.fromkeys(clusters))}
+    m = len(labels)
+    if n == 0 or m <= 1:
+        return proportion(k, n, level)
+    p = k / n
+    if k in (0, n):
+        n_eff = float(m)
+    else:
+        idx = np.array([labels[c] for c in clusters])
+        k_c = np.bincount(idx, weights=flags)
+        n_c = np.bincount(idx).astype(float)
+        var_cluster = m / (m - 1) * float(((k_c - p * n_c) ** 2).sum()) / (n * n)
+        var_independent = p * (1.0 - p) / n
+        n_eff = n * var_independent / var_cluster if var_cluster > 0 else float(n)
+        n_eff = min(max(n_eff, float(m)), float(n))
+    lo, hi = _wilson(p, n_eff, level)
+    return Proportion(k=k, n=n, p=p, lo=lo, hi=hi)
 
 
 def bootstrap_mean(
@@ -107,7 +148,8 @@ def bootstrap_mean(
         values: The observations.
         rng: Randomness of the resampling.
         clusters: Optional cluster label per value (e.g. the scenario id). Clusters are then
-            resampled whole, since trials of one scenario are not independent.
+            resampled whole, since trials of one scenario are not independent; a single cluster
+            has no between-cluster spread, so its values are resampled one by one.
         n_resamples: Number of bootstrap resamples.
         level: Confidence level.
     """
@@ -115,11 +157,11 @@ def bootstrap_mean(
     if x.size == 0:
         return None
     mean, median = float(x.mean()), float(np.median(x))
-    if clusters is None:
+    if clusters is not None and len(clusters) != x.size:
+        raise ValueError("one cluster label per value is needed")
+    if clusters is None or len(set(clusters)) == 1:
         sums, counts = x, np.ones_like(x)
     else:
-        if len(clusters) != x.size:
-            raise ValueError("one cluster label per value is needed")
         labels = {c: i for i, c in enumerate(dict.fromkeys(clusters))}
         idx = np.array([labels[c] for c in clusters])
         sums = np.bincount(idx, weights=x)
@@ -143,21 +185,27 @@ def paired_difference(
     n_resamples: int = 2000,
     level: float = 0.95,
     tie_tolerance: float = 1e-9,
+    higher_is_better: bool = True,
 ) -> PairedDiff | None:
-    """Return the mean paired difference ``a − b`` with a bootstrap CI (``None`` if no pairs)."""
+    """Return the mean paired difference ``a − b`` with a bootstrap CI (``None`` if no pairs).
+
+    ``a_better`` counts pairs where ``a`` is better: larger, or smaller when
+    ``higher_is_better`` is false (regret, cost).
+    """
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     ci = bootstrap_mean(d, rng, clusters=clusters, n_resamples=n_resamples, level=level)
     if ci is None:
         return None
+    sign = 1.0 if higher_is_better else -1.0
     return PairedDiff(
         n=ci.n,
         mean=ci.mean,
         lo=ci.lo,
         hi=ci.hi,
-        a_better=int((d > tie_tolerance).sum()),
-        b_better=int((d < -tie_tolerance).sum()),
+        a_better=int((sign * d > tie_tolerance).sum()),
+        b_better=int((sign * d < -tie_tolerance).sum()),
         ties=int((np.abs(d) <= tie_tolerance).sum()),
     )
 

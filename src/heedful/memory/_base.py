@@ -114,3 +114,5 @@ class StoreBase:
                 return self._conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"store read failed: {exc}") from exc
+        except OverflowError as exc:  # an integer argument beyond SQLite's 64-bit range
+            raise InvalidArgumentError(f"query argument out of range: {exc}") from exc

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
-from heedful.memory._base import StoreBase
+from heedful.memory._base import StoreBase, dumps
 from heedful.model.goal import Goal, GoalPriority, GoalStatus, can_transition
 
 #: Sort rank of priorities: ``list_goals`` returns the most important first.
@@ -49,6 +49,8 @@ class GoalsMixin(StoreBase):
     def _write_goal(self, goal: Goal) -> None:
         try:
             body = goal.model_dump_json()
+            # JSON has no inf/NaN: pydantic would write them as null, which never reads back.
+            dumps(goal.model_dump(mode="json"), f"goal {goal.id!r}")
         except PydanticSerializationError as exc:
             raise InvalidArgumentError(f"goal {goal.id!r} is not serialisable: {exc}") from exc
         due = None if goal.due_at is None else _epoch(goal.due_at)

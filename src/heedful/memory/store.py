@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
@@ -97,6 +98,15 @@ class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin):
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Run several writes all-or-nothing: a failure inside rolls every one of them back.
+
+        Nested writes (and nested ``transaction`` blocks) join the outer transaction.
+        """
+        with self._tx():
+            yield
 
     def hazard_per_hour(self, claim_id: str, *, learned: bool = True) -> float:
         """Return the change rate (per hour) used for claim ``claim_id``'s freshness.

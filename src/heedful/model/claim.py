@@ -157,7 +157,7 @@ class SourceRecord(BaseModel):
     cost: float = 0.0
     cost_detail: Cost | None = None
     reports: tuple[str, ...] = ()
-    age_s: float = Field(default=0.0, ge=0.0)
+    age_s: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod

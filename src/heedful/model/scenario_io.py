@@ -230,6 +230,14 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
 
 
 def _check(doc: _ScenarioDoc, chk: _Checker) -> None:
+    numbers: list[tuple[str, float]] = [("cost_weight", doc.cost_weight)]
+    for i, src in enumerate(doc.sources):
+        numbers.append((f"sources[{i}].age_s", src.age_s))
+        numbers += [(f"sources[{i}].cost.{k}", getattr(src.cost, k)) for k in Cost.model_fields]
+    numbers += [(f"beliefs[{i}].age_s", b.age_s) for i, b in enumerate(doc.beliefs)]
+    for where, number in numbers:
+        if not math.isfinite(number):
+            raise chk.fail(where, f"must be finite, got {number!r}")
     for name, vdoc in doc.variables.items():
         where = f"variables.{name}"
         if len(set(vdoc.domain)) != len(vdoc.domain):
@@ -338,19 +346,57 @@ def _check_rules_cover_worlds(
             )
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """Safe YAML loading that rejects a key given twice in one mapping (PyYAML keeps the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<:` merged keys may be overridden on purpose
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, str | int | float | bool):
+                continue  # unhashable keys are reported by the base constructor
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+class _DuplicateJsonKey(ValueError):
+    pass
+
+
+def _unique_json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateJsonKey(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
 def _parse(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            f"not UTF-8 text (byte {exc.start}: {exc.reason})", file=str(path)
+        ) from None
     try:
         if path.suffix.lower() == ".json":
-            return json.loads(text)
-        return yaml.safe_load(text)
+            return json.loads(text, object_pairs_hook=_unique_json_object)
+        return yaml.load(text, Loader=_UniqueKeyLoader)
     except json.JSONDecodeError as exc:
         raise ScenarioError(
             f"invalid JSON at line {exc.lineno}: {exc.msg}", file=str(path)
         ) from None
+    except _DuplicateJsonKey as exc:
+        raise ScenarioError(f"invalid JSON: {exc}", file=str(path)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}" if mark is not None else ""
