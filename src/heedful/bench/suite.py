@@ -179,6 +179,18 @@ def run_to_folder(
         scenarios, source, versions = select_scenarios(
             scenario_paths, families, count, seed, condition
         )
+    # Make the output folder before the run, so a bad --out fails at once, not after the work.
+    try:
+        if out is None:
+            folder = new_run_folder(runs_root, seed, "holdout" if holdout is not None else "")
+        else:
+            folder = out
+            folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        where = out if out is not None else runs_root
+        raise InvalidArgumentError(
+            f"cannot use {where} as the output folder: {exc.strerror}"
+        ) from None
     results = run_benchmark(
         scenarios,
         names,
@@ -193,11 +205,6 @@ def run_to_folder(
         world_keys=twin_world_keys(scenarios),
         initiation=condition != "announced",
     )
-    if out is None:
-        folder = new_run_folder(runs_root, seed, "holdout" if holdout is not None else "")
-    else:
-        folder = out
-        folder.mkdir(parents=True, exist_ok=True)
     results_path = write_results(results, folder / "results.json")
     report_path = write_report(results, folder / "report.html")
     return RunOutput(results, folder, results_path, report_path)

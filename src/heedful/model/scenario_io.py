@@ -424,6 +424,8 @@ def scenario_files(paths: Sequence[str | Path]) -> list[Path]:
     """Expand files and directories (``*.yaml``, ``*.yml``, ``*.json``, recursively), sorted."""
     out: list[Path] = []
     for path in paths:
+        if not str(path).strip():
+            raise ScenarioError("an empty path was given; name a scenario file or folder")
         p = Path(path)
         if p.is_dir():
             found = sorted(

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _heedful(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "heedful.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("suffix", ["", "/sub"])
+def test_an_output_folder_that_cannot_be_made_is_one_line_and_exit_2(
+    tmp_path: Path, suffix: str
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    proc = _heedful(
+        "bench", "run", "--family", "G", "--count", "1", "--trials", "1",
+        "--policies", "random", "--out", f"{blocker}{suffix}",
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0
+    assert "output folder" in proc.stderr
+    assert blocker.read_text() == "not a folder"
+
+
+def test_an_empty_scenario_path_is_refused_not_read_as_the_current_folder() -> None:
+    proc = _heedful("scenario", "validate", "")
+    assert proc.returncode == 2
+    assert "empty path" in proc.stderr
