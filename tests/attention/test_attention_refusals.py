@@ -99,3 +99,12 @@ def test_a_belief_the_store_refuses_leaves_the_previous_belief(tmp_path: Path) -
         ctl.record_belief("x", "c", domain=["c", "d"])  # the store keeps the claim's domain
     assert ctl.world.beliefs["x"] == before
     assert ctl.store is not None and ctl.store.get_claim("x").value == "a"
+
+
+def test_an_observation_for_a_claim_the_source_does_not_report_is_refused() -> None:
+    ctl = Controller(clock=lambda: NOW)
+    ctl.register_source("registry", reports=["dep_version"], authority=0.99)
+    ctl.record_belief("dep_version", "4.1", domain=["4.1", "4.2"], age_s=21600, volatility="high")
+    with pytest.raises(InvalidArgumentError, match="does not report 'dep_versoin'"):
+        ctl.record_evidence("dep_versoin", "registry", "4.2")
+    assert "dep_versoin" not in ctl.world.beliefs

@@ -306,7 +306,12 @@ class World:
 
     def check_evidence(self, claim_id: str, source_id: str, value: str | None) -> None:
         """Raise what :meth:`record_evidence` would raise for this report, changing nothing."""
-        self.source(source_id)
+        src = self.source(source_id)
+        if src.reports and claim_id not in src.reports:
+            # Most likely a typo in the claim name: refuse rather than invent a new belief.
+            raise InvalidArgumentError(
+                f"source {source_id!r} does not report {claim_id!r}; it reports {list(src.reports)}"
+            )
         dom = self.domain_of(claim_id)
         if value is not None and dom is not None and value not in dom:
             raise InvalidArgumentError(
