@@ -8,7 +8,7 @@ a placeholder id; the guard assigns real ids when it admits them.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from heedful.attention.config import GeneratorConfig
 from heedful.attention.context import AttentionContext, ClaimState, SourceInfo, claim_p_stale
@@ -48,6 +48,16 @@ class _Base:
     def __init__(self, config: GeneratorConfig | None = None) -> None:
         self.config = config or GeneratorConfig()
 
+    def _candidate(self, context: AttentionContext, **fields: Any) -> Candidate:
+        """A candidate of this generator, pending an id, living ``ttl_s`` from now."""
+        return Candidate(
+            id=PENDING_ID,
+            origin=self.name,
+            created_at=context.now,
+            expires_at=context.now + timedelta(seconds=self.config.ttl_s),
+            **fields,
+        )
+
     def _inspect(
         self,
         context: AttentionContext,
@@ -60,12 +70,11 @@ class _Base:
         loss: float = 0.0,
         deadline_s: float | None = None,
     ) -> Candidate:
-        return Candidate(
-            id=PENDING_ID,
+        return self._candidate(
+            context,
             kind=CandidateKind.INSPECT_SOURCE,
             target=source.id,
             trigger=trigger,
-            origin=self.name,
             goal_ids=goal_ids,
             claim_ids=(claim.id,),
             goal_relevance=relevance,
@@ -75,8 +84,6 @@ class _Base:
             volatility=claim.volatility,
             deadline_s=deadline_s,
             cost=source.cost,
-            created_at=context.now,
-            expires_at=context.now + timedelta(seconds=self.config.ttl_s),
         )
 
     def _p_stale(self, claim: ClaimState, context: AttentionContext) -> float:
@@ -210,16 +217,13 @@ class FailedActionGenerator(_Base):
     def generate(self, context: AttentionContext) -> list[Candidate]:
         """One diagnosis candidate per failure."""
         return [
-            Candidate(
-                id=PENDING_ID,
+            self._candidate(
+                context,
                 kind=CandidateKind.DIAGNOSE_FAILURE,
                 target=f.target,
                 trigger=Trigger.FAILED_ACTION,
-                origin=self.name,
                 claim_ids=f.claim_ids,
                 loss_if_wrong=f.loss,
-                created_at=context.now,
-                expires_at=context.now + timedelta(seconds=self.config.ttl_s),
             )
             for f in context.failures
         ]
@@ -265,19 +269,16 @@ class InterruptionGenerator(_Base):
     def generate(self, context: AttentionContext) -> list[Candidate]:
         """One candidate per interruption, owned by the source that sent it."""
         return [
-            Candidate(
-                id=PENDING_ID,
+            self._candidate(
+                context,
                 kind=CandidateKind.HANDLE_INTERRUPTION,
                 target=i.id,
                 trigger=Trigger.INTERRUPTION,
-                origin=self.name,
                 submitted_by=i.source_id,
                 goal_ids=i.goal_ids,
                 loss_if_wrong=i.declared_loss,
                 switch_cost=i.switch_cost,
                 content=i.content,
-                created_at=context.now,
-                expires_at=context.now + timedelta(seconds=self.config.ttl_s),
             )
             for i in context.interruptions
         ]
