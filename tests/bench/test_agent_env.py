@@ -14,6 +14,7 @@ from heedful.bench.agent_env import TrialEnv, render_observation, tool_schema_ha
 from heedful.bench.policy import Observation
 from heedful.bench.results import Violation
 from heedful.bench.scoring import ScenarioOracle, TrialWorld
+from heedful.bench.views import policy_view
 from heedful.model import Scenario, scenario_from_dict
 
 _BASE: dict[str, Any] = {}
@@ -38,12 +39,12 @@ def _env(
     oracle = ScenarioOracle.prepare(sc, adaptive=adaptive)
     world = TrialWorld.draw(oracle, np.random.default_rng(3))
     renders = {sid: t.render for sid, t in sc.truth.sources.items()}
-    advisor = Advisor(sc.view, np.random.default_rng(0)) if advised else None
+    view = policy_view(sc)
+    advisor = Advisor(view, np.random.default_rng(0)) if advised else None
     env = TrialEnv(
-        sc.view,
+        view,
         world.observation,
         renders,
-        announced=True,
         adaptive=adaptive,
         mode=mode,  # type: ignore[arg-type]
         advisor=advisor,

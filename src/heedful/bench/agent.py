@@ -15,12 +15,14 @@ to install (as inspect_ai's provider registry does).
 from __future__ import annotations
 
 import importlib
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
 
@@ -70,7 +72,7 @@ class AgentSettings(BaseModel):
         model: Model name as the endpoint knows it.
         base_url: OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:11434/v1``.
         api_key_env: Name of the environment variable holding the key (the key itself is read
-            at call time and never stored).
+            when the client starts and never stored); ``None``: no key (local servers).
         temperature: Sampling temperature.
         seed: Sampling seed sent to the endpoint (``None``: not sent).
         max_tokens: Completion tokens per call.
@@ -85,7 +87,7 @@ class AgentSettings(BaseModel):
 
     model: str
     base_url: str
-    api_key_env: str | None = "OPENAI_API_KEY"
+    api_key_env: str | None = None
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     seed: int | None = 0
     max_tokens: int = Field(default=1024, ge=1)
@@ -94,6 +96,25 @@ class AgentSettings(BaseModel):
     backoff_s: float = Field(default=0.5, ge=0.0)
     backoff_max_s: float = Field(default=20.0, ge=0.0)
     cache: str | None = None
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        parsed = urlparse(value)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ValueError(f"{value!r} is not an http(s) URL such as http://127.0.0.1:11434/v1")
+        return value
+
+    def check_key(self) -> None:
+        """Fail now if a named key variable is unset (the key itself is read by the client).
+
+        Raises:
+            InvalidArgumentError: naming the variable.
+        """
+        if self.api_key_env is not None and not os.environ.get(self.api_key_env):
+            raise InvalidArgumentError(
+                f"--api-key-env: environment variable {self.api_key_env} is not set"
+            )
 
 
 @dataclass

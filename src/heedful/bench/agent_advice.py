@@ -15,7 +15,7 @@ import numpy as np
 from heedful.attention import Stop
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import Observation
-from heedful.model import ScenarioView
+from heedful.model import TaskView
 from heedful.model.candidate import CandidateKind
 
 __all__ = ["Advisor"]
@@ -29,7 +29,7 @@ class Advisor:
         rng: The controller's randomness (it draws none in the benchmark configuration).
     """
 
-    def __init__(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def __init__(self, view: TaskView, rng: np.random.Generator) -> None:
         self.view = view
         self._rng = rng
         self._policy = ControllerPolicy(estimator="heuristic")

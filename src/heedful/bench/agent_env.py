@@ -34,10 +34,9 @@ from heedful.attention.validator import (
 )
 from heedful.bench.agent import DEFAULT_AGENT_CONFIG, AgentConfig
 from heedful.bench.agent_advice import Advisor
-from heedful.bench.initiation import state_variables
 from heedful.bench.policy import Observation
 from heedful.bench.results import Violation
-from heedful.model import ScenarioView
+from heedful.model import TaskView, Volatility
 
 __all__ = ["Mode", "ToolReply", "ToolSpec", "Transcript", "TrialEnv", "render_observation"]
 
@@ -108,10 +107,10 @@ class TrialEnv:
     """One trial's tools and rules (see the module docstring).
 
     Args:
-        view: The visible interface the agent sees.
+        view: The task view the agent sees (no id, family or condition; in the announced
+            condition its task states the budget).
         reveal: The real observation of a source in this trial's world (evaluator side).
         renders: Source id → PRIVATE render template (or ``None``); used only to word results.
-        announced: The task states the budget and that inspection is available.
         adaptive: One inspection at a time (else: one plan, all results at once).
         mode: ``attention`` (validator off) or ``production`` (validator blocks ``decide``).
         advisor: The controller running on the same view (``llm-advised``), or ``None``.
@@ -120,18 +119,16 @@ class TrialEnv:
 
     def __init__(
         self,
-        view: ScenarioView,
+        view: TaskView,
         reveal: Callable[[str], Observation],
         renders: Mapping[str, str | None],
         *,
-        announced: bool,
         adaptive: bool,
         mode: Mode = "attention",
         advisor: Advisor | None = None,
         config: AgentConfig = DEFAULT_AGENT_CONFIG,
     ) -> None:
         self.view = view
-        self.announced = announced
         self.adaptive = adaptive
         self.mode: Mode = mode
         self.advisor = advisor
@@ -357,6 +354,16 @@ class TrialEnv:
 
     # -- production validator (document 000 §19) --------------------------------------------
 
+    def _state_variables(self) -> list[str]:
+        """Believed, non-immutable decision variables: the claims the decision rests on (the
+        same definition as the unprompted metrics, docs/metrics.md)."""
+        believed = {b.variable for b in self.view.beliefs}
+        return [
+            v
+            for v in self._decision_vars
+            if v in believed and self.view.variables[v].volatility is not Volatility.IMMUTABLE
+        ]
+
     def _validate(self) -> ToolReply | None:
         """Refuse ``decide`` when a state-sensitive belief lacks fresh authoritative evidence;
         the validator then reads the best authoritative source itself (a *forced* read)."""
@@ -389,7 +396,7 @@ class TrialEnv:
         done = {o.source_id for o in read}
         missing: list[str] = []
         forced_text: list[str] = []
-        for var in state_variables(self.view):
+        for var in self._state_variables():
             verdict = validator.check(var, _CLAIM_TYPE, evidence, sources, _NOW)
             if not verdict.blocked:
                 continue
@@ -420,11 +427,11 @@ def tool_schema_hash() -> str:
     """SHA-256 of the tool schemas on a canonical two-source view, in every condition and with
     the advice tool (the freeze protocol, document 000 §22.2: a schema change changes it)."""
     from heedful.bench.manifest import canonical_hash
-    from heedful.model.scenario import ActionView, UtilityRule, VariableView
+    from heedful.model.scenario import ActionView, SourceView, UtilityRule, VariableView
 
-    view = ScenarioView(
-        id="canonical",
+    view = TaskView(
         budget=1,
+        sources=(SourceView(id="a", reports=("x",)), SourceView(id="b")),
         variables={"x": VariableView(domain=("a", "b"))},
         actions={
             "act": ActionView(
@@ -444,7 +451,6 @@ def tool_schema_hash() -> str:
             view,
             lambda sid: Observation(sid),
             {},
-            announced=True,
             adaptive=adaptive,
             advisor=_NoAdvice(),  # type: ignore[arg-type]
         )

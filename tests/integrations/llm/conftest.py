@@ -78,6 +78,17 @@ def llm_scenario() -> Scenario:
 
 
 @pytest.fixture
+def llm_unprompted() -> Scenario:
+    return scenario_from_dict(llm_scenario_dict(condition="unprompted", id="agent-tiny-u"))
+
+
+@pytest.fixture
+def llm_scenario_raw() -> Callable[..., dict[str, Any]]:
+    """The scenario as a dict, with overrides."""
+    return llm_scenario_dict
+
+
+@pytest.fixture
 def scripted() -> Iterator[Callable[..., ScriptedServer]]:
     """Start scripted endpoints (in their own threads) that stop when the test ends."""
     with ExitStack() as stack:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from heedful.bench.agent import AgentSettings
+from heedful.bench.views import policy_view
 from heedful.errors import InvalidArgumentError
 from heedful.integrations.llm import (
     ChatClient,
@@ -39,7 +40,7 @@ TOOLS = [
 
 
 def _messages(scenario: Any) -> list[dict[str, Any]]:
-    return render_messages(scenario.view, announced=False, adaptive=True, advised=False)
+    return render_messages(policy_view(scenario), advised=False)
 
 
 def _chat(settings: AgentSettings, messages: list[dict[str, Any]], **kw: Any) -> Any:
@@ -54,10 +55,10 @@ def _chat(settings: AgentSettings, messages: list[dict[str, Any]], **kw: Any) ->
 
 
 def test_a_call_returns_tool_calls_usage_and_latency(
-    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_scenario: Any
+    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_unprompted: Any
 ) -> None:
     server = scripted("summary-trusting")
-    result = _chat(settings_for(server), _messages(llm_scenario))
+    result = _chat(settings_for(server), _messages(llm_unprompted))
     _, calls = parse_message(result.response)
     assert [name for _, name, _ in calls] == ["decide"]
     assert result.stats.calls == 1 and result.stats.prompt_tokens > 0
@@ -66,39 +67,39 @@ def test_a_call_returns_tool_calls_usage_and_latency(
 
 
 def test_500_and_timeout_are_retried_with_backoff(
-    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_scenario: Any
+    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_unprompted: Any
 ) -> None:
     server = scripted("flaky", hang_s=2.0)
-    result = _chat(settings_for(server, timeout_s=0.3), _messages(llm_scenario))  # turn 0: a 500
+    result = _chat(settings_for(server, timeout_s=0.3), _messages(llm_unprompted))  # turn 0: a 500
     assert result.stats.errors == 1 and server.requests == 2
 
 
 def test_failures_past_every_retry_raise_endpoint_error_with_stats(
-    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_scenario: Any
+    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_unprompted: Any
 ) -> None:
     server = scripted("broken")
     with pytest.raises(EndpointError, match="malformed body") as info:
-        _chat(settings_for(server), _messages(llm_scenario))
+        _chat(settings_for(server), _messages(llm_unprompted))
     assert info.value.stats.errors == 1
 
 
 def test_a_404_is_not_retried(
-    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_scenario: Any
+    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_unprompted: Any
 ) -> None:
     server = scripted("careful")
     settings = settings_for(server, base_url=server.base_url.replace("/v1", "/nowhere"))
     with pytest.raises(EndpointError, match="refused"):
-        _chat(settings, _messages(llm_scenario))
+        _chat(settings, _messages(llm_unprompted))
     assert server.requests == 0  # the route does not exist: nothing was played
 
 
 def test_the_cache_replays_without_calling_the_endpoint(
-    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_scenario: Any, tmp_path: Path
+    scripted: Callable[..., ScriptedServer], settings_for: Any, llm_unprompted: Any, tmp_path: Path
 ) -> None:
     server = scripted("summary-trusting")
     settings = settings_for(server, cache=str(tmp_path / "cache.sqlite"))
-    first = _chat(settings, _messages(llm_scenario))
-    again = _chat(settings, _messages(llm_scenario))
+    first = _chat(settings, _messages(llm_unprompted))
+    again = _chat(settings, _messages(llm_unprompted))
     assert server.requests == 1
     assert again.response == first.response
     assert again.stats.cached_calls == 1 and again.stats.latency_s == 0.0
@@ -108,7 +109,7 @@ def test_the_cache_replays_without_calling_the_endpoint(
 def test_the_key_is_read_from_the_named_variable_and_never_stored(
     scripted: Callable[..., ScriptedServer],
     settings_for: Any,
-    llm_scenario: Any,
+    llm_unprompted: Any,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -116,7 +117,7 @@ def test_the_key_is_read_from_the_named_variable_and_never_stored(
     server = scripted("summary-trusting")
     cache = tmp_path / "c.sqlite"
     settings = settings_for(server, api_key_env="HEEDFUL_TEST_KEY", cache=str(cache))
-    _chat(settings, _messages(llm_scenario))
+    _chat(settings, _messages(llm_unprompted))
     assert b"sk-very-secret" not in cache.read_bytes()
     assert "sk-very-secret" not in settings.model_dump_json()
 
@@ -133,8 +134,8 @@ def test_a_named_but_unset_key_variable_is_one_clear_error(
 
 
 def test_a_base_url_that_is_not_http_is_refused() -> None:
-    with pytest.raises(InvalidArgumentError, match="--base-url"):
-        ChatClient(AgentSettings(model="m", base_url="127.0.0.1:8000", api_key_env=None))
+    with pytest.raises(ValueError, match="not an http"):
+        AgentSettings(model="m", base_url="127.0.0.1:8000")
 
 
 def test_endpoint_host_keeps_host_and_port_only() -> None:

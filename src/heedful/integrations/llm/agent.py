@@ -92,9 +92,7 @@ class LLMAgent(Agent):
     async def play(self, env: TrialEnv) -> CallStats:
         """Run the chat loop on ``env`` (see the module docstring)."""
         stats = CallStats()
-        messages = render_messages(
-            env.view, announced=env.announced, adaptive=env.adaptive, advised=self.advised
-        )
+        messages = render_messages(env.view, advised=self.advised)
         tools = [t.as_openai() for t in env.tools]
         for _ in range(self.config.max_turns):
             try:

@@ -80,12 +80,6 @@ class ChatClient:
     """
 
     def __init__(self, settings: AgentSettings, cache: ResponseCache | None = None) -> None:
-        parsed = urlparse(settings.base_url)
-        if parsed.scheme not in ("http", "https") or not parsed.netloc:
-            raise InvalidArgumentError(
-                f"--base-url: {settings.base_url!r} is not an http(s) URL such as "
-                "http://127.0.0.1:11434/v1"
-            )
         self.settings = settings
         self.cache = (
             cache

@@ -7,7 +7,8 @@ their domains and volatility, and the actions with their descriptions and payoff
 PRIVATE field, never the condition, never the scenario id. The data sections are JSON blocks, so
 any model (and the scripted endpoint) reads them the same way.
 
-The two conditions differ in one sentence: *announced* states the budget and that inspection is
+The two conditions differ only in the task text the bench hands over
+(:func:`heedful.bench.views.policy_view`): *announced* states the budget and that inspection is
 available; *unprompted* asks for the decision only. The tools are offered in both.
 """
 
@@ -17,7 +18,7 @@ import hashlib
 import json
 from typing import Any
 
-from heedful.model import ScenarioView
+from heedful.model import TaskView
 
 __all__ = [
     "PROMPT_VERSION",
@@ -38,15 +39,6 @@ SYSTEM_ADVISED = SYSTEM_PLAIN + (
     " An attention controller runs beside you: the tool attention_next tells you which "
     "computation is worth doing next and its predicted net value, or that you should decide now."
 )
-ANNOUNCE_ADAPTIVE = (
-    "You may inspect up to {budget} of the sources below, one at a time with inspect_source, "
-    "before you decide. Inspection costs what is listed; choose what is worth inspecting."
-)
-ANNOUNCE_STATIC = (
-    "You may inspect up to {budget} of the sources below, all at once with one "
-    "plan_inspections call, before you decide. Inspection costs what is listed; choose what is "
-    "worth inspecting."
-)
 DECIDE = "When you are ready, call decide(action, beliefs)."
 HEADINGS = ("What your tools can reach", "Your notes", "Variables", "Actions")
 
@@ -63,9 +55,9 @@ def _age(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h ago"
 
 
-def view_payload(view: ScenarioView) -> dict[str, Any]:
+def view_payload(view: TaskView) -> dict[str, Any]:
     """The visible data of a view as the prompt's JSON sections (no PRIVATE field exists here:
-    a :class:`ScenarioView` holds none; the id and condition are left out on purpose)."""
+    a :class:`TaskView` holds none, nor an id, family or condition)."""
     sources = [
         {
             "id": s.id,
@@ -111,14 +103,9 @@ def view_payload(view: ScenarioView) -> dict[str, Any]:
     }
 
 
-def render_messages(
-    view: ScenarioView, *, announced: bool, adaptive: bool, advised: bool
-) -> list[dict[str, Any]]:
+def render_messages(view: TaskView, *, advised: bool) -> list[dict[str, Any]]:
     """The opening messages of one trial (system, then the user's task)."""
     parts = [view.task.strip()] if view.task.strip() else []
-    if announced:
-        template = ANNOUNCE_ADAPTIVE if adaptive else ANNOUNCE_STATIC
-        parts.append(template.format(budget=view.budget))
     parts += [_block(h, d) for h, d in view_payload(view).items()]
     parts.append(DECIDE)
     return [
@@ -134,8 +121,6 @@ def prompt_template_hash() -> str:
             PROMPT_VERSION,
             SYSTEM_PLAIN,
             SYSTEM_ADVISED,
-            ANNOUNCE_ADAPTIVE,
-            ANNOUNCE_STATIC,
             DECIDE,
             HEADINGS,
         ]

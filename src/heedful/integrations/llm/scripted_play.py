@@ -10,7 +10,8 @@ Behaviours (see docs/llm.md for the failure each one is built to show):
 ``careful``            asks ``attention_next`` when offered and follows it; otherwise reads the
                        most authoritative, freshest source on each decision variable; states
                        what it read and takes the best action for it.
-``summary-trusting``   acts on its notes unless the task announces inspection (then as careful).
+``summary-trusting``   acts on its notes unless the task announces inspection (then as careful);
+                       it uses a read it is handed (the production validator's forced read).
 ``evidence-ignoring``  reads like careful, then states its old notes and acts on them.
 ``misreasoning``       reads like careful, states what it read, takes the worst action for it.
 ``over-inspecting``    reads every source in listed order up to the budget, then as careful.
@@ -45,7 +46,8 @@ BEHAVIOURS = (
     "broken",
 )
 _BLOCK = re.compile(r"([^\n]+):\n```json\n(.*?)\n```", re.DOTALL)
-_ANNOUNCED = re.compile(r"You may inspect up to (\d+)")
+_ANNOUNCED = re.compile(r"you may inspect up to (\d+)", re.IGNORECASE)
+_NOTHING = re.compile(r"no inspection is available", re.IGNORECASE)
 _LINE = re.compile(r"^\[([^\]]+)\] (.*)$", re.MULTILINE)
 
 
@@ -97,7 +99,9 @@ class Play:
             variables={k: v["values"] for k, v in blocks.get(HEADINGS[2], {}).items()},
             actions=blocks.get(HEADINGS[3], {}),
             tools=tools,
-            announced_budget=int(announced.group(1)) if announced else None,
+            announced_budget=(
+                int(announced.group(1)) if announced else 0 if _NOTHING.search(user) else None
+            ),
             turn=sum(1 for m in messages if m.get("role") == "assistant"),
         )
         state._replay(messages)
@@ -264,7 +268,7 @@ def play(behaviour: str, request: dict[str, Any], attempt: int) -> Directive:
         return _careful(p)
     if behaviour == "summary-trusting":
         if p.announced_budget is None:
-            return _decide(p, p.notes)
+            return _decide(p, {**p.notes, **p.observed()})  # observed: only what it was handed
         return _with_order(p, p.authoritative_order())
     if behaviour == "evidence-ignoring":
         step = _read_next(p, p.authoritative_order())
