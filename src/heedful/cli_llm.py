@@ -105,15 +105,17 @@ def _progress_printer() -> Callable[[AgentProgress], None]:
 @agent_app.command("serve-scripted")
 def serve_scripted(
     behaviour: str = typer.Option("careful", "--behaviour", help="The scripted agent to play."),
-    port: int = typer.Option(8099, "--port", help="Port to bind on loopback."),
+    port: int = typer.Option(8099, "--port", help="Port to bind on loopback (0: any free)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Loopback address to bind."),
     latency_ms: float = typer.Option(0.0, "--latency-ms", help="Delay added to every answer."),
 ) -> None:
     """Serve a scripted agent as an OpenAI-compatible endpoint (no model needed)."""
     import asyncio
 
-    if not 0 < port < 65536:
-        raise InvalidArgumentError(f"--port must be between 1 and 65535, not {port}")
+    if not 0 <= port < 65536:
+        raise InvalidArgumentError(
+            f"--port must be between 0 (any free port) and 65535, not {port}"
+        )
     if latency_ms < 0:
         raise InvalidArgumentError(f"--latency-ms must be ≥ 0, not {latency_ms}")
     try:

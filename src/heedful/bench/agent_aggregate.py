@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from heedful.bench.agent_results import (
+    PRODUCTION_SUFFIX,
     STAGES,
     AgentAggregates,
     LiftRow,
@@ -165,7 +166,12 @@ def agent_aggregates(
     trials: Sequence[TrialRecord], agents: Sequence[str], config: BenchConfig, seed: int
 ) -> AgentAggregates:
     """Aggregate the records of the agents ``agents`` (other records are ignored)."""
-    mine = [t for t in trials if t.policy in agents]
+    # Production-mode trials may carry the table suffix (``llm@production``); their mode says it.
+    mine = [
+        t.model_copy(update={"policy": t.policy.removesuffix(PRODUCTION_SUFFIX)})
+        for t in trials
+        if t.policy.removesuffix(PRODUCTION_SUFFIX) in agents
+    ]
     out = AgentAggregates()
     if not mine:
         return out

@@ -115,6 +115,7 @@ class TrialEnv:
         mode: ``attention`` (validator off) or ``production`` (validator blocks ``decide``).
         advisor: The controller running on the same view (``llm-advised``), or ``None``.
         config: Protocol numbers.
+        draw: Names the trial for a response cache (evaluator side; never shown to the agent).
     """
 
     def __init__(
@@ -127,8 +128,10 @@ class TrialEnv:
         mode: Mode = "attention",
         advisor: Advisor | None = None,
         config: AgentConfig = DEFAULT_AGENT_CONFIG,
+        draw: str = "",
     ) -> None:
         self.view = view
+        self.draw = draw
         self.adaptive = adaptive
         self.mode: Mode = mode
         self.advisor = advisor

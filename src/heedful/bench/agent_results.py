@@ -18,6 +18,10 @@ __all__ = ["AgentAggregates", "LiftRow", "ModeRow", "RescueRow", "UsageRow"]
 STAGES = ("initiation", "selection", "retrieval", "evidence", "reasoning", "endpoint", "pass")
 
 
+#: Suffix of an agent's production-mode trials in the results (``llm@production``).
+PRODUCTION_SUFFIX = "@production"
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -155,6 +155,9 @@ async def _play(
         adaptive=adaptive,
         mode=job.mode,
         advisor=advisor,
+        # Both modes of a trial share the draw: they ask the same questions until the validator
+        # steps in, and then get the same answers (paired samples).
+        draw=f"{scenario.id}#{job.trial}",
         **({"config": agent_config} if agent_config is not None else {}),
     )
     stats = await agent.play(env)
@@ -175,6 +178,17 @@ async def _play(
     return record, stats
 
 
-def run_agents_sync(*args: object, **kwargs: object) -> list[TrialRecord]:
-    """:func:`run_agents` from synchronous code (runs its own event loop)."""
-    return asyncio.run(run_agents(*args, **kwargs))  # type: ignore[arg-type]
+def run_agents_sync(
+    scenarios: Sequence[Scenario], agents: Sequence[Agent], **kwargs: object
+) -> list[TrialRecord]:
+    """:func:`run_agents` from synchronous code, on its own event loop; the agents are closed
+    at the end (their connections belong to that loop)."""
+
+    async def run() -> list[TrialRecord]:
+        try:
+            return await run_agents(scenarios, agents, **kwargs)  # type: ignore[arg-type]
+        finally:
+            for agent in agents:
+                await agent.aclose()
+
+    return asyncio.run(run())

@@ -3,9 +3,10 @@
 Programmatic policies run through :func:`heedful.bench.runner.run_benchmark`; agents through
 :func:`heedful.bench.agent_runner.run_agents`, on the same scenarios, trials and worlds (the same
 root seed and world keys), so every comparison is paired. The records are aggregated together
-(an agent's production-mode trials appear as ``<agent>@production`` in the policy tables, so
-attention and production never mix in one row), and the agent aggregates — failure split per
-mode, rescue rate, lift, usage — are added under ``aggregates.agents``. The manifest records
+(an agent's production-mode trials are named ``<agent>@production`` in the results, so attention
+and production never mix in one row; their ``mode`` field says so too), and the agent
+aggregates — failure split per mode, rescue rate, lift, usage — are added under
+``aggregates.agents``. The manifest records
 each agent's model, endpoint host, sampling settings and prompt/tool hashes (never the key).
 """
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 
 from heedful.bench.agent import DEFAULT_AGENT_CONFIG, Agent, AgentConfig, AgentSettings, get_agent
 from heedful.bench.agent_aggregate import agent_aggregates
+from heedful.bench.agent_results import PRODUCTION_SUFFIX
 from heedful.bench.agent_runner import AgentProgress, modes_of, run_agents
 from heedful.bench.aggregate import aggregate
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
@@ -29,9 +31,6 @@ from heedful.errors import HeedfulError, InvalidArgumentError
 from heedful.model import Scenario
 
 __all__ = ["PRODUCTION_SUFFIX", "AgentRun", "run_suite", "table_name"]
-
-#: Suffix of an agent's production-mode trials in the policy tables.
-PRODUCTION_SUFFIX = "@production"
 
 
 @dataclass(frozen=True)
@@ -225,4 +224,4 @@ def _results(
         return Results(
             sealed=True, manifest=manifest, scenarios=[], trials=[], aggregates=aggregates
         )
-    return Results(manifest=manifest, scenarios=summaries, trials=records, aggregates=aggregates)
+    return Results(manifest=manifest, scenarios=summaries, trials=in_tables, aggregates=aggregates)

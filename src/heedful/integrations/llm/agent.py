@@ -96,7 +96,7 @@ class LLMAgent(Agent):
         tools = [t.as_openai() for t in env.tools]
         for _ in range(self.config.max_turns):
             try:
-                result = await self.client.chat(messages, tools)
+                result = await self.client.chat(messages, tools, env.draw)
             except EndpointError as exc:
                 stats.add(exc.stats)
                 env.flag(f"endpoint_error: {exc}")

@@ -94,12 +94,18 @@ class ChatClient:
         )
 
     def request(
-        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], draw: str = ""
     ) -> dict[str, Any]:
-        """The full request of one call (what the cache is keyed by; holds no key)."""
+        """The full request of one call (what the cache is keyed by; holds no key).
+
+        ``draw`` names the sample (the trial): two trials that send the same messages are still
+        two draws from the model, so they are cached apart. It and the endpoint are part of the
+        cache key only, never sent.
+        """
         s = self.settings
         req: dict[str, Any] = {
             "endpoint": s.base_url,
+            "draw": draw,
             "model": s.model,
             "messages": messages,
             "tools": tools,
@@ -111,19 +117,21 @@ class ChatClient:
             req["seed"] = s.seed
         return req
 
-    async def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ChatResult:
+    async def chat(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], draw: str = ""
+    ) -> ChatResult:
         """One chat completion (from the cache when it holds this exact request).
 
         Raises:
             EndpointError: a non-retryable refusal (400, 401, 404 …), or failures past every
                 retry; the stats of the failed attempts are on ``exc.stats``.
         """
-        req = self.request(messages, tools)
+        req = self.request(messages, tools, draw)
         if self.cache is not None and (hit := self.cache.get(req)) is not None:
             return ChatResult(hit, CallStats(calls=1, cached_calls=1, **_tokens(hit)))
         stats = CallStats()
         s = self.settings
-        body = {k: v for k, v in req.items() if k != "endpoint"}
+        body = {k: v for k, v in req.items() if k not in ("endpoint", "draw")}
         for attempt in range(s.retries + 1):
             start = time.perf_counter()
             try:

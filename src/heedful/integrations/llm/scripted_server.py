@@ -66,6 +66,7 @@ class ScriptedServer:
         self.requests = 0
         self._seen: Counter[str] = Counter()
         self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def base_url(self) -> str:
@@ -78,11 +79,15 @@ class ScriptedServer:
         self.port = self._server.sockets[0].getsockname()[1]
 
     async def close(self) -> None:
-        """Stop serving and close the listening socket."""
-        if self._server is not None:
-            self._server.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 1.0)
+        """Stop serving: close the listening socket and end every open connection."""
+        if self._server is None:
+            return
+        self._server.close()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._server.wait_closed(), 1.0)
 
     async def serve_forever(self) -> None:
         """Serve until cancelled."""
@@ -94,6 +99,9 @@ class ScriptedServer:
     # -- HTTP ---------------------------------------------------------------------------------
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
         try:
             while True:
                 line = await reader.readline()
@@ -121,6 +129,8 @@ class ScriptedServer:
         except asyncio.CancelledError:
             return  # the server is closing: drop the connection quietly
         finally:
+            if task is not None:
+                self._tasks.discard(task)
             writer.close()
 
     async def _route(self, method: str, path: str, body: bytes) -> tuple[int, Any]:
