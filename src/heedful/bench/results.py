@@ -228,6 +228,23 @@ class AggregateRow(_Model):
     utility_per_compute: float | None
     adaptive_regret: MeanCI | None
     failures: dict[str, int]
+    #: Trials per first failing stage, and per code (every code that applied).
+    stages: dict[str, int] = Field(default_factory=dict)
+    codes: dict[str, int] = Field(default_factory=dict)
+    #: Adaptive condition: the static score of the realized sets (extra column).
+    static_score: MeanCI | None = None
+    #: Document 000 §17 metrics with their intervals (docs/metrics.md).
+    utility_per_compute_ci: MeanCI | None = None
+    distractor_ci: MeanCI | None = None
+    first_critical_at: MeanCI | None = None
+    overinspection: Proportion | None = None
+    underinspection: Proportion | None = None
+    stale_belief_reuse: Proportion | None = None
+    candidate_recall: MeanCI | None = None
+    selected_given_generated: MeanCI | None = None
+    evidence_utilisation: Proportion | None = None
+    reasoning_given_evidence: Proportion | None = None
+    decided_by: Literal["runner", "agent", "mixed"] = "runner"
 
 
 class PairedRow(_Model):

@@ -1,5 +1,5 @@
-"""The command line of LLM agents under test: ``heedful agent …`` and the agent options of
-``heedful bench run`` (docs/llm.md). Thin: parses, builds settings, shows progress."""
+"""``heedful agent``: the scripted endpoint; and the agent options of ``heedful bench run``
+(docs/llm.md). Thin: parses, builds settings, shows progress."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from heedful.bench.agent_suite import AgentRun
 
 agent_app = typer.Typer(help="LLM agents under test: the scripted endpoint.", no_args_is_help=True)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the ``agent`` group to the root app."""
+    root.add_typer(agent_app, name="agent")
+
 
 #: Default response cache of ``bench run`` with an agent.
 DEFAULT_CACHE = "runs/llm-cache.sqlite"
