@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from heedful.bench.initiation_report import initiation_html, initiation_tables
+from heedful.bench.report_agents import agent_html, agent_tables
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 from heedful.decision import StaticOracleResult
@@ -152,7 +153,7 @@ def print_tables(results: Results, console: Console | None = None) -> None:
         for fam in families:
             console.print()
             console.print(_table(results, fam))
-    for extra in initiation_tables(results):
+    for extra in [*initiation_tables(results), *agent_tables(results)]:
         console.print()
         console.print(extra)
 
@@ -370,6 +371,7 @@ def render_html(results: Results) -> str:
         out.append("</table>")
 
     out.append(initiation_html(results))
+    out.append(agent_html(results))
     out.append("<h2>Manifest</h2><table>")
     for key, val in m.model_dump(mode="json").items():
         if key == "config":
