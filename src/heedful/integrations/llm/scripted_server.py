@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -39,6 +40,8 @@ class ScriptedServer:
 
     Attributes:
         requests: Requests answered (every attempt counts).
+        busy_s: Time spent playing and encoding answers (injected latency and hangs excluded):
+            what the endpoint itself costs, for harness-overhead measurements.
     """
 
     def __init__(
@@ -64,6 +67,7 @@ class ScriptedServer:
         self.latency_s = latency_s
         self.hang_s = hang_s
         self.requests = 0
+        self.busy_s = 0.0
         self._seen: Counter[str] = Counter()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -116,7 +120,9 @@ class ScriptedServer:
                 status, payload = await self._route(method, path, body)
                 if status == 0:
                     return  # hang: drop the connection without answering
+                start = time.perf_counter()
                 data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                self.busy_s += time.perf_counter() - start
                 writer.write(
                     f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\n"
                     "Content-Type: application/json\r\n"
@@ -139,6 +145,7 @@ class ScriptedServer:
             return 200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]}
         if method != "POST" or path not in ("/v1/chat/completions", "/chat/completions"):
             return 404, {"error": {"message": f"no route {method} {path}"}}
+        start = time.perf_counter()
         try:
             request = json.loads(body)
         except json.JSONDecodeError:
@@ -147,12 +154,14 @@ class ScriptedServer:
         key = request_key(request)
         attempt = self._seen[key]
         self._seen[key] += 1
-        if self.latency_s:
-            await asyncio.sleep(self.latency_s)
         try:
             directive = play(self.behaviour, request, attempt)
         except (KeyError, TypeError, ValueError, json.JSONDecodeError) as exc:
             return 400, {"error": {"message": f"scripted agent cannot read the request: {exc}"}}
+        answer = completion(request, directive) if directive.status == 200 else None
+        self.busy_s += time.perf_counter() - start
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
         if directive.hang:
             await asyncio.sleep(self.hang_s)
             return 0, None
@@ -160,7 +169,7 @@ class ScriptedServer:
             return directive.status, {"error": {"message": "scripted failure"}}
         if directive.garbage:
             return 200, b"<html>this is not a chat completion</html>"
-        return 200, completion(request, directive)
+        return 200, answer
 
 
 def completion(request: dict[str, Any], directive: Directive) -> dict[str, Any]:
