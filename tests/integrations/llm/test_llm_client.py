@@ -66,12 +66,12 @@ def test_a_call_returns_tool_calls_usage_and_latency(
     assert server.requests == 1
 
 
-def test_500_and_timeout_are_retried_with_backoff(
+def test_429_and_500_are_retried_with_backoff(
     scripted: Callable[..., ScriptedServer], settings_for: Any, llm_unprompted: Any
 ) -> None:
     server = scripted("flaky", hang_s=2.0)
-    result = _chat(settings_for(server, timeout_s=0.3), _messages(llm_unprompted))  # turn 0: a 500
-    assert result.stats.errors == 1 and server.requests == 2
+    result = _chat(settings_for(server, timeout_s=0.3), _messages(llm_unprompted))
+    assert result.stats.errors == 2 and server.requests == 3  # turn 0: a 429, then a 500
 
 
 def test_failures_past_every_retry_raise_endpoint_error_with_stats(

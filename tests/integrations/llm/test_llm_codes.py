@@ -163,7 +163,7 @@ def test_a_flaky_endpoint_is_retried_and_bad_calls_are_flagged_not_fatal(
 ) -> None:
     (rec,) = _run("flaky", scripted, settings_for, llm_scenario_raw(), adaptive=adaptive)
     assert rec.protocol_error == "malformed_arguments"
-    assert rec.usage is not None and rec.usage.errors == 2  # the 500 and the timeout
+    assert rec.usage is not None and rec.usage.errors == 3  # the 429, the 500, the timeout
     assert rec.action == "ship" and rec.action_correct  # it recovered and decided
 
 

@@ -17,8 +17,8 @@ Behaviours (see docs/llm.md for the failure each one is built to show):
 ``over-inspecting``    reads every source in listed order up to the budget, then as careful.
 ``salience-chasing``   reads the loudest sources (urgent words, repeats, verbosity) first.
 ``summary-reading``    re-reads the summary its notes came from instead of the live source.
-``flaky``              a 500, a timeout, malformed arguments, an unknown id and a text-only
-                       answer on its first turns, then careful.
+``flaky``              a 429, a 500, a timeout, malformed arguments, an unknown id and a
+                       text-only answer on its first turns, then careful.
 ``broken``             answers a body that is not a chat completion.
 """
 
@@ -298,8 +298,8 @@ def _flaky(p: Play, request: dict[str, Any], attempt: int) -> Directive:
     first_source = p.sources[0]["id"] if p.sources else "x"
     tool = "inspect_source" if p.adaptive else "plan_inspections"
     if p.turn == 0:
-        if attempt == 0:
-            return Directive(status=500)
+        if attempt < 2:
+            return Directive(status=429 if attempt == 0 else 500)
         return Directive(calls=((tool, "{not json"),))
     if p.turn == 1:
         if attempt == 0:

@@ -25,7 +25,13 @@ from heedful.integrations.llm.scripted_play import BEHAVIOURS, Directive, play
 __all__ = ["ScriptedServer", "serve_in_thread"]
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
-_REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 500: "Internal Server Error"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+}
 
 
 class ScriptedServer:
