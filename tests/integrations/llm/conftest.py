@@ -104,7 +104,7 @@ def _settings_for(server: ScriptedServer, **overrides: Any) -> AgentSettings:
         "model": "scripted",
         "base_url": server.base_url,
         "api_key_env": None,
-        "timeout_s": 1.0,
+        "timeout_s": 10.0,
         "backoff_s": 0.01,
         "retries": 2,
     }

@@ -37,8 +37,9 @@ def _run(
     trials: int = 1,
     config: AgentConfig | None = None,
 ) -> list[TrialRecord]:
-    server = scripted(behaviour, hang_s=1.0)
-    built = get_agent(agent, settings_for(server, timeout_s=0.4), config)
+    # The timeout must exceed any real answer on a loaded machine, and the flaky hang the timeout.
+    server = scripted(behaviour, hang_s=4.0)
+    built = get_agent(agent, settings_for(server, timeout_s=1.5), config)
     return run_agents_sync(
         [scenario_from_dict(raw)],
         [built],

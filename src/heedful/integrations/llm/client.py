@@ -10,6 +10,7 @@ token usage and wall latency of every call, and the response cache.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -132,13 +133,20 @@ class ChatClient:
         stats = CallStats()
         s = self.settings
         body = {k: v for k, v in req.items() if k not in ("endpoint", "draw")}
+        payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
         for attempt in range(s.retries + 1):
             start = time.perf_counter()
             try:
                 # The SDK's own POST (its auth, headers, error types) without its per-call
-                # re-typing of the messages and of the response: the body is already plain JSON,
-                # and the harness keeps the response as JSON (the cache stores it as is).
-                data = await self._sdk.post("/chat/completions", body=body, cast_to=dict[str, Any])
+                # re-typing of the messages and of the response: the body is already plain JSON
+                # (encoded once, here), and the harness keeps the response as JSON (the cache
+                # stores it as is).
+                data = await self._sdk.post(
+                    "/chat/completions",
+                    content=payload,
+                    cast_to=dict[str, Any],
+                    options={"headers": {"Content-Type": "application/json"}},
+                )
             except _RETRYABLE as exc:
                 stats.errors += 1
                 stats.latency_s += time.perf_counter() - start
