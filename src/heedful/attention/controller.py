@@ -303,7 +303,7 @@ class Controller:
         return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
 
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
-        status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}))
+        status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}), now)
         if status is Admission.CREATED and live is not None:
             self._log(
                 EventType.CANDIDATE_CREATED,
