@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from heedful.errors import InvalidArgumentError
+from heedful.model.nesting import NestingError, parse_bounded
 
 
 class AutonomyLevel(StrEnum):
@@ -237,8 +238,10 @@ def load_engine_config(path: str | Path) -> EngineConfig:
     except UnicodeDecodeError:
         raise InvalidArgumentError(f"cannot read engine config {p}: not UTF-8 text") from None
     try:
-        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        data = parse_bounded(
+            lambda: json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+        )
+    except (json.JSONDecodeError, yaml.YAMLError, NestingError) as exc:
         raise InvalidArgumentError(
             f"engine config {p} is not valid: {parse_error_line(exc)}"
         ) from None
