@@ -43,10 +43,12 @@ def test_the_funnel_counts_an_unserved_opportunity_and_flags_candidate_blindness
     report = health(ctl.trace)
     total = report.funnel[-1]
     assert total.trigger == "all"
-    assert total.opportunity == total.fired + 1  # the orphan claim: no source reports it
+    # The orphan claim, stale but reported by no source, is an unserved opportunity every turn.
+    assert total.opportunity == total.fired + 3
     assert total.selected == total.succeeded == total.used >= 3  # one read of "a" a turn
+    assert total.selected <= total.candidate
     stale = next(r for r in report.funnel if r.trigger == "stale_belief")
-    assert stale.opportunity == stale.fired + 1
+    assert stale.opportunity == stale.fired + 3
     assert _sig(report, "candidate_blindness") == "warn"
 
 

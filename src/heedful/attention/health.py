@@ -5,8 +5,10 @@ memory store's ``trace_events``), over the most recent ``window_turns`` turns, a
 
 * the **conditional funnel** per trigger (document 000 §5.3): when an opportunity existed, did
   it fire; when it fired, did a candidate appear; was it selected; did the inspection succeed;
-  was the evidence used. Opportunities and candidates are counted as distinct
-  (trigger, subject) pairs over the window, so a condition lasting several turns counts once;
+  was the evidence used. The unit is the candidate: opportunities are the candidates created
+  plus the opportunities logged as not fired (once per turn each); guard refusals count as fired
+  without a candidate (total row only). A read proposed by several triggers is one candidate,
+  counted under the trigger that named it (generator precedence);
 * one verdict per **failure mode** of §25 — priority inflation, overinspection,
   underinspection, thrashing, starvation, novelty addiction, self-confirmation, candidate
   blindness — each a number, its threshold (from :class:`HealthConfig`) and ``ok``, ``warn`` or
@@ -154,17 +156,17 @@ def health(
 
     # -- the funnel ----------------------------------------------------------------------------
     trig_of: dict[str, str] = {}
-    created_keys: dict[str, set[tuple[str, str]]] = defaultdict(set)
-    missed: dict[str, set[str]] = defaultdict(set)
+    created: dict[str, int] = defaultdict(int)
+    missed: dict[str, int] = defaultdict(int)
     for r in by["candidate_created"]:
         t = r.reason_code or "unknown"
         if r.candidate_id:
             trig_of[r.candidate_id] = t
-        created_keys[t].add((t, str(r.detail.get("target"))))
+        created[t] += 1
     refused = 0
     for r in by["candidate_skipped"]:
         if r.reason_code == "not_fired":
-            missed[str(r.detail.get("trigger"))].add(str(r.detail.get("subject")))
+            missed[str(r.detail.get("trigger"))] += 1
         elif r.reason_code in _GUARD_REFUSALS:
             refused += 1
     selected: dict[str, int] = defaultdict(int)
@@ -179,13 +181,13 @@ def health(
         succeeded[t] += ok
         inspection = r.detail.get("kind") == "inspect_source"
         used[t] += bool(r.detail.get("evidence_used")) if inspection else ok
-    triggers = sorted(set(created_keys) | set(missed) | set(selected) | set(succeeded))
+    triggers = sorted(set(created) | set(missed) | set(selected) | set(succeeded))
     funnel = [
         FunnelRow(
             t,
-            opportunity=len(created_keys[t]) + len(missed[t]),
-            fired=len(created_keys[t]),
-            candidate=len(created_keys[t]),
+            opportunity=created[t] + missed[t],
+            fired=created[t],
+            candidate=created[t],
             selected=selected[t],
             succeeded=succeeded[t],
             used=used[t],
