@@ -46,8 +46,14 @@ def test_a_controller_run_writes_the_replayed_trial_and_the_report_shows_it(
     assert "candidate_created" in kinds and "candidate_selected" in kinds
     if data["inspected"]:
         assert "resolved" in kinds  # adaptive: results arrive, so resolutions are traced
+    health = data["health"]["voc"]
+    assert health["replays"] == 2 * 2  # adaptive: every trial of both scenarios
+    assert health["funnel"][-1]["selected"] == sum(
+        len(t.inspected) for t in results.trials if t.policy == "voc"
+    )
     page = (out / "report.html").read_text()
     assert "Attention trace of one trial" in page
+    assert "Attention health of the controller policies" in page
     assert page.count("<tr class='ev-") == len(data["events"])
 
 

@@ -35,7 +35,11 @@ _STAGES = ("opportunity", "fired", "candidate", "selected", "succeeded", "used")
 
 @dataclass(frozen=True)
 class TraceRow:
-    """One trace event, as health reads it (from a model or a stored payload)."""
+    """One trace event, as health reads it (from a model or a stored payload).
+
+    Several sessions (e.g. replayed benchmark trials) can be read together by prefixing their
+    turn ids with ``<session>/``: starvation is then judged within each session.
+    """
 
     event: str
     turn_id: str
@@ -299,18 +303,24 @@ def _thrashing(by: Mapping[str, list[TraceRow]], cfg: HealthConfig) -> Signature
 def _starvation(
     by: Mapping[str, list[TraceRow]], turn_index: Mapping[str, int], cfg: HealthConfig
 ) -> Signature:
-    born: dict[str, int] = {}
+    born: dict[str, tuple[int, str]] = {}
     for r in by.get("candidate_created", []):
         if r.candidate_id:
-            born[r.candidate_id] = turn_index.get(r.turn_id, 0)
+            born[r.candidate_id] = (turn_index.get(r.turn_id, 0), _session(r.turn_id))
     done = {
         r.candidate_id
         for e in ("candidate_selected", "candidate_expired")
         for r in by.get(e, [])
         if r.candidate_id
     }
-    last = max(turn_index.values(), default=0)
-    starving = [c for c, t in born.items() if c not in done and last - t >= cfg.starvation_turns]
+    last: dict[str, int] = {}
+    for turn, i in turn_index.items():
+        last[_session(turn)] = max(last.get(_session(turn), 0), i)
+    starving = [
+        c
+        for c, (t, session) in born.items()
+        if c not in done and last.get(session, t) - t >= cfg.starvation_turns
+    ]
     n = len(born)
     v = float(len(starving)) if n else None
     line = (
@@ -318,6 +328,10 @@ def _starvation(
     )
     verdict = _verdict(v, n, bool(starving), cfg)
     return Signature("starvation", v, float(cfg.starvation_turns), verdict, line, n)
+
+
+def _session(turn_id: str) -> str:
+    return turn_id.rsplit("/", 1)[0] if "/" in turn_id else ""
 
 
 def _mean(xs: list[float]) -> float | None:

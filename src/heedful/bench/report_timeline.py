@@ -13,9 +13,12 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from heedful.attention.config import HealthConfig
+from heedful.attention.health import TraceRow, health
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.results import Results, TrialRecord
@@ -45,6 +48,19 @@ _COLOURS = {
 }
 
 
+#: Column headers of the §25 signatures (full names on hover).
+_SHORT = {
+    "priority_inflation": "inflation",
+    "overinspection": "over-insp.",
+    "underinspection": "under-insp.",
+    "thrashing": "thrashing",
+    "starvation": "starvation",
+    "novelty_addiction": "novelty",
+    "self_confirmation": "self-conf.",
+    "candidate_blindness": "blindness",
+}
+
+
 def _is_controller(name: str, params: dict[str, Any]) -> bool:
     try:
         return isinstance(get_policy(name, **params), ControllerPolicy)
@@ -66,17 +82,29 @@ def choose_trial(results: Results, policy: str | None = None) -> TrialRecord | N
 
 
 def replay(
-    scenario: Scenario, record: TrialRecord, params: dict[str, Any], *, seed: int, key: int
+    scenario: Scenario,
+    record: TrialRecord,
+    params: dict[str, Any],
+    *,
+    seed: int,
+    key: int,
+    oracle: ScenarioOracle | None = None,
 ) -> tuple[list[str], list[dict[str, Any]]]:
-    """Play the trial of ``record`` again; return the inspections and the trace as JSON rows."""
+    """Play the trial of ``record`` again; return the inspections and the trace as JSON rows.
+
+    ``oracle`` (the scenario's, static part suffices: only its problem and fixed world are read)
+    saves preparing it again when many trials of one scenario are replayed.
+    """
     policy = get_policy(record.policy, **params)
     assert isinstance(policy, ControllerPolicy)
-    adaptive = record.condition == "adaptive"
-    oracle = ScenarioOracle.prepare(scenario, adaptive=adaptive)
-    world = TrialWorld.draw(oracle, generator(seed, Stream.TRIALS, key, record.trial))
+    reveal = None
+    if record.condition == "adaptive":  # static: every result is withheld, no world needed
+        oracle = oracle or ScenarioOracle.prepare(scenario, adaptive=False)
+        world = TrialWorld.draw(oracle, generator(seed, Stream.TRIALS, key, record.trial))
+        reveal = world.observation
     view = policy_view(scenario)
     policy.reset(view, generator(seed, Stream.POLICY, key, record.trial, name_key(record.policy)))
-    history, _ = collect_choices(policy, view, world.observation if adaptive else None)
+    history, _ = collect_choices(policy, view, reveal)
     events = [e.model_dump(mode="json") for e in policy.controller.trace]
     return [o.source_id for o in history], events
 
@@ -103,6 +131,7 @@ def build_timeline(
         scenarios[index], record, params, seed=results.manifest.seed, key=key
     )
     return {
+        "health": policy_health(results, scenarios, world_keys=world_keys),
         "scenario_id": record.scenario_id,
         "family": record.family,
         "policy": record.policy,
@@ -116,6 +145,98 @@ def build_timeline(
         "replayed_exactly": inspected == list(record.inspected),
         "events": events,
     }
+
+
+def policy_health(
+    results: Results,
+    scenarios: Sequence[Scenario],
+    *,
+    world_keys: Sequence[int] | None = None,
+    max_replays: int = 400,
+) -> dict[str, Any]:
+    """§5.3 funnel and §25 verdicts per controller policy, over replays of its trials.
+
+    In the static condition a controller policy's choices do not depend on the trial, so each
+    scenario is replayed once; in the adaptive condition every trial is, up to ``max_replays``
+    per policy. Each replayed trial's turns are kept apart (turn ids prefixed by the trial).
+    """
+    index = {s.view.id: i for i, s in enumerate(scenarios)}
+    oracles: dict[int, ScenarioOracle] = {}
+    out: dict[str, Any] = {}
+    for spec in results.manifest.policies:
+        params = dict(spec.params)
+        if not _is_controller(spec.name, params):
+            continue
+        rows: list[TraceRow] = []
+        done: set[str] = set()
+        for record in results.trials:
+            if record.policy != spec.name or record.scenario_id not in index:
+                continue
+            static = record.condition == "static"
+            tag = record.scenario_id if static else f"{record.scenario_id}/{record.trial}"
+            if tag in done:
+                continue
+            if len(done) >= max_replays:
+                break
+            done.add(tag)
+            i = index[record.scenario_id]
+            if not static and i not in oracles:
+                oracles[i] = ScenarioOracle.prepare(scenarios[i], adaptive=False)
+            key = i if world_keys is None else world_keys[i]
+            _, events = replay(
+                scenarios[i],
+                record,
+                params,
+                seed=results.manifest.seed,
+                key=key,
+                oracle=oracles.get(i),
+            )
+            # One session per replayed trial: its turns and candidate ids are its own.
+            prefix = f"{record.scenario_id}/{record.trial}/"
+            for e in events:
+                row = TraceRow.of(e)
+                cid = prefix + row.candidate_id if row.candidate_id else None
+                rows.append(replace(row, turn_id=prefix + row.turn_id, candidate_id=cid))
+        if rows:
+            report = health(rows, HealthConfig(window_turns=len(rows)))
+            out[spec.name] = {"replays": len(done), **report.to_dict()}
+    return out
+
+
+def health_html(data: dict[str, Any] | None) -> str:
+    """The per-policy health table: the funnel's totals and one verdict per §25 signature."""
+    table = (data or {}).get("health") or {}
+    if not table:
+        return ""
+    first = next(iter(table.values()))
+    names = [s["name"] for s in first["signatures"]]
+    stages = ["opportunity", "fired", "candidate", "selected", "succeeded", "used"]
+    out = [
+        "<h2>Attention health of the controller policies (document 000 §5.3, §25)</h2>",
+        "<p class='note'>From the controllers' own traces, replayed (static condition: once per "
+        "scenario). Funnel totals over all triggers, then each failure-mode signature: "
+        "<b>warn</b>, ok, or n/a when too few events bear on it (hover for the numbers).</p>",
+        "<table class='health' style='font-size:12px'><tr><th class='l'>policy</th><th>replays</th>"
+        + "".join(f"<th>{_e(s)}</th>" for s in stages)
+        + "".join(f"<th title='{_e(n)}'>{_e(_SHORT.get(n, n))}</th>" for n in names)
+        + "</tr>",
+    ]
+    for policy, rep_ in table.items():
+        total = rep_["funnel"][-1]
+        cells = "".join(f"<td>{_e(total[s])}</td>" for s in stages)
+        verdicts = "".join(
+            f"<td title='{_e(s['line'])}'>"
+            + (f"<b>{_e(s['verdict'])}</b>" if s["verdict"] == "warn" else _e(s["verdict"]))
+            + "</td>"
+            for s in rep_["signatures"]
+        )
+        out.append(
+            f"<tr><td class='l' style='white-space:nowrap'>{_e(policy)}</td>"
+            f"<td>{_e(rep_['replays'])}</td>"
+            f"{cells}{verdicts}</tr>"
+        )
+    out.append("</table>")
+    return "\n".join(out)
 
 
 def write_timeline(
@@ -245,4 +366,5 @@ def timeline_html(data: dict[str, Any] | None) -> str:
             f"<td class='l'>{_e(ev.get('reason_code') or '')}</td></tr>"
         )
     out.append("</table>")
+    out.append(health_html(data))
     return "\n".join(out)
