@@ -109,11 +109,12 @@ def test_a_finished_interruption_hands_the_focus_back() -> None:
     ctl = Controller(clock=lambda: NOW)
     ctl.register_source("pager", trusted=True)
     ctl.set_focus("task-1", voc=0.1)
-    ctl.interrupt("ev-1", "pager", declared_loss=5.0)
+    ctl.interrupt("ev-1", "pager", declared_loss=5.0, category="page")
     ctl.begin_turn(budget=None)
     step = _first(ctl)
     assert step.kind is CandidateKind.HANDLE_INTERRUPTION
     assert ctl.focus is not None and ctl.focus.candidate_id == step.id
+    assert ctl.trace.of(EventType.CANDIDATE_SELECTED)[-1].detail["category"] == "page"
     ctl.resolve(step.id, succeeded=True)
     assert ctl.focus is not None and ctl.focus.candidate_id == "task-1"
     resolved = ctl.trace.of(EventType.RESOLVED)[-1]

@@ -521,6 +521,11 @@ class Controller:
                 "trigger": cand.trigger.value,
                 "saturation": self.saturation.share,
                 "saturated": self.saturation.anomalous,
+                "category": next(  # interruption class (Phase 5), trusted metadata
+                    (i.category for i in self.interruptions if i.id == cand.target), None
+                )
+                if cand.kind is CandidateKind.HANDLE_INTERRUPTION
+                else None,
             },
         )
         if self.budget is not None and not cand.forced:
