@@ -14,6 +14,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 __all__ = [
     "CheckClaimArgs",
     "CostArgs",
+    "HealthArgs",
     "RankArgs",
     "RecordBeliefArgs",
     "RegisterSourceArgs",
@@ -36,6 +37,17 @@ class ToolArgs(BaseModel):
     """Base of every tool's arguments: strict JSON types, finite numbers, no unknown names."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+class HealthArgs(ToolArgs):
+    """Arguments of ``attention_health`` (document 000 §5.3, §25)."""
+
+    window_turns: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="Most recent turns of the trace to read (null: the configured 100).",
+    )
 
 
 class SurveyArgs(ToolArgs):

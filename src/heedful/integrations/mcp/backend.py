@@ -70,6 +70,10 @@ class Backend(Protocol):
         """Record (or replace) a belief."""
         ...
 
+    def health(self, window_turns: int | None) -> Mapping[str, Any]:
+        """The §5.3 funnel and §25 signatures over the trace's latest turns."""
+        ...
+
     def set_goal(self, goal_id: str, **fields: Any) -> Mapping[str, Any]:
         """Add or replace a goal."""
         ...
@@ -189,6 +193,17 @@ class StoreBackend:
             raise InvalidArgumentError(f"goal {goal_id!r}: {exc.errors()[0]['msg']}") from None
         self.controller.add_goal(goal)
         return {"status": "ok", "goal": self.store.get_goal(goal_id).model_dump(mode="json")}
+
+    def health(self, window_turns: int | None) -> Mapping[str, Any]:
+        """Compute :func:`heedful.attention.health.health` over the store's trace."""
+        from dataclasses import replace
+
+        from heedful.attention.health import health, rows_from_store
+
+        config = self.controller.config.health
+        if window_turns is not None:
+            config = replace(config, window_turns=window_turns)
+        return {"status": "ok", **health(rows_from_store(self.store.trace()), config).to_dict()}
 
     def close(self) -> None:
         """Stop the engine's heartbeat and close the store."""
