@@ -287,7 +287,7 @@ def test_escalation_cooldown_prevents_re_escalation(graph: InMemoryGraph) -> Non
     third = engine.run_cycle()
     assert first["dispatches"][0]["result"] == "escalated"
     assert second["dispatches"][0]["result"] == "deferred"
-    assert "cooldown" in second["dispatches"][0]["reason"]
+    assert second["dispatches"][0]["reason"] == "escalated recently (cooldown 60 s)"
     assert third["dispatches"][0]["result"] == "escalated"
     assert len(notifier.notices) == 2
 

@@ -186,6 +186,10 @@ def run_to_folder(
             folder = new_run_folder(runs_root, seed, "holdout" if holdout is not None else "")
         else:
             folder = out
+            if (folder / "results.json").exists():
+                raise InvalidArgumentError(
+                    f"{out} already holds a run (results.json); choose another --out or remove it"
+                )
             folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         where = out if out is not None else runs_root

@@ -176,7 +176,7 @@ class Dispatcher:
         )
         if needs_approval:
             if mode == DispatchMode.ESCALATE and self._cooling(item):
-                record.reason = "escalation_cooldown_ms: escalated recently"
+                record.reason = self._cooldown_reason()
                 return
             await self._propose_to_human(record)
             return
@@ -191,6 +191,10 @@ class Dispatcher:
             record.reason = "idle"
             return
         await handler(record)
+
+    def _cooldown_reason(self) -> str:
+        seconds = self.config.budget.escalation_cooldown_ms / 1000
+        return f"escalated recently (cooldown {seconds:g} s)"
 
     def _cooling(self, item: AttentionItem) -> bool:
         """Escalated within the cooldown? Remembered in memory and, for goals escalated at
@@ -222,7 +226,7 @@ class Dispatcher:
     async def _escalate(self, record: DispatchRecord, why: str = "") -> None:
         item = record.item
         if self._cooling(item):
-            record.result, record.reason = "deferred", "escalation_cooldown_ms: escalated recently"
+            record.result, record.reason = "deferred", self._cooldown_reason()
             return
         message = f"needs attention: '{item.goal_title}' — {why or item.rationale()}"
         await call_port(

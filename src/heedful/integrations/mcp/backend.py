@@ -175,8 +175,13 @@ class StoreBackend:
         return {**asdict(verdict), "mode": self.controller.validator.mode.value}
 
     def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
-        """Forward to :meth:`Controller.register_source` (written through to the store)."""
-        self.controller.register_source(source_id, **metadata)
+        """Forward to :meth:`Controller.register_source` (written through to the store).
+
+        Registered as trusted, as before sources became untrusted by default: no MCP tool
+        submits candidates, so here trust only decides whether a source's reports count as
+        observations of the world for the store's learned change rates.
+        """
+        self.controller.register_source(source_id, **{"trusted": True, **metadata})
         return {"status": "ok", "source": asdict(self.controller.world.source(source_id))}
 
     def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
