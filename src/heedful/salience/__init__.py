@@ -9,6 +9,7 @@ from __future__ import annotations
 from heedful.salience.alerting import alerting_urgency, urgency_counts
 from heedful.salience.config import DEFAULT_CONFIG, SalienceConfig
 from heedful.salience.executive import executive_tools
+from heedful.salience.history import history_texts, message_text
 from heedful.salience.orienting import orienting_topics
 from heedful.salience.selective import selective_filter
 from heedful.salience.state import AttentionState
@@ -23,6 +24,8 @@ __all__ = [
     "alerting_urgency",
     "executive_tools",
     "focus_durations",
+    "history_texts",
+    "message_text",
     "orienting_topics",
     "selective_filter",
     "sustained_focus",
