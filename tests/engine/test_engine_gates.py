@@ -131,7 +131,13 @@ def test_gate_a4_dispatch_modes_follow_coverage_and_topology(specs: list) -> Non
     for item in engine.attention_map():
         assert item.dispatch_mode == dispatch_mode(item, engine.config.triage)
         if item.coverage.decision == "escalate":
-            assert item.dispatch_mode == DispatchMode.ESCALATE
+            # §3.1.2 vs §5, resolved: low coverage at acceptable risk explores first.
+            low_risk = (
+                item.coverage.risk_score <= engine.config.triage.explore_escalations_up_to_risk
+            )
+            assert item.dispatch_mode == (
+                DispatchMode.EXPLORE if low_risk else DispatchMode.ESCALATE
+            )
         if item.coverage.decision == "act" and item.topology.max_kappa > 0:
             assert item.dispatch_mode == DispatchMode.FOCUS
 
@@ -246,6 +252,10 @@ def test_gate_c4_cooldown_bounds_escalations_per_goal(cycles: int, cooldown_ms: 
     notifier = ListNotifier()
     cfg = EngineConfig(
         autonomy=AutonomyLevel.ACT, budget=BudgetConfig(escalation_cooldown_ms=cooldown_ms)
+    )
+    # Every escalate decision escalates (none is resolved into an explore).
+    cfg = cfg.with_overrides(
+        triage=cfg.triage.model_copy(update={"explore_escalations_up_to_risk": 0.0})
     )
     now = [NOW]
     engine = Engine(graph, cfg, notifier=notifier, clock=lambda: now[0])

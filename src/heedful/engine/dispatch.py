@@ -24,6 +24,7 @@ from heedful.engine.ports import (
     ActionPort,
     ActionRequest,
     ActionResult,
+    DecomposerPort,
     DeliberationRequest,
     DeliberationResult,
     DeliberatorPort,
@@ -94,7 +95,7 @@ class Dispatcher:
         graph: Read access for explore's internal expansion (never written here).
         config: Engine configuration.
         level: Autonomy level of this cycle.
-        ports: ``research``, ``deliberator``, ``actions`` and ``notifier`` ports.
+        ports: ``research``, ``deliberator``, ``actions``, ``notifier`` and ``decomposer``.
         escalations: Last escalation time per item key (shared across cycles; updated here).
         actions_allowed: Callback asking the action-rate governor for permission.
         now: Cycle time.
@@ -110,6 +111,7 @@ class Dispatcher:
         deliberator: DeliberatorPort,
         actions: ActionPort,
         notifier: NotifierPort,
+        decomposer: DecomposerPort,
         escalations: dict[str, datetime],
         actions_allowed: Callable[[], bool],
         now: datetime,
@@ -121,6 +123,7 @@ class Dispatcher:
         self.deliberator = deliberator
         self.actions = actions
         self.notifier = notifier
+        self.decomposer = decomposer
         self.escalations = escalations
         self.actions_allowed = actions_allowed
         self.now = now
@@ -262,7 +265,13 @@ class Dispatcher:
             findings.extend(await call_port(self.research.research, item.goal_title, gap))
         w = record.writes
         new_ids = []
+        retrieved: list[str] = []
         for finding in findings:
+            if finding.node_id is not None:
+                # Retrieved knowledge already in the graph: link it, do not copy it.
+                if finding.node_id not in region and finding.node_id not in retrieved:
+                    retrieved.append(finding.node_id)
+                continue
             node_id = _new_id("finding")
             new_ids.append(node_id)
             w.nodes.append(
@@ -300,15 +309,29 @@ class Dispatcher:
         w.edges.extend(
             EdgeRecord(trace_id, n, EdgeType.DERIVED_FROM) for n in [*new_ids, *linked][:20]
         )
-        w.link_nodes.extend([*linked, *new_ids])
+        w.link_nodes.extend(dict.fromkeys([*linked, *retrieved, *new_ids]))
+        unresolved = [
+            g for g in researched if g.startswith("unknown:") and not self._found_for(g, findings)
+        ]
+        if item.goal is not None and unresolved:
+            w.sub_goals.extend(
+                await call_port(self.decomposer.decompose, item.goal, unresolved, self.now)
+            )
         record.result = "ok"
         record.details = {
             "linked_nodes": len(linked),
+            "retrieved_nodes": retrieved,
             "findings": len(findings),
             "explore_calls": len(researched),
             "new_node_ids": new_ids,
             "trace_node_id": trace_id,
+            "sub_goals": [g.id for g in w.sub_goals],
         }
+
+    @staticmethod
+    def _found_for(gap: str, findings: list[Finding]) -> bool:
+        word = gap.partition(":")[2].strip().lower()
+        return any(word in f.content.lower() for f in findings)
 
     async def _focus(self, record: DispatchRecord) -> None:
         item = record.item
@@ -389,8 +412,13 @@ class Dispatcher:
         )
         record.details["executing"] = False
         if result is None:
-            record.reason = "no action executor configured"
+            self.ledger.action_dispatches -= 1
+            record.reason = "nothing to execute (no metadata.plan step, no proposed sub-goal)"
             return
+        record.writes.nodes.extend(result.nodes)
+        record.writes.edges.extend(result.edges)
+        record.writes.activate_goals.extend(result.activate_goals)
+        record.writes.goal_metadata.update(result.goal_metadata)
         record.writes.outcomes.append(
             OutcomeRecord(
                 status=result.status,

@@ -156,6 +156,34 @@ class StoreGraph:
         )
         return str(stored.id)
 
+    # undo (heedful.engine.journal.UndoableGraph) -----------------------------------------
+
+    def remove_node(self, node_id: str) -> None:
+        """Delete a node and its edges."""
+        self.store.delete_node(node_id)
+
+    def restore_node(self, node: NodeRecord) -> None:
+        """Put a node's content, confidence and metadata back."""
+        self.store.update_node(
+            node.id, content=node.content, confidence=node.confidence, metadata=dict(node.metadata)
+        )
+
+    def remove_edge(self, edge: EdgeRecord) -> None:
+        """Delete one edge."""
+        self.store.delete_edge(edge.source, edge.target, edge.type)
+
+    def remove_outcome(self, outcome_id: str) -> None:
+        """Delete an outcome."""
+        self.store.delete_outcome(int(outcome_id))
+
+    def remove_goal(self, goal_id: str) -> None:
+        """Delete a goal."""
+        self.store.delete_goal(goal_id)
+
+    def restore_goal(self, goal: Goal) -> None:
+        """Write a goal back exactly as given (no transition check)."""
+        self.store.restore_goal(goal)
+
     def digest(self) -> str:
         """The store's graph digest."""
         return self.store.graph_digest()
