@@ -213,7 +213,7 @@ class GapDecomposer:
         max_sub_goals: Most sub-goals per decomposition.
     """
 
-    def __init__(self, graph: GraphPort, min_gaps: int = 2, max_sub_goals: int = 3) -> None:
+    def __init__(self, graph: GraphPort, min_gaps: int = 3, max_sub_goals: int = 3) -> None:
         self.graph = graph
         self.min_gaps = min_gaps
         self.max_sub_goals = max_sub_goals

@@ -110,6 +110,12 @@ class Engine:
         self.cycles_run = 0
         self.last_cycle: CycleResult | None = None
 
+    def configure(self, config: EngineConfig) -> None:
+        """Replace the configuration, including the requested autonomy level and rate limit."""
+        self.config = config
+        self._requested_level = config.autonomy
+        self._rate = ActionRateLimit(config.governance.max_actions_per_hour)
+
     # --- levels ---------------------------------------------------------------------------------
 
     @property

@@ -16,6 +16,7 @@ from typing import Any
 
 from heedful.engine.config import EngineConfig, load_engine_config
 from heedful.engine.engine import Engine
+from heedful.engine.journal import Journal
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
@@ -202,7 +203,9 @@ def open_engine(
         path: SQLite file (created if missing unless ``must_exist``) or ``":memory:"``.
         config: Engine configuration, or the path of a JSON/YAML config file.
         must_exist: Refuse to create a new store file.
-        **ports: ``research``, ``deliberator``, ``actions``, ``notifier`` or ``clock`` overrides.
+        **ports: ``research``, ``deliberator``, ``actions``, ``notifier``, ``decomposer``,
+            ``journal`` or ``clock`` overrides. The journal defaults to ``<path>.journal.jsonl``
+            (in memory for ``":memory:"``).
 
     Raises:
         InvalidArgumentError: ``must_exist`` and there is no file at ``path``; bad config file.
@@ -215,4 +218,11 @@ def open_engine(
         )
     if config is not None and not isinstance(config, EngineConfig):
         config = load_engine_config(os.fspath(config))
+    if "journal" not in ports and text != ":memory:":
+        ports["journal"] = Journal(journal_path(text))
     return Engine(StoreGraph.open(text), config, **ports)
+
+
+def journal_path(db: str | os.PathLike[str]) -> Path:
+    """Where ``open_engine`` keeps the journal of the store at ``db``: ``<db>.journal.jsonl``."""
+    return Path(f"{os.fspath(db)}.journal.jsonl")
