@@ -8,7 +8,16 @@ import pytest
 
 @pytest.mark.parametrize(
     "module",
-    ["alerting", "orienting", "selective", "sustained", "executive", "system", "history"],
+    [
+        "alerting",
+        "orienting",
+        "selective",
+        "sustained",
+        "executive",
+        "system",
+        "history",
+        "subsystems",
+    ],
 )
 def test_docstring_examples_hold(module: str) -> None:
     mod = importlib.import_module(f"heedful.salience.{module}")

@@ -6,13 +6,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from heedful.errors import InvalidArgumentError
-from heedful.salience.alerting import alerting_urgency
 from heedful.salience.config import DEFAULT_CONFIG, SalienceConfig
-from heedful.salience.executive import executive_tools
 from heedful.salience.history import history_texts, message_text
-from heedful.salience.orienting import orienting_topics
 from heedful.salience.state import AttentionState
-from heedful.salience.sustained import sustained_focus
+from heedful.salience.subsystems import (
+    AlertingAttention,
+    ExecutiveAttention,
+    OrientingAttention,
+    SelectiveAttention,
+    SustainedAttention,
+)
 
 __all__ = ["AttentionSystem"]
 
@@ -37,23 +40,35 @@ class AttentionSystem:
 
     def __init__(self, config: SalienceConfig = DEFAULT_CONFIG) -> None:
         self.config = config
-        self._previous_topics: list[str] | None = None
-        self._duration = 0
+        self.alerting = AlertingAttention()
+        self.orienting = OrientingAttention()
+        self.sustained = SustainedAttention(config)
+        self.selective = SelectiveAttention()
+        self.executive = ExecutiveAttention()
 
     @property
     def started(self) -> bool:
         """Whether this conversation has had a turn (without ``history``) yet."""
-        return self._previous_topics is not None
+        return self.sustained.previous_topics is not None
 
     @property
     def focus_duration(self) -> int:
         """Focus duration of the last turn processed; 0 before the first turn."""
-        return self._duration
+        return self.sustained.focus_duration
+
+    def filter(self, fragments: Sequence[str], state: AttentionState) -> list[str]:
+        """Selective attention with this turn's ``context_filter`` (document 003 §4, runtime 2).
+
+        Example:
+            >>> attn = AttentionSystem()
+            >>> attn.filter(["Docker ports", "Python venv"], attn.process("about Docker"))
+            ['Docker ports']
+        """
+        return self.selective.filter(fragments, state.context_filter, config=self.config)
 
     def reset(self) -> None:
         """Forget the conversation: the next turn is a first turn again."""
-        self._previous_topics = None
-        self._duration = 0
+        self.sustained.reset()
 
     def observe(self, history: Sequence[str | Mapping[str, Any]]) -> None:
         """Advance this conversation over earlier turns without returning their states.
@@ -106,18 +121,15 @@ class AttentionSystem:
             replay = AttentionSystem(self.config)
             replay.observe(history)
             return replay.process(text)
-        topics = orienting_topics(text, config=self.config)
-        duration = sustained_focus(
-            self._previous_topics, self._duration, topics, config=self.config
-        )
-        self._previous_topics = list(topics)
-        self._duration = duration
-        urgency = alerting_urgency(text, config=self.config)
+        cfg = self.config
+        topics = self.orienting.extract(text, config=cfg)
+        duration = self.sustained.update(topics)
+        urgency = self.alerting.score(text, config=cfg)
         return AttentionState(
             urgency=urgency,
             topics=list(topics),
             focus_duration=duration,
-            priority_tools=executive_tools(urgency, topics, config=self.config),
+            priority_tools=self.executive.prioritize(urgency, topics, config=cfg),
             context_filter=list(topics),
         )
 
