@@ -30,7 +30,7 @@ from heedful.engine.config import (
 from heedful.engine.coverage import assess
 from heedful.engine.governance import autonomy_json_schema, config_from_ampersand
 from heedful.engine.memgraph import InMemoryGraph
-from heedful.engine.protocol import CONTRACTS, PRIMITIVES, check_pipeline
+from heedful.engine.protocol import CONTRACTS, PRIMITIVES, check_pipeline, check_pipeline_text
 from heedful.engine.survey import goal_region
 from heedful.engine.topology import analyze
 from heedful.engine.triage import dispatch_mode
@@ -340,6 +340,38 @@ def test_gate_e3_pipeline_examples_type_check() -> None:
     )
     with pytest.raises(InvalidArgumentError, match="expects attention_map"):
         check_pipeline("heartbeat", ["&reason.attend.dispatch"])
+
+
+def test_gate_e3_the_documents_full_pipelines_type_check() -> None:
+    reactive = """
+    stream_data
+    |> &time.anomaly.detect()
+    |> &memory.graph.enrich()
+    |> &memory.graph.topology()           # NEW: κ analysis
+    |> &reason.deliberate(budget: :κ)     # NEW: deliberation if κ > 0
+    |> &space.fleet.locate()
+    |> &reason.argument.evaluate()
+    """
+    assert check_pipeline_text(reactive)[-1] == "verdict"
+    stored = """
+    query
+      |> &memory.graph.recall()
+      |> &memory.graph.topology()
+      |> &reason.deliberate(budget: :κ)
+      |> &memory.graph.store()
+    """
+    assert check_pipeline_text(stored) == [
+        "context",
+        "topology_result",
+        "deliberation_result",
+        "context",
+    ]
+    proactive = """heartbeat
+      |> &reason.attend.survey() |> &reason.attend.triage() |> &reason.attend.dispatch()
+      |> &memory.graph.store()"""
+    assert check_pipeline_text(proactive)[-2:] == ["attention_cycle", "context"]
+    with pytest.raises(InvalidArgumentError, match="expects topology_result"):
+        check_pipeline_text("stream_data |> &time.anomaly.detect() |> &reason.deliberate()")
 
 
 def test_gate_e4_attention_needs_no_new_primitive() -> None:
