@@ -96,3 +96,40 @@ def test_too_broad_goal_gets_proposed_sub_goals_once(graph: InMemoryGraph) -> No
         assert sub.metadata["parent_goal"] == "g"
     second = engine.run_cycle()["dispatches"][0]
     assert second["details"]["sub_goals"] == []
+
+
+def test_explore_merges_duplicate_nodes_reversibly(graph: InMemoryGraph) -> None:
+    graph.add_node(
+        NodeRecord(id="a", content="Churn rose in March.", confidence=0.4, updated_at=NOW)
+    )
+    graph.add_node(
+        NodeRecord(id="b", content="churn rose in march", confidence=0.3, updated_at=NOW)
+    )
+    graph.add_node(NodeRecord(id="c", content="pricing changed", updated_at=NOW))
+    graph.add_edge(EdgeRecord("b", "c", EdgeType.CAUSAL))
+    add_goal(graph, "g", "churn march", linked=["a", "b"])
+    cfg = ACT.with_overrides(triage={"explore_below_coverage": 0.9})  # learn → explore
+    engine = Engine(graph, cfg, clock=clock)
+    before = graph.digest()
+    (dispatch,) = engine.run_cycle()["dispatches"]
+    assert dispatch["mode"] == "explore" and dispatch["details"]["merged"] == [["a", "b"]]
+    assert graph.get_nodes(["b"])[0].metadata["merged_into"] == "a"
+    assert EdgeRecord("a", "c", EdgeType.CAUSAL) in graph.edges
+    (item,) = [i for i in engine.survey()["attention_items"] if i["goal_id"] == "g"]
+    assert "b" not in item["region_node_ids"]
+    engine.undo(dispatch["details"]["journal_entry"])
+    assert graph.digest() == before
+
+
+def test_idle_cycle_consolidates_duplicates(graph: InMemoryGraph) -> None:
+    # No active goal; a well-covered goal-less region (gap <= 0.3) is IDLE (§2.1: "no active
+    # goals + no coverage gaps → IDLE: run Consolidator").
+    graph.add_node(NodeRecord(id="a", content="cache warm", confidence=0.45, updated_at=NOW))
+    graph.add_node(NodeRecord(id="b", content="Cache warm.", confidence=0.45, updated_at=NOW))
+    graph.add_edge(EdgeRecord("a", "b", EdgeType.SUPPORTS))
+    engine = Engine(graph, ACT, clock=clock)
+    assert [i.dispatch_mode.value for i in engine.attention_map()] == ["idle"]
+    (dispatch,) = engine.run_cycle()["dispatches"]
+    assert dispatch["mode"] == "idle" and dispatch["details"]["merged"] == [["a", "b"]]
+    assert graph.get_nodes(["b"])[0].metadata["merged_into"] == "a"
+    assert dispatch["details"]["journal_entry"]  # reversible like every other write

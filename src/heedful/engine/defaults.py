@@ -20,14 +20,16 @@ from typing import Any
 
 from heedful.engine.ports import ActionRequest, ActionResult, Finding, GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord
-from heedful.engine.survey import is_engine_trace
+from heedful.engine.survey import MERGED_INTO, is_engine_trace, is_inactive
 from heedful.model import EdgeType, NodeType, OutcomeStatus
 from heedful.model.goal import Goal, GoalSource, GoalStatus, GoalTimescale
 
 __all__ = [
+    "MERGED_INTO",
     "PARENT_GOAL",
     "PLAN",
     "PLAN_DONE",
+    "DuplicateConsolidator",
     "GapDecomposer",
     "GraphResearch",
     "PlanExecutor",
@@ -62,7 +64,7 @@ class GraphResearch:
         return [
             Finding(n.content, n.confidence, source="graph-search", node_id=n.id)
             for n in self.graph.get_nodes(ids)
-            if not is_engine_trace(n)
+            if not is_inactive(n)
         ]
 
 
@@ -247,3 +249,34 @@ class GapDecomposer:
             )
             for word in words[: self.max_sub_goals]
         ]
+
+
+def _norm(text: str) -> str:
+    return " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+class DuplicateConsolidator:
+    """Default consolidator (document 002 §3.2.1 strategy 2 and IDLE): merge duplicate nodes.
+
+    Nodes whose content is the same after lower-casing and dropping punctuation are duplicates;
+    the most confident (then smallest id) is kept. The engine marks the others
+    ``metadata.merged_into`` (surveys skip them) and re-points their edges to the kept node —
+    all journaled, so a merge can be undone. Nothing is deleted.
+    """
+
+    def consolidate(self, nodes: Sequence[NodeRecord]) -> list[tuple[str, str]]:
+        """``(kept, merged)`` pairs among ``nodes``."""
+        groups: dict[str, list[NodeRecord]] = {}
+        for node in nodes:
+            if MERGED_INTO in node.metadata or is_engine_trace(node) or not _norm(node.content):
+                continue
+            groups.setdefault(_norm(node.content), []).append(node)
+        pairs: list[tuple[str, str]] = []
+        for group in groups.values():
+            if len(group) < 2:
+                continue
+            keep = min(group, key=lambda n: (-n.confidence, n.id))
+            pairs.extend(
+                (keep.id, n.id) for n in sorted(group, key=lambda n: n.id) if n is not keep
+            )
+        return pairs

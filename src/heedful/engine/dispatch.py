@@ -24,6 +24,7 @@ from heedful.engine.ports import (
     ActionPort,
     ActionRequest,
     ActionResult,
+    ConsolidatorPort,
     DecomposerPort,
     DeliberationRequest,
     DeliberationResult,
@@ -37,7 +38,13 @@ from heedful.engine.ports import (
 )
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.results import DispatchRecord, Ledger
-from heedful.engine.survey import CRYSTALLIZES, ENGINE_TRACE, ENGINE_TRACE_KEY, is_engine_trace
+from heedful.engine.survey import (
+    CRYSTALLIZES,
+    ENGINE_TRACE,
+    ENGINE_TRACE_KEY,
+    MERGED_INTO,
+    is_inactive,
+)
 from heedful.engine.topology import Component, deliberation_budget
 from heedful.engine.triage import AttentionItem
 from heedful.model import EdgeType, NodeType
@@ -112,6 +119,7 @@ class Dispatcher:
         actions: ActionPort,
         notifier: NotifierPort,
         decomposer: DecomposerPort,
+        consolidator: ConsolidatorPort,
         escalations: dict[str, datetime],
         actions_allowed: Callable[[], bool],
         now: datetime,
@@ -124,6 +132,7 @@ class Dispatcher:
         self.actions = actions
         self.notifier = notifier
         self.decomposer = decomposer
+        self.consolidator = consolidator
         self.escalations = escalations
         self.actions_allowed = actions_allowed
         self.now = now
@@ -249,9 +258,11 @@ class Dispatcher:
                         region.add(node_id)
                         found.append(node_id)
             # Engine traces are bookkeeping, not knowledge: never link them to a goal.
-            found = [n.id for n in self.graph.get_nodes(found) if not is_engine_trace(n)]
+            found = [n.id for n in self.graph.get_nodes(found) if not is_inactive(n)]
             linked.extend(found[: max(0, limit - len(linked))])
             frontier = found
+        # Strategy 2: consolidation over what the goal's region now reaches.
+        await self.consolidate(record, [*region])
         gaps = sorted(item.coverage.gaps, key=lambda g: (not g.startswith("unknown:"), g))
         if not gaps:
             gaps = [f"unknown: {w}" for w in terms(item.goal_title)[:3]]
@@ -319,6 +330,7 @@ class Dispatcher:
             )
         record.result = "ok"
         record.details = {
+            **record.details,
             "linked_nodes": len(linked),
             "retrieved_nodes": retrieved,
             "findings": len(findings),
@@ -327,6 +339,36 @@ class Dispatcher:
             "trace_node_id": trace_id,
             "sub_goals": [g.id for g in w.sub_goals],
         }
+
+    async def consolidate(self, record: DispatchRecord, node_ids: list[str]) -> int:
+        """Merge duplicates among ``node_ids`` into ``record.writes``; return how many."""
+        nodes = self.graph.get_nodes(node_ids)
+        pairs = await call_port(self.consolidator.consolidate, nodes)
+        by_id = {n.id: n for n in nodes}
+        w = record.writes
+        for keep, drop in pairs:
+            old = by_id.get(drop)
+            if old is None or keep not in by_id:
+                continue
+            w.nodes.append(
+                NodeRecord(
+                    old.id,
+                    old.type,
+                    old.content,
+                    old.confidence,
+                    self.now,
+                    {**old.metadata, MERGED_INTO: keep},
+                )
+            )
+            for e in self.graph.edges_touching([drop]):
+                src = keep if e.source == drop else e.source
+                dst = keep if e.target == drop else e.target
+                if src != dst:
+                    w.edges.append(EdgeRecord(src, dst, e.type, e.weight))
+        merged = [[k, d] for k, d in pairs if d in by_id and k in by_id]
+        if merged:
+            record.details["merged"] = merged
+        return len(merged)
 
     @staticmethod
     def _found_for(gap: str, findings: list[Finding]) -> bool:

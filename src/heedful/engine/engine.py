@@ -19,7 +19,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
-from heedful.engine.defaults import GapDecomposer, GraphResearch, PlanExecutor
+from heedful.engine.defaults import (
+    DuplicateConsolidator,
+    GapDecomposer,
+    GraphResearch,
+    PlanExecutor,
+)
 from heedful.engine.dispatch import Dispatcher
 from heedful.engine.governance import (
     ActionRateLimit,
@@ -31,6 +36,7 @@ from heedful.engine.governance import (
 from heedful.engine.journal import Journal, JournalEntry, undo
 from heedful.engine.ports import (
     ActionPort,
+    ConsolidatorPort,
     DecomposerPort,
     DeliberatorPort,
     FaultLineDeliberator,
@@ -66,6 +72,8 @@ class Engine:
             pass :class:`NoActionExecutor` to never act).
         notifier: Notifier for escalations and advise proposals (default: :class:`LogNotifier`).
         decomposer: Goal decomposition for explore (default: :class:`GapDecomposer`).
+        consolidator: Duplicate merging for explore and IDLE (default:
+            :class:`DuplicateConsolidator`).
         journal: Where reflect journals its writes (default: in memory).
         clock: Wall-clock source (UTC); tests pass a fixed clock.
     """
@@ -80,6 +88,7 @@ class Engine:
         actions: ActionPort | None = None,
         notifier: NotifierPort | None = None,
         decomposer: DecomposerPort | None = None,
+        consolidator: ConsolidatorPort | None = None,
         journal: Journal | None = None,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
@@ -90,6 +99,7 @@ class Engine:
         self.actions: ActionPort = actions or PlanExecutor(graph)
         self.notifier: NotifierPort = notifier or LogNotifier()
         self.decomposer: DecomposerPort = decomposer or GapDecomposer(graph)
+        self.consolidator: ConsolidatorPort = consolidator or DuplicateConsolidator()
         self.journal = journal or Journal()
         self._waiting: dict[str, int] = {}
         self._deferrals: dict[str, int] = {}
@@ -221,6 +231,7 @@ class Engine:
             actions=self.actions,
             notifier=self.notifier,
             decomposer=self.decomposer,
+            consolidator=self.consolidator,
             escalations=self._escalations,
             actions_allowed=lambda: self._allow_action(now),
             now=now,
@@ -231,6 +242,13 @@ class Engine:
                     record = await dispatcher.dispatch(item)
                     result.dispatches.append(record)
                     self._emit_dispatch(record, result.cycle_id)
+                if (
+                    not selected
+                    and items
+                    and level == AutonomyLevel.ACT
+                    and budget.max_items_per_cycle
+                ):
+                    await self._idle_consolidation(dispatcher, items, result)
         except TimeoutError:
             result.timed_out = True
             if dispatcher.current is not None:
@@ -280,6 +298,17 @@ class Engine:
             {"modes": modes, "cycle_id": result.cycle_id, "timed_out": result.timed_out},
         )
         return result
+
+    async def _idle_consolidation(
+        self, dispatcher: Dispatcher, items: list[AttentionItem], result: CycleResult
+    ) -> None:
+        """IDLE (§2.1): nothing needs attention, so run the consolidator over every region."""
+        record = DispatchRecord(items[0], DispatchMode.IDLE, "ok", "idle: consolidation")
+        region = list(dict.fromkeys(n for i in items for n in i.region_node_ids))
+        if await dispatcher.consolidate(record, region):
+            record.reason = f"idle: merged {len(record.details['merged'])} duplicate node(s)"
+            result.dispatches.append(record)
+            self._emit_dispatch(record, result.cycle_id)
 
     def _emit_dispatch(self, record: DispatchRecord, cycle_id: str) -> None:
         """The ``dispatch`` event, as soon as the item is dispatched (before reflect)."""

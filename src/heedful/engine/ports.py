@@ -299,6 +299,19 @@ class DecomposerPort(Protocol):
         ...
 
 
+# --- explore strategy 2 and IDLE: consolidation ------------------------------------------
+
+
+class ConsolidatorPort(Protocol):
+    """Consolidator (document 002 §3.2.1 strategy 2, §2.1 IDLE): which nodes to merge."""
+
+    def consolidate(
+        self, nodes: Sequence[NodeRecord]
+    ) -> list[tuple[str, str]] | Awaitable[list[tuple[str, str]]]:
+        """``(kept, merged)`` node id pairs; the engine writes (and journals) the merges."""
+        ...
+
+
 # --- escalate / advise: notifier -----------------------------------------------------------
 
 

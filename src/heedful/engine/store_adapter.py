@@ -119,7 +119,10 @@ class StoreGraph:
         return self.store.gap_candidates(limit)
 
     def add_node(self, node: NodeRecord) -> str:
-        """Store a node (the store stamps its times)."""
+        """Store a node, or replace the content, confidence and metadata of an existing one."""
+        if node.id and self.get_nodes([node.id]):
+            self.restore_node(node)
+            return node.id
         stored = self.store.add_node(
             Node(
                 id=node.id,
