@@ -35,8 +35,10 @@ def test_chat_history_sets_focus_and_fragments_are_filtered() -> None:
         "focus_duration",
         "priority_tools",
         "context_filter",
+        "context_depth",
         "fragments",
     }
+    assert out["context_depth"] == 10  # focus 2: one more step of history (document 003 step 4)
 
 
 def test_without_history_it_is_a_first_turn() -> None:

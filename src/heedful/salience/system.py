@@ -66,6 +66,21 @@ class AttentionSystem:
         """
         return self.selective.filter(fragments, state.context_filter, config=self.config)
 
+    def context_depth(self, state: AttentionState) -> int:
+        """How much history to retrieve for this turn: longer focus, deeper context.
+
+        Document 003's runtime step 4 ("longer focus = more history for this topic"):
+        ``base + per_turn × (focus_duration − 1)``, capped (numbers in :class:`SalienceConfig`).
+
+        Example:
+            >>> attn = AttentionSystem()
+            >>> [attn.context_depth(attn.process("about Docker")) for _ in range(3)]
+            [5, 10, 15]
+        """
+        c = self.config
+        depth = c.context_depth_base + c.context_depth_per_turn * max(0, state.focus_duration - 1)
+        return min(c.context_depth_cap, depth)
+
     def reset(self) -> None:
         """Forget the conversation: the next turn is a first turn again."""
         self.sustained.reset()

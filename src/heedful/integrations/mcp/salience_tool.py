@@ -43,8 +43,9 @@ class SalienceArgs(ToolArgs):
 
 def run_salience(_backend: object, args: SalienceArgs) -> Mapping[str, Any]:
     """Run the pipeline on ``args.text`` after ``args.history``; filter fragments if given."""
-    state = AttentionSystem().process(args.text, args.history)
-    result: dict[str, Any] = state.to_dict()
+    system = AttentionSystem()
+    state = system.process(args.text, args.history)
+    result: dict[str, Any] = {**state.to_dict(), "context_depth": system.context_depth(state)}
     if args.fragments is not None:
         result["fragments"] = selective_filter(args.fragments, state.context_filter)
     return result
