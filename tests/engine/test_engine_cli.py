@@ -76,7 +76,8 @@ def test_run_stops_after_requested_cycles(db: str) -> None:
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 2
-    assert {line["trigger"] for line in lines} == {"heartbeat"}
+    # The first cycle runs at start, the next one on the heartbeat.
+    assert [line["trigger"] for line in lines] == ["start", "heartbeat"]
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

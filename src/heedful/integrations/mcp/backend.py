@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from heedful.attention import Controller, Stop
-from heedful.engine import Engine, EngineConfig, StoreGraph
+from heedful.engine import Engine, EngineConfig, Journal, StoreGraph, journal_path
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate
@@ -235,7 +235,9 @@ def open_backend(
     """
     store = Store.open(path)
     try:
-        engine = Engine(StoreGraph(store), engine_config)
+        # The engine's journal lives beside the store, as with `heedful engine` (undo by id).
+        journal = Journal(journal_path(path)) if os.fspath(path) != ":memory:" else None
+        engine = Engine(StoreGraph(store), engine_config, journal=journal)
         controller = Controller(store)
     except BaseException:
         store.close()
