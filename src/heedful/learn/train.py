@@ -1,0 +1,152 @@
+"""Train the ranker: generate training scenarios, collect labelled states, fit (§20.1).
+
+Two rounds by default: round 1 collects states under the model-based and random behaviours and
+fits; round 2 adds the states the fitted ranker itself visits (DAgger-style) and refits on all.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from heedful.bench.families import get_family
+from heedful.errors import InvalidArgumentError
+from heedful.learn.config import DEFAULT_LEARN_CONFIG, TRAIN_STREAM, LearnConfig
+from heedful.learn.dataset import Dataset, collect_scenario, training_scenarios
+from heedful.learn.features import FEATURE_NAMES, FeatureExtractor, features_hash
+from heedful.learn.ranker import RidgeRanker
+
+__all__ = ["LABEL", "build_dataset", "train_model"]
+
+LABEL = (
+    "oracle plan label: V*(S) - V(S) if s is on an optimal plan from S, else Q(S, s) - V*(S) "
+    "(static, exact; see heedful.learn.dataset)"
+)
+
+
+def _heedful_version() -> str:
+    try:
+        return version("heedful")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown"
+
+
+def build_dataset(
+    families: Sequence[str],
+    count: int,
+    seed: int,
+    *,
+    config: LearnConfig = DEFAULT_LEARN_CONFIG,
+    model: RidgeRanker | None = None,
+    progress: bool = False,
+    description: str = "collect",
+) -> Dataset:
+    """Labelled rows from ``count`` training scenarios of each family.
+
+    Raises:
+        InvalidArgumentError: ``count < 1`` or a negative seed.
+        UnknownNameError: unknown family.
+    """
+    if count < 1:
+        raise InvalidArgumentError(f"count must be at least 1, got {count}")
+    if seed < 0:
+        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    codes = [get_family(f).code for f in families]
+    ext = FeatureExtractor()
+    data = Dataset.empty()
+    with Progress(
+        TextColumn("[bold]learn[/bold] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=not progress,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(description, total=count * len(codes))
+        for fi, code in enumerate(codes):
+            rng = np.random.default_rng([seed, TRAIN_STREAM, fi])
+            for i, scenario in enumerate(training_scenarios(code, count, seed)):
+                rows = collect_scenario(
+                    scenario,
+                    fi * count + i,
+                    rng,
+                    random_rollouts=config.ranker.random_rollouts,
+                    model=model,
+                    extractor=ext,
+                )
+                data = data.extend(rows)
+                bar.advance(task)
+    return data
+
+
+def _fit(data: Dataset, config: LearnConfig) -> RidgeRanker:
+    if data.y.size == 0:
+        raise InvalidArgumentError("no training rows were collected (scenarios too large?)")
+    clip = config.ranker.label_clip
+    return RidgeRanker(ridge=config.ranker.ridge).fit(data.x, np.clip(data.y, -clip, clip))
+
+
+def train_model(
+    families: Sequence[str],
+    count: int,
+    seed: int = 0,
+    *,
+    rounds: int = 2,
+    config: LearnConfig = DEFAULT_LEARN_CONFIG,
+    progress: bool = False,
+    command: str | None = None,
+) -> RidgeRanker:
+    """Train a ranker on ``count`` training scenarios per family; the manifest records how.
+
+    Raises:
+        InvalidArgumentError: bad count, seed or rounds, or no rows collected.
+        UnknownNameError: unknown family.
+    """
+    if rounds < 1:
+        raise InvalidArgumentError(f"rounds must be at least 1, got {rounds}")
+    codes = [get_family(f).code for f in families]
+    if not codes:
+        raise InvalidArgumentError("no family given")
+    started = time.perf_counter()
+    data = build_dataset(
+        codes, count, seed, config=config, progress=progress, description="round 1"
+    )
+    model = _fit(data, config)
+    for r in range(2, rounds + 1):
+        more = build_dataset(
+            codes, count, seed, config=config, model=model, progress=progress,
+            description=f"round {r}",
+        )  # fmt: skip
+        data = data.extend(more)
+        model = _fit(data, config)
+    model.manifest = {
+        "families": codes,
+        "family_versions": {c: get_family(c).version for c in codes},
+        "count": count,
+        "seed": seed,
+        "seed_stream": TRAIN_STREAM,
+        "rounds": rounds,
+        "rows": int(data.y.size),
+        "label": LABEL,
+        "features_hash": features_hash(FEATURE_NAMES),
+        "heedful_version": _heedful_version(),
+        "numpy_version": np.__version__,
+        "python": platform.python_version(),
+        "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "train_seconds": round(time.perf_counter() - started, 2),
+        "config": {
+            "ridge": config.ranker.ridge,
+            "label_clip": config.ranker.label_clip,
+            "random_rollouts": config.ranker.random_rollouts,
+        },
+        "command": command,
+    }
+    return model
