@@ -78,23 +78,31 @@ def training_scenarios(family: str, count: int, seed: int) -> list[Scenario]:
 
 @dataclass
 class Dataset:
-    """Feature rows, labels, and the scenario each row came from (for grouped splits)."""
+    """Feature rows, labels, the scenario each row came from and its state (committed set).
+
+    ``state`` numbers the distinct (scenario, committed set) pairs: the rows of one state are
+    the candidates the controller chose among there.
+    """
 
     x: np.ndarray
     y: np.ndarray
     group: np.ndarray
+    state: np.ndarray
 
     @classmethod
     def empty(cls) -> Dataset:
         """A dataset with no rows."""
-        return cls(np.zeros((0, len(FEATURE_NAMES))), np.zeros(0), np.zeros(0, dtype=np.int64))
+        none = np.zeros(0, dtype=np.int64)
+        return cls(np.zeros((0, len(FEATURE_NAMES))), np.zeros(0), none, none.copy())
 
     def extend(self, other: Dataset) -> Dataset:
-        """Rows of both."""
+        """Rows of both (``other``'s states renumbered after this one's)."""
+        offset = int(self.state.max()) + 1 if self.state.size else 0
         return Dataset(
             np.vstack([self.x, other.x]),
             np.concatenate([self.y, other.y]),
             np.concatenate([self.group, other.group]),
+            np.concatenate([self.state, other.state + offset]),
         )
 
 
@@ -212,8 +220,13 @@ def collect_scenario(
     random_rollouts: int = 2,
     model: RidgeRanker | None = None,
     extractor: FeatureExtractor | None = None,
+    target: str = "plan",
 ) -> Dataset:
-    """Rows of one scenario (empty if it is too large to label exactly)."""
+    """Rows of one scenario (empty if it is too large to label exactly).
+
+    ``target="plan"`` labels rows with the training label (module doc); ``"marginal"`` with the
+    realised value gain of the read, ``V(S ∪ {s}) − V(S)`` (for calibration, §20.3).
+    """
     try:
         labeler = OracleLabeler(scenario)
     except (ValueError, ProblemTooLargeError):
@@ -221,6 +234,8 @@ def collect_scenario(
     ext = extractor or FeatureExtractor()
     xs: list[np.ndarray] = []
     ys: list[float] = []
+    states: list[int] = []
+    state_ids: dict[tuple[str, ...], int] = {}
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for behaviour in behaviours(rng, random_rollouts, model):
         rec = _Recorder(ext, behaviour)
@@ -231,12 +246,22 @@ def collect_scenario(
             key = (sid, tuple(sorted(committed)))
             if key in seen:
                 continue
-            label = labeler.label(committed, sid)
+            label = (
+                labeler.label(committed, sid)
+                if target == "plan"
+                else labeler.marginal(committed, sid)
+            )
             if label is None:
                 continue
             seen.add(key)
             xs.append(x)
             ys.append(label)
+            states.append(state_ids.setdefault(key[1], len(state_ids)))
     if not xs:
         return Dataset.empty()
-    return Dataset(np.array(xs), np.array(ys), np.full(len(ys), group, dtype=np.int64))
+    return Dataset(
+        np.array(xs),
+        np.array(ys),
+        np.full(len(ys), group, dtype=np.int64),
+        np.array(states, dtype=np.int64),
+    )

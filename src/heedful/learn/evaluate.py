@@ -27,8 +27,9 @@ class Comparison:
     Attributes:
         regret: Policy → mean attention regret (utility units; lower is better) with its CI.
         score: Policy → mean attention score over informative trials with its CI.
-        paired: Policy → mean paired regret difference ``reference − policy`` (positive: the
-            reference regrets more, i.e. the policy is better) — clustered by scenario.
+        paired: Policy → mean paired regret difference ``regret(policy) − regret(reference)``
+            (positive: the reference regrets less, i.e. is better), clustered by scenario;
+            ``a_better`` counts pairs where the policy is better, ``b_better`` the reference.
         results: The full results.
     """
 
@@ -75,9 +76,10 @@ def compare_policies(
             continue
         pairs = [(ref[(t.scenario_id, t.trial)], t) for t in ts if (t.scenario_id, t.trial) in ref]
         paired[p] = paired_difference(
-            [a.regret for a, _ in pairs],
             [b.regret for _, b in pairs],
+            [a.regret for a, _ in pairs],
             rng,
             clusters=[a.scenario_id for a, _ in pairs],
+            higher_is_better=False,
         )
     return Comparison(regret, score, paired, res)

@@ -113,6 +113,12 @@ class RidgeRanker:
         """Predicted label of one feature vector (the controller's per-candidate call)."""
         return float(self._raw_w @ x) + self._raw_b
 
+    def shift(self, delta: float) -> None:
+        """Add ``delta`` to every prediction (moves the intercept)."""
+        self._check_fitted()
+        self.intercept += delta
+        self._fold()
+
     # -- plain-data persistence -----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:

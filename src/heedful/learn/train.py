@@ -87,11 +87,44 @@ def build_dataset(
     return data
 
 
+def stop_offset(pred: np.ndarray, data: Dataset) -> float:
+    """The threshold ``δ`` on the best prediction of a state that best separates read from stop.
+
+    The controller reads on while the best net value is > 0. A regression fitted to the label
+    is unbiased on average but not exactly at zero, where the stopping decision is made, so
+    ``δ`` is chosen on the training states to minimise the label-weighted cost of wrong stopping
+    decisions: reading on where stopping was optimal costs the label of the read taken (< 0),
+    stopping where reading was optimal costs the best label (> 0, what continuing was worth).
+    The fitted model's intercept is then lowered by ``δ``.
+    """
+    order = np.lexsort((-pred, data.state))
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = data.state[order][1:] != data.state[order][:-1]
+    top = order[first]  # the best-predicted candidate of each state
+    best_pred = pred[top]
+    taken = data.y[top]
+    best_label = np.array([data.y[data.state == s].max() for s in data.state[top]])
+    grid = np.unique(np.quantile(best_pred, np.linspace(0.0, 1.0, 201)))
+    grid = np.append(grid, 0.0)
+    costs = [
+        float(
+            np.where(best_pred > d, np.where(best_label > 0, best_label - taken, -taken), 0.0).sum()
+            + np.where((best_pred <= d) & (best_label > 0), best_label, 0.0).sum()
+        )
+        for d in grid
+    ]
+    return float(grid[int(np.argmin(costs))])
+
+
 def _fit(data: Dataset, config: LearnConfig) -> RidgeRanker:
     if data.y.size == 0:
         raise InvalidArgumentError("no training rows were collected (scenarios too large?)")
     clip = config.ranker.label_clip
-    return RidgeRanker(ridge=config.ranker.ridge).fit(data.x, np.clip(data.y, -clip, clip))
+    model = RidgeRanker(ridge=config.ranker.ridge).fit(data.x, np.clip(data.y, -clip, clip))
+    delta = stop_offset(model.predict(data.x), data)
+    model.shift(-delta)
+    model.manifest["stop_offset"] = delta
+    return model
 
 
 def train_model(
@@ -128,6 +161,7 @@ def train_model(
         data = data.extend(more)
         model = _fit(data, config)
     model.manifest = {
+        "stop_offset": model.manifest.get("stop_offset", 0.0),
         "families": codes,
         "family_versions": {c: get_family(c).version for c in codes},
         "count": count,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -72,7 +72,7 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         max_sources: Slots in the observation (default: the largest scenario's source count).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's own attribute)
 
     def __init__(
         self,

@@ -1,0 +1,94 @@
+"""The contextual bandit: partial-feedback updates, bounded exploration, floors, persistence."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from heedful.attention import Controller
+from heedful.errors import InvalidArgumentError
+from heedful.learn.bandit import BanditEstimator, LinUCB
+from heedful.learn.config import BanditConfig
+from heedful.learn.features import FEATURE_NAMES
+from heedful.memory import Store
+from heedful.model.candidate import Candidate
+
+D = len(FEATURE_NAMES)
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def _bandit(**cfg: float) -> LinUCB:
+    return LinUCB(np.zeros(D), np.ones(D), BanditConfig(**cfg))
+
+
+def test_bandit_learns_a_correction_to_the_model_estimate() -> None:
+    bandit = _bandit(ridge=0.1)
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        x = rng.normal(size=D)
+        bandit.update(x, x[0] + 0.3 * x[5] - 0.1)
+    x = rng.normal(size=D)
+    assert bandit.mean_value(x) == pytest.approx(x[0] + 0.3 * x[5] - 0.1, abs=0.02)
+
+
+def test_bonus_shrinks_where_the_bandit_has_data() -> None:
+    bandit = _bandit()
+    x = np.full(D, 0.5)
+    before = bandit.bonus(x)
+    for _ in range(50):
+        bandit.update(x, 0.0)
+    assert bandit.bonus(x) < before / 3
+
+
+def test_non_finite_reward_is_refused() -> None:
+    with pytest.raises(InvalidArgumentError):
+        _bandit().update(np.zeros(D), float("nan"))
+
+
+def test_state_persists_in_the_memory_store(tmp_path) -> None:
+    bandit = _bandit()
+    bandit.update(np.ones(D), 1.0)
+    path = tmp_path / "mem.db"
+    with Store(path) as store:
+        assert LinUCB.load(store) is None
+        bandit.save(store)
+        bandit.update(np.ones(D), 2.0)
+        bandit.save(store)  # replaces the node
+    with Store(path) as store:
+        back = LinUCB.load(store)
+    assert back is not None and back.updates == 2
+    x = np.linspace(0, 1, D)
+    assert back.mean_value(x) == pytest.approx(bandit.mean_value(x))
+
+
+def test_exploration_allowance_is_a_bounded_share_of_the_budget() -> None:
+    est = BanditEstimator(_bandit(exploration_share=0.2))
+    est.begin_turn(10)
+    assert est.explorations_left == 2
+    est.begin_turn(None)
+    assert est.explorations_left == 0  # unlimited turn: no exploration reads at all
+
+
+def _controller(est: BanditEstimator) -> Controller:
+    ctl = Controller(clock=lambda: NOW, validator_mode="production", estimator=est)
+    ctl.register_source("health", reports=["feed_up"], authority={"live_system_state": 0.99})
+    ctl.register_source("gossip", reports=["feed_up"], authority=0.2)
+    ctl.record_belief(
+        "feed_up", "yes", claim_type="live_system_state", domain=["yes", "no"],
+        confidence=0.5, age_s=86400.0, volatility="high",
+    )  # fmt: skip
+    return ctl
+
+
+def test_exploration_never_pre_empts_a_governance_floor() -> None:
+    # A bandit convinced (and maximally curious) that the low-authority source is worth a lot.
+    bandit = _bandit(alpha=100.0, exploration_share=1.0)
+    est = BanditEstimator(bandit)
+    ctl = _controller(est)
+    ctl.begin_turn(budget=2)
+    est.begin_turn(2)
+    assert ctl.check_claim("feed_up").blocked
+    step = ctl.next()
+    assert isinstance(step, Candidate) and step.forced and step.target == "health"
