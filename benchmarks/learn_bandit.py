@@ -6,7 +6,8 @@ Run: ``.venv/bin/python benchmarks/learn_bandit.py`` (``--quick`` for a smoke ru
 A stream of scenarios (one per turn; development seed stream; with ``--shift X`` shifted worlds
 when the generators accept it) is run by the LinUCB bandit (document 000 §20.2: updated only
 from the reads it made, bounded exploration §20.4, state saved in a memory store every turn) and
-by the fixed ``voc`` and ``voc-model`` policies on the same turns. Printed: the mean static regret
+by the fixed ``voc``, ``voc-model`` and ``voc-learned`` (the bandit's starting point) policies on
+the same turns. Printed: the mean static regret
 per window of turns for each, with the spread over seeds (mean ± 95% t-interval over seeds), and
 the first turn after which the bandit's running mean regret stays below fixed ``voc``.
 """
@@ -22,6 +23,7 @@ import numpy as np
 
 from heedful.bench.families import generate_family
 from heedful.learn.bandit import BanditEstimator
+from heedful.learn.model_files import load_ranker
 from heedful.learn.online import bandit_stream, fixed_stream, fresh_bandit
 from heedful.memory import Store
 
@@ -41,7 +43,8 @@ def _svg(curves: dict[str, tuple[np.ndarray, np.ndarray]], path: Path) -> None:
     w, h, pad = 640, 360, 40
     top = max(float((m + c).max()) for m, c in curves.values()) or 1.0
     n = len(next(iter(curves.values()))[0])
-    colours = {"voc": "#d62728", "voc-model": "#1f77b4", "bandit": "#2ca02c"}
+    colours = {"voc": "#d62728", "voc-model": "#1f77b4", "voc-learned": "#9467bd"}
+    colours["bandit"] = "#2ca02c"
 
     def xy(i: int, v: float) -> str:
         x = pad + i * (w - 2 * pad) / max(n - 1, 1)
@@ -84,13 +87,14 @@ def main() -> None:
         else:
             print(f"note: generate_family has no `shift` setting in this version; --shift "
                   f"{args.shift} is ignored and the worlds are unshifted")  # fmt: skip
-    regrets: dict[str, list[np.ndarray]] = {"voc": [], "voc-model": [], "bandit": []}
+    fixed = ("voc", "voc-model", "voc-learned")
+    regrets: dict[str, list[np.ndarray]] = {n: [] for n in (*fixed, "bandit")}
     explored = 0
     for seed in range(args.seeds):
         stream = generate_family(args.family, args.turns, seed, **kwargs)
-        for name in ("voc", "voc-model"):
+        for name in fixed:
             regrets[name].append(np.array([r.regret for r in fixed_stream(stream, name)]))
-        est = BanditEstimator(fresh_bandit())
+        est = BanditEstimator(fresh_bandit(), prior=load_ranker(None))
         with Store(args.store) as store:
             turns = bandit_stream(stream, est, np.random.default_rng(seed), store=store,
                                   name=f"bench-{seed}")  # fmt: skip

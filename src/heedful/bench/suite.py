@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.families import FAMILIES, generate_suite, generator_versions, parse_family_list
@@ -16,7 +17,7 @@ from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
 from heedful.bench.policy import parse_policy_list, policy_names
 from heedful.bench.report import write_report
-from heedful.bench.results import Results, write_results
+from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.bench.runner import run_benchmark
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario, load_scenario_set
@@ -132,6 +133,7 @@ def run_to_folder(
     progress: bool | None = None,
     config: BenchConfig = DEFAULT_CONFIG,
     condition: str = "announced",
+    policy_params: dict[str, dict[str, Any]] | None = None,
 ) -> RunOutput:
     """Run the benchmark and write ``results.json`` and ``report.html``.
 
@@ -153,6 +155,8 @@ def run_to_folder(
             ``unprompted``/``both`` every trial records the document 000 §15.2 metrics, ``all``
             policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and ``both``
             runs each scenario and its unprompted twin on the same worlds (initiation gap).
+        policy_params: Constructor parameters of named policies (e.g. ``{"voc-learned":
+            {"model_file": "model.json"}}``); each named policy must be in the run.
     """
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
@@ -162,6 +166,11 @@ def run_to_folder(
     names = parse_policy_list(policies)
     if condition != "announced" and policies.strip() == "all":
         names = policy_names()
+    params = policy_params or {}
+    for pname in params:
+        if pname not in names:
+            raise InvalidArgumentError(f"parameters are given for {pname!r}, which is not run")
+    specs = [PolicySpec(name=n, params=params.get(n, {})) for n in names]
     if holdout is not None:
         if scenario_paths:
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
@@ -193,7 +202,7 @@ def run_to_folder(
         ) from None
     results = run_benchmark(
         scenarios,
-        names,
+        specs,
         trials=trials,
         seed=seed,
         adaptive=adaptive,

@@ -88,6 +88,11 @@ def bench_run(
         "--condition",
         help="announced, unprompted (no budget or instruction in the task) or both (gap).",
     ),
+    model_file: str | None = typer.Option(
+        None,
+        "--model-file",
+        help="Model JSON for voc-learned (from `heedful learn train`; default: the shipped one).",
+    ),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html."""
     from pathlib import Path
@@ -106,6 +111,7 @@ def bench_run(
             holdout=Path(holdout) if holdout else None,
             out=Path(out) if out else None,
             condition=condition,
+            policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
         )
     )
 

@@ -2,9 +2,11 @@
 
 Live attention sees outcomes only for the computations it makes: the bandit updates from the
 reward of a read actually made and never from a candidate it passed over. Its model is a ridge
-regression of the *correction* ``reward − model_net`` on standardised candidate features, so it
-starts as the model-based estimator and drifts only as evidence arrives; the upper confidence
-bound ``α·sqrt(zᵀA⁻¹z)`` is its exploration bonus.
+regression of the *correction* ``reward − prior`` on standardised candidate features, where the
+prior is the supervised ranker's prediction (or the model-based estimate without one): it starts
+as ``voc-learned`` and drifts only as evidence arrives — in a world that differs from the one the
+ranker was trained on, toward that world. The upper confidence bound ``α·sqrt(zᵀA⁻¹z)`` is its
+exploration bonus (``α`` in utility units).
 
 Exploration is bounded (§20.4: "reserve a small bounded fraction of budget for uncertain
 candidates"): per turn at most ``ceil(exploration_share × budget)`` reads may be chosen for
@@ -30,6 +32,7 @@ from heedful.attention import AttentionContext, Estimate
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.learn.config import BanditConfig
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor
+from heedful.learn.ranker import RidgeRanker
 from heedful.memory import Store
 from heedful.model.candidate import Candidate, CandidateKind
 from heedful.model.graph import Node, NodeType
@@ -42,7 +45,7 @@ _BASE = FEATURE_NAMES.index("model_net")
 
 @dataclass
 class LinUCB:
-    """Shared-parameter LinUCB on standardised features, predicting ``reward − model_net``.
+    """Shared-parameter LinUCB on standardised features, predicting a correction to a prior.
 
     Args:
         mean: Feature means used to standardise (e.g. the default ranker's).
@@ -67,23 +70,23 @@ class LinUCB:
     def _z(self, x: np.ndarray) -> np.ndarray:
         return np.append((x - self.mean) / self.scale, 1.0)
 
-    def mean_value(self, x: np.ndarray) -> float:
-        """Predicted reward of a read with features ``x`` (model_net + learned correction)."""
-        return float(x[_BASE] + self.a_inv @ self.b @ self._z(x))
+    def correction(self, x: np.ndarray) -> float:
+        """The learned correction to the prior for a read with features ``x``."""
+        return float(self.a_inv @ self.b @ self._z(x))
 
     def bonus(self, x: np.ndarray) -> float:
         """Exploration bonus ``α·sqrt(zᵀA⁻¹z)``."""
         z = self._z(x)
         return self.config.alpha * math.sqrt(max(float(z @ self.a_inv @ z), 0.0))
 
-    def update(self, x: np.ndarray, reward: float) -> None:
-        """Learn from the realised reward of one read actually made (Sherman–Morrison)."""
-        if not math.isfinite(reward):
-            raise InvalidArgumentError(f"bandit reward must be finite, got {reward}")
+    def update(self, x: np.ndarray, residual: float) -> None:
+        """Learn from ``reward − prior`` of one read actually made (Sherman–Morrison)."""
+        if not math.isfinite(residual):
+            raise InvalidArgumentError(f"bandit reward must be finite, got {residual}")
         z = self._z(x)
         az = self.a_inv @ z
         self.a_inv -= np.outer(az, az) / (1.0 + float(z @ az))
-        self.b += (reward - float(x[_BASE])) * z
+        self.b += residual * z
         self.updates += 1
 
     # -- persistence ----------------------------------------------------------------------------
@@ -166,6 +169,7 @@ class BanditEstimator:
 
     Args:
         bandit: The bandit state.
+        prior: The ranker whose prediction the bandit corrects (None: the model-based estimate).
         extractor: Feature extractor.
         explore: Use the exploration bonus at all (False: mean only, e.g. in the benchmark).
     """
@@ -175,15 +179,17 @@ class BanditEstimator:
     def __init__(
         self,
         bandit: LinUCB,
+        prior: RidgeRanker | None = None,
         extractor: FeatureExtractor | None = None,
         *,
         explore: bool = True,
     ) -> None:
         self.bandit = bandit
+        self.prior = prior
         self.extractor = extractor or FeatureExtractor()
         self.explore = explore
         self.explorations_left = 0
-        self._features: dict[str, np.ndarray] = {}
+        self._features: dict[str, tuple[np.ndarray, float]] = {}
         self._means: dict[str, float] = {}
         self._with_bonus: dict[str, float] = {}
         self._context: AttentionContext | None = None
@@ -206,11 +212,12 @@ class BanditEstimator:
             self._means.clear()
             self._with_bonus.clear()
         x = self.extractor.features(candidate, context, heur)
-        mean = self.bandit.mean_value(x)
+        base = self.prior.predict_one(x) if self.prior is not None else float(x[_BASE])
+        mean = base + self.bandit.correction(x)
         net = mean
         if self.explore and self.explorations_left > 0:
             net = mean + self.bandit.bonus(x)
-        self._features[candidate.target] = x
+        self._features[candidate.target] = (x, base)
         self._means[candidate.target] = mean
         self._with_bonus[candidate.target] = net
         return replace(
@@ -233,7 +240,8 @@ class BanditEstimator:
 
     def reward(self, source_id: str, reward: float) -> None:
         """Update from the realised reward of a read that was made (partial feedback)."""
-        x = self._features.get(source_id)
-        if x is None:
+        seen = self._features.get(source_id)
+        if seen is None:
             raise InvalidArgumentError(f"no read of {source_id!r} was estimated this turn")
-        self.bandit.update(x, reward)
+        x, base = seen
+        self.bandit.update(x, reward - base)

@@ -51,13 +51,14 @@ class BanditConfig:
     """The contextual bandit (document 000 §20.2, §20.4).
 
     Attributes:
-        alpha: LinUCB exploration width (standard deviations of the upper confidence bound).
+        alpha: LinUCB exploration width, in utility units per unit of ``sqrt(zᵀA⁻¹z)`` (the
+            values it is added to are of the order of 0.01–0.5).
         ridge: Prior precision of the per-model ridge (the identity scale of ``A``).
         exploration_share: Largest share of a turn's budget that may go to a read chosen for
             its uncertainty bonus rather than its mean (§20.4: "a small bounded fraction").
     """
 
-    alpha: float = 0.5
+    alpha: float = 0.02
     ridge: float = 1.0
     exploration_share: float = 0.2
 

@@ -240,8 +240,9 @@ def collect_scenario(
     for behaviour in behaviours(rng, random_rollouts, model):
         rec = _Recorder(ext, behaviour)
         policy = _RecordingPolicy(rec)
-        policy.reset(scenario.view, rng)
-        collect_choices(policy, scenario.view, None)
+        task = scenario.view.task_view()
+        policy.reset(task, rng)
+        collect_choices(policy, task, None)
         for x, sid, committed in rec.rows:
             key = (sid, tuple(sorted(committed)))
             if key in seen:

@@ -2,10 +2,12 @@
 
 Each turn the controller (with a :class:`~heedful.learn.bandit.BanditEstimator`) chooses its
 reads on the scenario's visible view (static condition); then, and only for the reads it made,
-the bandit is rewarded with the externally derived value each read added — its exact one-step
-gain ``V(S ∪ {s}) − V(S)`` on the true problem ("benchmark score improved", document 000
-§20.2), never the agent's own opinion — and updated. Its state can be saved in a memory store
-after every turn.
+the bandit is rewarded with an externally derived value of each read — the evaluator's exact
+assessment of that read on the true problem ("benchmark score improved", document 000 §20.2),
+never the agent's own opinion — and updated. The reward is in the units of the ranker's label
+(:meth:`heedful.learn.dataset.OracleLabeler.label`: what continuing was worth if the read was on
+an optimal plan, what it lost if not), so the bandit corrects the ranker it starts from. Its state
+can be saved in a memory store after every turn.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def bandit_stream(
     policy = _BanditPolicy(estimator)
     out = []
     for scenario in scenarios:
-        view = scenario.view
+        view = scenario.view.task_view()
         labeler = OracleLabeler(scenario)
         policy.reset(view, rng)
         estimator.begin_turn(view.budget)
@@ -82,7 +84,7 @@ def bandit_stream(
             history.append(Observation(choice, withheld=True))
         chosen = [o.source_id for o in history]
         for i, sid in enumerate(chosen):  # partial feedback: only reads actually made
-            gain = labeler.marginal(chosen[:i], sid)
+            gain = labeler.label(chosen[:i], sid)
             if gain is not None:
                 estimator.reward(sid, gain)
         if store is not None:
@@ -98,8 +100,9 @@ def fixed_stream(scenarios: Sequence[Scenario], policy_name: str) -> list[TurnRe
     out = []
     for scenario in scenarios:
         labeler = OracleLabeler(scenario)
-        policy.reset(scenario.view, np.random.default_rng(0))
-        history, _ = collect_choices(policy, scenario.view, None)
+        task = scenario.view.task_view()
+        policy.reset(task, np.random.default_rng(0))
+        history, _ = collect_choices(policy, task, None)
         chosen = [o.source_id for o in history]
         value, regret = _regret(labeler, chosen)
         out.append(TurnResult(tuple(chosen), value, regret, 0))
