@@ -54,6 +54,12 @@ def _svg(curves: dict[str, tuple[np.ndarray, np.ndarray]], path: Path) -> None:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}">',
         f'<text x="{pad}" y="20">{title}</text>',
+        f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="#555"/>',
+        f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{h - pad}" stroke="#555"/>',
+        f'<text x="{pad}" y="{h - 12}">turn 1</text>',
+        f'<text x="{w - pad - 50}" y="{h - 12}">turn {n}</text>',
+        f'<text x="2" y="{pad - 4}">{top:.3f}</text>',
+        f'<text x="20" y="{h - pad}">0</text>',
     ]
     for k, (name, (m, c)) in enumerate(curves.items()):
         col = colours.get(name, "#000")

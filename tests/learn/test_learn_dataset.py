@@ -84,3 +84,22 @@ def test_training_records_its_manifest() -> None:
     assert man["families"] == ["A"] and man["count"] == 3 and man["seed"] == 4
     assert man["rows"] > 0 and man["features_hash"] and man["heedful_version"]
     assert man["seed_stream"] not in {int(s) for s in Stream}
+    assert set(man["validation"]["mean_regret_by_ridge"]) == {
+        "100.0",
+        "1000.0",
+        "10000.0",
+        "1000000.0",
+    }
+    assert man["ridge"] in (100.0, 1000.0, 10000.0, 1e6)
+
+
+def test_stop_offset_separates_states_worth_continuing_from_states_to_stop() -> None:
+    from heedful.learn.dataset import Dataset
+    from heedful.learn.train import stop_offset
+
+    # State 0: stopping is optimal (every label < 0); state 1: reading on is (best label > 0).
+    y = np.array([-0.1, -0.2, 0.3, -0.1])
+    pred = np.array([0.05, 0.0, 0.2, 0.1])
+    data = Dataset(np.zeros((4, len(FEATURE_NAMES))), y, np.zeros(4, int), np.array([0, 0, 1, 1]))
+    delta = stop_offset(pred, data)
+    assert 0.05 <= delta < 0.2

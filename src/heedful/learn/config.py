@@ -28,9 +28,16 @@ class RankerConfig:
             extreme scenario cannot dominate the squared loss.
         random_rollouts: Behaviour rollouts per scenario that pick uniformly at random (to visit
             states the model-based order never reaches) besides the one model-ordered rollout.
+        ridge_grid: Penalties tried after the last round; the one whose policy regrets least on
+            the validation scenarios is kept (a large one means "trust the model-based
+            estimate": the penalty shrinks the correction toward it).
+        validation_count: Validation scenarios per family: the training stream's scenarios
+            after the training ones (never an evaluation scenario either).
     """
 
     ridge: float = 1000.0
+    ridge_grid: tuple[float, ...] = (100.0, 1000.0, 10000.0, 1e6)
+    validation_count: int = 10
     label_clip: float = 5.0
     random_rollouts: int = 2
 

@@ -49,7 +49,13 @@ from heedful.learn.ranker import RidgeRanker
 from heedful.model import Scenario
 from heedful.model.candidate import Candidate, CandidateKind
 
-__all__ = ["Dataset", "OracleLabeler", "collect_scenario", "training_scenarios"]
+__all__ = [
+    "Dataset",
+    "EstimatorPolicy",
+    "OracleLabeler",
+    "collect_scenario",
+    "training_scenarios",
+]
 
 _MAX_SOURCES = 62  # bitmask labels (int64)
 _NEVER_STOP = 10.0  # behaviour values are offset by this so the rollout runs to the budget
@@ -189,16 +195,23 @@ class _Recorder:
         )  # fmt: skip
 
 
-class _RecordingPolicy(ControllerPolicy):
-    def __init__(self, recorder: _Recorder) -> None:
+class EstimatorPolicy(ControllerPolicy):
+    """The bench's controller policy driven by a given estimator object (not registered).
+
+    Args:
+        estimator: Any estimator (learned, bandit, recording).
+    """
+
+    def __init__(self, estimator: Estimator) -> None:
         super().__init__()
-        self._recorder = recorder
+        self._given = estimator
 
     def get_params(self) -> dict[str, object]:
+        """No constructor parameters worth recording."""
         return {}
 
     def _make_estimator(self) -> Estimator:
-        return self._recorder
+        return self._given
 
 
 def behaviours(
@@ -239,7 +252,7 @@ def collect_scenario(
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for behaviour in behaviours(rng, random_rollouts, model):
         rec = _Recorder(ext, behaviour)
-        policy = _RecordingPolicy(rec)
+        policy = EstimatorPolicy(rec)
         task = scenario.view.task_view()
         policy.reset(task, rng)
         collect_choices(policy, task, None)

@@ -17,13 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from heedful.attention import Estimator
-from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import Observation, get_policy
 from heedful.bench.runner import collect_choices
 from heedful.learn.bandit import BanditEstimator, LinUCB
 from heedful.learn.config import BanditConfig
-from heedful.learn.dataset import OracleLabeler
+from heedful.learn.dataset import EstimatorPolicy, OracleLabeler
 from heedful.memory import Store
 from heedful.model import Scenario
 
@@ -38,18 +36,6 @@ class TurnResult:
     value: float
     regret: float
     explored: int
-
-
-class _BanditPolicy(ControllerPolicy):
-    def __init__(self, estimator: BanditEstimator) -> None:
-        super().__init__()
-        self._bandit_estimator = estimator
-
-    def get_params(self) -> dict[str, object]:
-        return {}
-
-    def _make_estimator(self) -> Estimator:
-        return self._bandit_estimator
 
 
 def _regret(labeler: OracleLabeler, chosen: Sequence[str]) -> tuple[float, float]:
@@ -67,7 +53,7 @@ def bandit_stream(
     name: str = "default",
 ) -> list[TurnResult]:
     """Run the bandit through ``scenarios`` in order, learning after each turn."""
-    policy = _BanditPolicy(estimator)
+    policy = EstimatorPolicy(estimator)
     out = []
     for scenario in scenarios:
         view = scenario.view.task_view()

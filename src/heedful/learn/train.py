@@ -2,6 +2,9 @@
 
 Two rounds by default: round 1 collects states under the model-based and random behaviours and
 fits; round 2 adds the states the fitted ranker itself visits (DAgger-style) and refits on all.
+Then the ridge penalty is chosen from ``RankerConfig.ridge_grid`` by the regret of the resulting
+``voc-learned`` policy on validation scenarios (the training stream's next scenarios), and each
+candidate fit gets its own stop offset (:func:`stop_offset`).
 """
 
 from __future__ import annotations
@@ -17,11 +20,20 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from heedful.bench.families import get_family
+from heedful.bench.runner import collect_choices
 from heedful.errors import InvalidArgumentError
 from heedful.learn.config import DEFAULT_LEARN_CONFIG, TRAIN_STREAM, LearnConfig
-from heedful.learn.dataset import Dataset, collect_scenario, training_scenarios
+from heedful.learn.dataset import (
+    Dataset,
+    EstimatorPolicy,
+    OracleLabeler,
+    collect_scenario,
+    training_scenarios,
+)
+from heedful.learn.estimator import LearnedEstimator
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor, features_hash
 from heedful.learn.ranker import RidgeRanker
+from heedful.model import Scenario
 
 __all__ = ["LABEL", "build_dataset", "train_model"]
 
@@ -116,11 +128,25 @@ def stop_offset(pred: np.ndarray, data: Dataset) -> float:
     return float(grid[int(np.argmin(costs))])
 
 
-def _fit(data: Dataset, config: LearnConfig) -> RidgeRanker:
+def validation_regret(model: RidgeRanker, scenarios: Sequence[Scenario]) -> float:
+    """Mean static regret ``V* − V(S)`` of ``voc-learned`` with ``model`` on ``scenarios``."""
+    policy = EstimatorPolicy(LearnedEstimator(model))
+    total = 0.0
+    for scenario in scenarios:
+        labeler = OracleLabeler(scenario)
+        task = scenario.view.task_view()
+        policy.reset(task, np.random.default_rng(0))
+        history, _ = collect_choices(policy, task, None)
+        total += float(labeler.values.max()) - labeler.set_value([o.source_id for o in history])
+    return total / max(len(scenarios), 1)
+
+
+def _fit(data: Dataset, config: LearnConfig, ridge: float | None = None) -> RidgeRanker:
     if data.y.size == 0:
         raise InvalidArgumentError("no training rows were collected (scenarios too large?)")
     clip = config.ranker.label_clip
-    model = RidgeRanker(ridge=config.ranker.ridge).fit(data.x, np.clip(data.y, -clip, clip))
+    penalty = config.ranker.ridge if ridge is None else ridge
+    model = RidgeRanker(ridge=penalty).fit(data.x, np.clip(data.y, -clip, clip))
     delta = stop_offset(model.predict(data.x), data)
     model.shift(-delta)
     model.manifest["stop_offset"] = delta
@@ -160,8 +186,23 @@ def train_model(
         )  # fmt: skip
         data = data.extend(more)
         model = _fit(data, config)
+    validation = [
+        s
+        for c in codes
+        for s in training_scenarios(c, count + config.ranker.validation_count, seed)[count:]
+    ]
+    regrets: dict[str, float] = {}
+    if validation and len(config.ranker.ridge_grid) > 1:
+        fitted = {r: _fit(data, config, r) for r in config.ranker.ridge_grid}
+        regrets = {str(r): validation_regret(m, validation) for r, m in fitted.items()}
+        model = fitted[min(fitted, key=lambda r: regrets[str(r)])]
     model.manifest = {
         "stop_offset": model.manifest.get("stop_offset", 0.0),
+        "ridge": model.ridge,
+        "validation": {
+            "scenarios_per_family": config.ranker.validation_count,
+            "mean_regret_by_ridge": regrets,
+        },
         "families": codes,
         "family_versions": {c: get_family(c).version for c in codes},
         "count": count,
@@ -178,6 +219,7 @@ def train_model(
         "train_seconds": round(time.perf_counter() - started, 2),
         "config": {
             "ridge": config.ranker.ridge,
+            "ridge_grid": list(config.ranker.ridge_grid),
             "label_clip": config.ranker.label_clip,
             "random_rollouts": config.ranker.random_rollouts,
         },
