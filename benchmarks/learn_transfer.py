@@ -53,6 +53,14 @@ def evaluate(title: str, families: list[str], model_file: Path, args, shift) -> 
             "" if d is None else f"{_fmt(d)}  (learned better {d.b_better}, worse {d.a_better})"
         )
         print(f"{p:14s} {s.mean if s else float('nan'):8.1f} {r.mean if r else 0:8.4f}   {paired}")
+    fams = sorted({t.family for t in comp.results.trials})
+    print("per family (score):  " + "  ".join(f"{f:>16s}" for f in fams))
+    for p in ("voc", "voc-model", "voc-learned"):
+        cells = []
+        for f in fams:
+            sc = comp.results.aggregates.row(p, f).score
+            cells.append(f"{sc.mean:16.1f}" if sc else f"{'—':>16s}")
+        print(f"  {p:18s}" + "  ".join(cells))
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 import numpy as np
@@ -93,3 +94,21 @@ def test_exploration_never_pre_empts_a_governance_floor() -> None:
     assert ctl.check_claim("feed_up").blocked
     step = ctl.next()
     assert isinstance(step, Candidate) and step.forced and step.target == "health"
+
+
+def test_a_stream_of_turns_updates_only_from_reads_made_and_saves_each_turn(tmp_path) -> None:
+    from heedful.learn.dataset import training_scenarios
+    from heedful.learn.online import bandit_stream, fresh_bandit
+
+    scenarios = training_scenarios("G", 3, 1)
+    est = BanditEstimator(fresh_bandit())
+    with Store(tmp_path / "m.db") as store:
+        turns = bandit_stream(scenarios, est, np.random.default_rng(0), store=store, name="t")
+    reads = sum(len(t.inspected) for t in turns)
+    assert reads > 0 and est.bandit.updates == reads
+    for t, s in zip(turns, scenarios, strict=True):
+        assert len(t.inspected) <= s.view.budget and t.regret >= -1e-9
+        assert t.explored <= math.ceil(0.2 * s.view.budget)
+    with Store(tmp_path / "m.db") as store:
+        saved = LinUCB.load(store, "t")
+    assert saved is not None and saved.updates == reads
