@@ -220,6 +220,7 @@ class FailedActionGenerator(_Base):
                 trigger=Trigger.FAILED_ACTION,
                 claim_ids=f.claim_ids,
                 loss_if_wrong=f.loss,
+                cost=f.cost,
             )
             for f in context.failures
         ]
@@ -300,10 +301,12 @@ class ExplorationGenerator(_Base):
 
 
 def default_generators(config: GeneratorConfig | None = None) -> list[Generator]:
-    """The eight generators of document 000 §7, exploration last so others' triggers win."""
+    """The eight generators of document 000 §7, in trigger precedence: when two propose the same
+    read, the first one's trigger names it — contradiction first (§7: "a high-priority check
+    candidate", which the estimator boosts), exploration last so others' triggers win."""
     return [
-        StateSensitiveClaimGenerator(config),
         ContradictionGenerator(config),
+        StateSensitiveClaimGenerator(config),
         StaleBeliefGenerator(config),
         GoalDependencyGenerator(config),
         DeadlineGenerator(config),

@@ -8,11 +8,13 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from heedful.bench.initiation_report import initiation_html
 from heedful.bench.report_diagnostics import diagnostics_html, failure_split_html
+from heedful.bench.report_timeline import TIMELINE_FILE, load_timeline, timeline_html
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
 from heedful.bench.stats import MeanCI, Proportion
 from heedful.bench.table import (  # the terminal tables, re-exported here
@@ -163,8 +165,9 @@ def _rows_table(rows: Sequence[AggregateRow]) -> str:
     return f"<table>{head}{body}</table>"
 
 
-def render_html(results: Results) -> str:
-    """Return the whole report as one self-contained HTML page."""
+def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str:
+    """Return the whole report as one self-contained HTML page (``timeline``: one trial's
+    attention trace, :mod:`heedful.bench.report_timeline`)."""
     m = results.manifest
     families = sorted({r.family for r in results.aggregates.rows} - {ALL_FAMILIES})
     out = [
@@ -226,6 +229,7 @@ def render_html(results: Results) -> str:
         out.append("</table>")
 
     out.append(initiation_html(results))
+    out.append(timeline_html(timeline))
     out.append("<h2>Manifest</h2><table>")
     for key, val in m.model_dump(mode="json").items():
         if key == "config":
@@ -238,5 +242,5 @@ def render_html(results: Results) -> str:
 def write_report(results: Results, path: str | Path) -> Path:
     """Write ``report.html``; return its path."""
     p = Path(path)
-    p.write_text(render_html(results), encoding="utf-8")
+    p.write_text(render_html(results, load_timeline(p.parent / TIMELINE_FILE)), encoding="utf-8")
     return p

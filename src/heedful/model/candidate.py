@@ -138,7 +138,7 @@ class Candidate(BaseModel):
 
 
 class EventType(StrEnum):
-    """Attention trace event types (document 000 Appendix A)."""
+    """Attention trace event types: document 000 Appendix A, then three extensions (§12, §24)."""
 
     CANDIDATE_CREATED = "candidate_created"
     CANDIDATE_UPDATED = "candidate_updated"
@@ -159,6 +159,11 @@ class EventType(StrEnum):
     ATTENTION_TERMINATED_NEGATIVE_VOC = "attention_terminated_negative_voc"
     VALIDATOR_VIOLATION = "validator_violation"
     VALIDATOR_RESCUE = "validator_rescue"
+    # Beyond Appendix A: the §12 "after outcome" record, a stop with nothing to consider (not a
+    # negative-VOC verdict), and the §24 anomaly alert.
+    RESOLVED = "resolved"
+    ATTENTION_TERMINATED_NO_CANDIDATES = "attention_terminated_no_candidates"
+    ANOMALY_RAISED = "anomaly_raised"
 
 
 class FailureCode(StrEnum):
