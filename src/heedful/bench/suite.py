@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from heedful.bench.agent import agent_class, is_agent
 from heedful.bench.agent_suite import AgentRun, run_suite
@@ -19,7 +20,7 @@ from heedful.bench.holdout import load_holdout
 from heedful.bench.policy import parse_policy_list, policy_names
 from heedful.bench.report import write_report
 from heedful.bench.report_timeline import write_timeline
-from heedful.bench.results import Results, write_results
+from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario, load_scenario_set
 
@@ -135,6 +136,7 @@ def run_to_folder(
     config: BenchConfig = DEFAULT_CONFIG,
     condition: str = "announced",
     agent_run: AgentRun | None = None,
+    policy_params: dict[str, dict[str, Any]] | None = None,
 ) -> RunOutput:
     """Run the benchmark and write ``results.json`` and ``report.html``.
 
@@ -158,6 +160,8 @@ def run_to_folder(
             runs each scenario and its unprompted twin on the same worlds (initiation gap).
         agent_run: How agents named in ``policies`` (``llm``, ``llm-advised``) reach their
             model, the validator mode and the concurrency (docs/llm.md).
+        policy_params: Constructor parameters of named policies (e.g. ``{"voc-learned":
+            {"model_file": "model.json"}}``); each named policy must be in the run.
     """
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
@@ -178,6 +182,11 @@ def run_to_folder(
     names = parse_policy_list(rest) if rest or not agents else []
     if condition != "announced" and rest.strip() == "all":
         names = policy_names()
+    params = policy_params or {}
+    for pname in params:
+        if pname not in names:
+            raise InvalidArgumentError(f"parameters are given for {pname!r}, which is not run")
+    specs = [PolicySpec(name=n, params=params.get(n, {})) for n in names]
     if holdout is not None:
         if scenario_paths:
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
@@ -213,7 +222,7 @@ def run_to_folder(
         ) from None
     results = run_suite(
         scenarios,
-        names,
+        specs,
         agents,
         agent_run,
         trials=trials,

@@ -112,6 +112,11 @@ def bench_run(
     no_cache: bool = typer.Option(
         False, "--no-cache", help="Agents: call the endpoint every time."
     ),
+    model_file: str | None = typer.Option(
+        None,
+        "--model-file",
+        help="Model JSON for voc-learned (from `heedful learn train`; default: the shipped one).",
+    ),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html.
 
@@ -148,6 +153,7 @@ def bench_run(
             out=Path(out) if out else None,
             condition=condition,
             agent_run=agent_run,
+            policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
         )
     )
 
