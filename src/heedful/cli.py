@@ -59,11 +59,12 @@ def scenario_validate(
     ),
 ) -> None:
     """Validate scenario files; print `ok FILE (N scenarios)` for each."""
-    from heedful.model import load_scenarios, scenario_files
+    from heedful.model import scenario_files
+    from heedful.model.kinds_io import load_any_scenarios
 
     try:
         for path in scenario_files(paths):
-            n = len(load_scenarios(path))
+            n = len(load_any_scenarios(path))
             typer.echo(f"ok {path} ({n} scenario{'' if n == 1 else 's'})")
     except HeedfulError as exc:
         raise fail(str(exc)) from None
@@ -71,12 +72,13 @@ def scenario_validate(
 
 @scenario_app.command("schema")
 def scenario_schema() -> None:
-    """Print the JSON Schema of the scenario file format."""
+    """Print the JSON Schema of the scenario file format (every kind: inspection, switching,
+    schedule)."""
     import json
 
-    from heedful.model import scenario_json_schema
+    from heedful.model.kinds_io import all_scenario_json_schema
 
-    typer.echo(json.dumps(scenario_json_schema(), indent=2, ensure_ascii=False))
+    typer.echo(json.dumps(all_scenario_json_schema(), indent=2, ensure_ascii=False))
 
 
 @bench_app.command("oracle")
@@ -157,7 +159,12 @@ def _print_run(output: object) -> None:
     from heedful.bench.suite import RunOutput
 
     assert isinstance(output, RunOutput)
-    print_tables(output.results)
+    if output.results.aggregates.rows or not output.results.kinds:
+        print_tables(output.results)
+    if output.results.kinds:
+        from heedful.bench.kinds.run import print_kind_tables
+
+        print_kind_tables(output.results.kinds)
     typer.echo(f"results: {output.results_path}")
     typer.echo(f"report:  {output.report_path}")
 
@@ -170,7 +177,7 @@ def bench_run(
     family: str | None = typer.Option(
         None,
         "--family",
-        help="Families to generate or keep, e.g. G,B or C,E,F,I, or all (default: G,B).",
+        help="Families to generate or keep, e.g. G,B or C,E,F,I or D,J, or all (default: G,B).",
     ),
     count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
     policies: str = typer.Option("all", "--policies", help="Comma-separated policy names."),

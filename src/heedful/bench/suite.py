@@ -14,12 +14,15 @@ from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.families import FAMILIES, generate_suite, generator_versions, parse_family_list
 from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
-from heedful.bench.policy import parse_policy_list, policy_names
+from heedful.bench.kinds import suite as kinds
+from heedful.bench.kinds.run import KindScenario, run_kinds
+from heedful.bench.policy import policy_names
 from heedful.bench.report import write_report
 from heedful.bench.results import Results, write_results
 from heedful.bench.runner import run_benchmark
 from heedful.errors import InvalidArgumentError
-from heedful.model import Condition, Scenario, load_scenario_set
+from heedful.model import Condition, Scenario
+from heedful.model.kinds_io import load_any_scenario_set
 
 #: ``--condition`` values: the scenarios' condition, or both side by side (initiation gap).
 CONDITIONS = ("announced", "unprompted", "both")
@@ -95,7 +98,7 @@ def select_scenarios(
         raise InvalidArgumentError(f"count must be at least 1, got {count}")
     _check_condition(condition)
     if paths:
-        scenarios = load_scenario_set(list(paths))
+        scenarios, _ = kinds.split_scenarios(load_any_scenario_set(list(paths)))
         if families:
             wanted = _family_labels(families)
             scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
@@ -159,10 +162,31 @@ def run_to_folder(
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
     _check_condition(condition)
-    names = parse_policy_list(policies)
+    inspection_families, kind_codes = kinds.split_families(families)
+    kind_scenarios: list[KindScenario] = []
+    run_inspection = True
+    if holdout is None and scenario_paths:
+        found, kind_scenarios = kinds.split_scenarios(load_any_scenario_set(list(scenario_paths)))
+        if families:
+            wanted = _family_labels(families)
+            kind_scenarios = [s for s in kind_scenarios if s.view.family.lower() in wanted]
+            found = [s for s in found if s.view.family.lower() in wanted]
+        run_inspection = bool(found) or not kind_scenarios
+    elif holdout is None and kind_codes:
+        kind_scenarios = kinds.generate_kinds(kind_codes, count, seed)
+        run_inspection = inspection_families is not None
+    elif kind_codes:
+        raise InvalidArgumentError("families D and J are not part of sealed hold-outs yet")
+    names = kinds.inspection_policies(policies, need=run_inspection)
     if condition != "announced" and policies.strip() == "all":
         names = policy_names()
-    if holdout is not None:
+    if not run_inspection:
+        scenarios: list[Scenario] = []
+        source = (
+            "files: " + ", ".join(str(p) for p in scenario_paths) if scenario_paths else "generated"
+        )
+        versions: dict[str, str] = {}
+    elif holdout is not None:
         if scenario_paths:
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
         scenarios = load_holdout(holdout)
@@ -177,7 +201,7 @@ def run_to_folder(
         versions = {f: "holdout" for f in sorted({s.view.family for s in scenarios})}
     else:
         scenarios, source, versions = select_scenarios(
-            scenario_paths, families, count, seed, condition
+            scenario_paths, inspection_families if families else None, count, seed, condition
         )
     # Make the output folder before the run, so a bad --out fails at once, not after the work.
     try:
@@ -191,20 +215,32 @@ def run_to_folder(
         raise InvalidArgumentError(
             f"cannot use {where} as the output folder: {exc.strerror}"
         ) from None
-    results = run_benchmark(
-        scenarios,
-        names,
-        trials=trials,
-        seed=seed,
-        adaptive=adaptive,
-        config=config,
-        scenario_source=source,
-        generator_versions=versions,
-        progress=progress,
-        sealed=holdout is not None,
-        world_keys=twin_world_keys(scenarios),
-        initiation=condition != "announced",
-    )
+    if run_inspection:
+        results = run_benchmark(
+            scenarios,
+            names,
+            trials=trials,
+            seed=seed,
+            adaptive=adaptive,
+            config=config,
+            scenario_source=source,
+            generator_versions=versions,
+            progress=progress,
+            sealed=holdout is not None,
+            world_keys=twin_world_keys(scenarios),
+            initiation=condition != "announced",
+        )
+    else:
+        results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
+    if kind_scenarios:
+        results = results.model_copy(
+            update={
+                "kinds": run_kinds(
+                    kind_scenarios, policies, trials=trials, seed=seed, config=config
+                )
+            }
+        )
+        results.manifest.generator_versions.update(kinds.kind_versions(kind_codes))
     results_path = write_results(results, folder / "results.json")
     report_path = write_report(results, folder / "report.html")
     return RunOutput(results, folder, results_path, report_path)
