@@ -290,3 +290,13 @@ def test_unknown_family_names_every_kind() -> None:
         split_families("D,Q")
     assert split_families("all")[1] == ["D", "J"]
     assert split_families("G,J") == ("G", ["J"])
+
+
+def test_no_hysteresis_ablation_answers_differently_from_voc_somewhere() -> None:
+    scenarios = generate_kind_family("D", 30, seed=4)
+    res = run_kinds(scenarios, "voc,voc-no-hysteresis", trials=1, seed=0)
+    answers = {(t.policy, t.scenario_id): t.decisions for t in res.switching}
+    differ = [
+        s.id for s in scenarios if answers[("voc", s.id)] != answers[("voc-no-hysteresis", s.id)]
+    ]
+    assert differ

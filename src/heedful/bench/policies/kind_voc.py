@@ -10,12 +10,12 @@ passed) → **preempt**; it stays (rule failed) or stops (net VOC ≤ 0) → **q
 interruption is still expected to pay once the task is done, else **stay**. Ablations:
 ``voc-no-switch-cost`` (estimator ignores switch costs), ``voc-no-hysteresis`` (δ = 0).
 
-J — ``voc``: each slot, every open obligation is a candidate (its declared loss = expected value
-per slot of work if started now, with the controller's deadline boost as its estimated due time
-nears) scored by the controller's estimator and chosen by its :class:`~heedful.attention.Selector`
-— bounded aging bonus and per-goal minimum service included (§11.5). ``voc-no-aging`` turns both
-off. Estimates read visible metadata only; the numbers are the policy's own
-(:class:`KindVocConfig`).
+J — ``voc``: each slot, every open obligation is a candidate (its declared loss = the expected
+value lost if it finishes one slot later — deadline risk and lapse hazard — with the controller's
+deadline boost as its estimated due time nears) scored by the controller's estimator and chosen
+by its :class:`~heedful.attention.Selector` — bounded aging bonus and per-goal minimum service
+included (§11.5). ``voc-no-aging`` turns both off. Estimates read visible metadata only; the
+numbers are the policy's own (:class:`KindVocConfig`).
 """
 
 from __future__ import annotations
@@ -83,6 +83,18 @@ def _expected(authority: float, stated: float, prior: float) -> float:
     return authority * stated + (1.0 - authority) * prior
 
 
+def _p_on_time(finish: float, stated_due: float, now: int, authority: float, horizon: int) -> float:
+    """P(done by the real deadline when finished at ``finish``), believing the stated due time
+    in proportion to the sender's reliability; an unbelieved claim leaves the deadline uniform
+    over the rest of the horizon. Nothing finished after the horizon counts."""
+    if finish > horizon:
+        return 0.0
+    stated = 1.0 if finish <= stated_due else 0.0
+    span = max(horizon - now, 1)
+    uniform = max(0.0, 1.0 - (finish - now) / span)
+    return authority * stated + (1.0 - authority) * uniform
+
+
 class VocSwitching(SwitchingPolicy):
     """The controller's switching rule answering interruptions (see the module docstring).
 
@@ -112,12 +124,11 @@ class VocSwitching(SwitchingPolicy):
         """Ask the controller; map its selection to preempt / queue / stay."""
         x, view, cfg = interruption, self._view, self.config
         value = _expected(x.authority, x.stakes, cfg.prior_value)
-        wait = _expected(x.authority, x.requested_within, view.horizon / 2)
-        due = status.time + wait
+        stated_due = status.time + x.requested_within
         now_done = status.time + status.preempted_work + x.handling_steps
         queued_done = now_done + status.main_work_left + status.queued_work
-        p_now = 1.0 if now_done <= due else 0.0
-        p_queue = 1.0 if queued_done <= min(due, view.horizon) else 0.0
+        p_now = _p_on_time(now_done, stated_due, status.time, x.authority, view.horizon)
+        p_queue = _p_on_time(queued_done, stated_due, status.time, x.authority, view.horizon)
         resume = cfg.resume_steps * view.main.context_depth
         task_at_risk = not status.main_done and (
             status.time + status.preempted_work + x.handling_steps + status.main_work_left + resume
@@ -201,12 +212,20 @@ class VocSchedule(SchedulePolicy):
         self._waited: dict[str, int] = {}
 
     def _candidate(self, o: ObligationView, slot: int, left: int) -> Candidate:
-        cfg, slot_s = self.config, self._view.slot_minutes * 60.0
+        """The obligation as a candidate: its declared loss is the expected value lost by
+        letting this slot go to something else (finishing one slot later), §3.3."""
+        cfg, view = self.config, self._view
         value = _expected(o.authority, o.stakes, cfg.prior_value)
-        due = o.arrives_at + _expected(o.authority, o.due_in, self._view.slots / 2)
+        stated_due = o.arrives_at + o.due_in
+        hazard = cfg.hazards[o.timescale]
+
+        def expected_if_done(done: int) -> float:
+            on_time = _p_on_time(done, stated_due, slot, o.authority, view.slots)
+            return value * on_time * (1.0 - hazard) ** (done - o.arrives_at)
+
         done = slot + left
-        keep = (1.0 - cfg.hazards[o.timescale]) ** (done - o.arrives_at)
-        rate = value * keep / left if done <= due else 0.0
+        loss = max(expected_if_done(done) - expected_if_done(done + 1), 0.0)
+        due = o.arrives_at + _expected(o.authority, o.due_in, view.slots / 2)
         return Candidate(
             id=o.id,
             kind=CandidateKind.CONTINUE_TASK,
@@ -215,8 +234,8 @@ class VocSchedule(SchedulePolicy):
             origin="schedule",
             goal_ids=(o.id,),
             p_change=1.0,
-            loss_if_wrong=rate,
-            deadline_s=max(due - done, 0.0) * slot_s,
+            loss_if_wrong=loss,
+            deadline_s=max(due - done, 0.0) * view.slot_minutes * 60.0,
         )
 
     def pick(
