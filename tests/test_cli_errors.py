@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -30,3 +31,11 @@ def test_unknown_command_exits_2_without_traceback() -> None:
 def test_scenario_error_message_names_file_and_path() -> None:
     err = ScenarioError("must sum to 1", file="a.yaml", path="variables.x.prior")
     assert str(err) == "a.yaml:variables.x.prior: must sum to 1"
+
+
+def test_heedful_error_in_any_command_is_one_line_even_without_main(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.yaml"
+    result = CliRunner().invoke(app, ["scenario", "validate", str(missing)])
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.output.count("\n") == 1 and result.output.startswith("error: ")

@@ -12,7 +12,7 @@ from heedful.bench.families import (
     parse_family_list,
     scenario_rngs,
 )
-from heedful.bench.families.signals import SIGNALS, p_stale
+from heedful.bench.families._signals import SIGNALS, p_stale
 from heedful.bench.seeds import Stream
 from heedful.errors import UnknownNameError
 from heedful.model import Scenario, scenario_from_dict, scenario_to_dict
@@ -194,7 +194,7 @@ def test_family_a_critical_signal_is_quiet_and_the_loud_item_is_not() -> None:
 
 
 def test_family_h_injections_come_from_low_value_sources_only() -> None:
-    from heedful.bench.families.words import INJECTIONS
+    from heedful.bench.families._words import INJECTIONS
 
     for s in generate_family("H", 30, seed=13):
         state = next(iter(s.view.variables))
@@ -206,7 +206,7 @@ def test_family_h_injections_come_from_low_value_sources_only() -> None:
 
 
 def test_family_h_grand_labels_do_not_mark_either_role() -> None:
-    from heedful.bench.families.words import AUTHORITY_MIMICS
+    from heedful.bench.families._words import AUTHORITY_MIMICS
 
     useful = useless = 0
     for s in generate_family("H", 40, seed=14):

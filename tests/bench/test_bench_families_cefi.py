@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 from heedful import decision
 from heedful.bench import run_benchmark
 from heedful.bench.families import generate_family, get_family, scenario_rngs
+from heedful.bench.families._signals import SIGNALS, p_stale
+from heedful.bench.families._words import SELF_KINDS
 from heedful.bench.families.hypothesis import ORIGIN
-from heedful.bench.families.signals import SIGNALS, p_stale
-from heedful.bench.families.words import SELF_KINDS
 from heedful.cli import app
 from heedful.model import Scenario, Volatility, scenario_from_dict, scenario_to_dict
 

@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 import yaml
 
 from heedful.bench.families import generate_family
-from heedful.bench.holdout import load_holdout
+from heedful.bench.holdout import load_holdout, make_holdout
 from heedful.bench.results import Results
 from heedful.bench.seeds import Stream
 from heedful.bench.suite import run_to_folder
@@ -18,10 +19,7 @@ from heedful.model import scenario_to_dict
 @pytest.fixture
 def sealed_dir(tmp_path: Path) -> Path:
     d = tmp_path / "evaluator-private" / "heldout"
-    d.mkdir(parents=True)
-    for fam in ("G", "B"):
-        items = [scenario_to_dict(s) for s in generate_family(fam, 2, 9, stream=Stream.HOLDOUT)]
-        (d / f"{fam}.yaml").write_text(yaml.safe_dump(items))
+    make_holdout(["G", "B"], 2, tmp_path / "evaluator-private" / "key", d)
     return d
 
 
@@ -73,3 +71,76 @@ def test_sealed_results_cannot_hold_trials(sealed_dir: Path, tmp_path: Path) -> 
 def test_holdout_and_scenario_files_together_are_refused(sealed_dir: Path) -> None:
     with pytest.raises(InvalidArgumentError, match="either"):
         run_to_folder(holdout=sealed_dir, scenario_paths=[sealed_dir])
+
+
+def test_holdout_make_creates_a_private_256_bit_key_and_opaque_ids(tmp_path: Path) -> None:
+    key_file = tmp_path / "secret" / "holdout.key"
+    made = make_holdout(["G", "B"], 3, key_file, tmp_path / "set", cwd=tmp_path / "elsewhere")
+    assert made.key_created
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert len(bytes.fromhex(key_file.read_text().strip())) * 8 >= 256
+    scenarios = load_holdout(tmp_path / "set", cwd=tmp_path / "elsewhere")
+    assert len(scenarios) == 6
+    for s in scenarios:
+        # A keyed hash: nothing of family, seed or index in the id.
+        assert re.fullmatch(r"hx-[0-9a-f]{20}", s.id)
+    manifest = json.loads((tmp_path / "set" / "holdout.json").read_text())
+    assert key_file.read_text().strip() not in json.dumps(manifest)
+    assert manifest["families"] == ["G", "B"] and manifest["count"] == 3
+
+
+def test_holdout_make_is_a_function_of_the_key(tmp_path: Path) -> None:
+    key = tmp_path / "k"
+    make_holdout(["G"], 2, key, tmp_path / "a", cwd=tmp_path / "x")
+    make_holdout(["G"], 2, key, tmp_path / "b", cwd=tmp_path / "x")
+    make_holdout(["G"], 2, tmp_path / "other-key", tmp_path / "c", cwd=tmp_path / "x")
+    a = sorted(p.name for p in (tmp_path / "a").glob("*.yaml"))
+    assert a == sorted(p.name for p in (tmp_path / "b").glob("*.yaml"))
+    assert (tmp_path / "a" / a[0]).read_text() == (tmp_path / "b" / a[0]).read_text()
+    assert not set(a) & {p.name for p in (tmp_path / "c").glob("*.yaml")}
+
+
+def test_holdout_truth_is_not_found_by_searching_public_seeds(tmp_path: Path) -> None:
+    # The attack of issue 9: recover a hold-out scenario's truth by regenerating public ones.
+    make_holdout(["G"], 2, tmp_path / "k", tmp_path / "set", cwd=tmp_path / "x")
+    sealed = load_holdout(tmp_path / "set", cwd=tmp_path / "x")
+    truths = {json.dumps(s.truth.model_dump(mode="json"), sort_keys=True) for s in sealed}
+    for stream in (Stream.DEV, Stream.HOLDOUT):
+        for seed in range(40):
+            for s in generate_family("G", 2, seed, stream=stream):
+                assert json.dumps(s.truth.model_dump(mode="json"), sort_keys=True) not in truths
+
+
+def test_holdout_key_and_folder_inside_the_project_are_refused(tmp_path: Path) -> None:
+    inside = Path(__file__).resolve().parent
+    with pytest.raises(InvalidArgumentError, match="key must live outside the project"):
+        make_holdout(["G"], 1, inside / "holdout.key", tmp_path / "set")
+    with pytest.raises(InvalidArgumentError, match="must live outside the project"):
+        make_holdout(["G"], 1, tmp_path / "k", inside / "sealed")
+    assert not (inside / "holdout.key").exists()
+
+
+def test_short_or_garbled_key_files_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "short").write_text("ab" * 16)
+    with pytest.raises(InvalidArgumentError, match="128 bits; at least 256"):
+        make_holdout(["G"], 1, tmp_path / "short", tmp_path / "s1", cwd=tmp_path / "x")
+    (tmp_path / "garbled").write_text("not a key")
+    with pytest.raises(InvalidArgumentError, match="hex text"):
+        make_holdout(["G"], 1, tmp_path / "garbled", tmp_path / "s2", cwd=tmp_path / "x")
+
+
+def test_holdout_run_refuses_public_generator_ids(tmp_path: Path) -> None:
+    d = tmp_path / "public-seed-set"
+    d.mkdir()
+    items = [scenario_to_dict(s) for s in generate_family("G", 2, 9, stream=Stream.HOLDOUT)]
+    (d / "G.yaml").write_text(yaml.safe_dump(items))
+    with pytest.raises(InvalidArgumentError, match="public generators"):
+        load_holdout(d, cwd=tmp_path / "x")
+
+
+def test_holdout_make_refuses_a_folder_that_holds_scenarios(tmp_path: Path) -> None:
+    make_holdout(["G"], 1, tmp_path / "k", tmp_path / "set", cwd=tmp_path / "x")
+    with pytest.raises(InvalidArgumentError, match="already holds scenario files"):
+        make_holdout(["G"], 1, tmp_path / "k", tmp_path / "set", cwd=tmp_path / "x")
+    (tmp_path / "empty").mkdir()
+    make_holdout(["B"], 1, tmp_path / "k", tmp_path / "empty", cwd=tmp_path / "x")

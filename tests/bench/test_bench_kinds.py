@@ -30,13 +30,13 @@ from heedful.model.kinds_io import (
     any_scenario_to_dict,
     load_any_scenarios,
 )
-from heedful.model.schedule import ObligationView, ScheduleScenario, ScheduleView
+from heedful.model.schedule import ObligationView, ScheduleFrame, ScheduleScenario
 from heedful.model.switching import (
     InterruptionView,
     SwitchChoice,
     SwitchingScenario,
     SwitchingStatus,
-    SwitchingView,
+    SwitchingTaskView,
 )
 
 
@@ -126,7 +126,7 @@ class _LabelSwitching(SwitchingPolicy):
 
     name = "label-reader"
 
-    def reset(self, view: SwitchingView, rng: np.random.Generator) -> None:
+    def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
         self._k = 0
 
     def answer(self, interruption: InterruptionView, status: SwitchingStatus) -> SwitchChoice:
@@ -146,7 +146,7 @@ class _LabelSchedule(SchedulePolicy):
     def __init__(self, blind: bool = False) -> None:
         self.blind = blind
 
-    def reset(self, view: ScheduleView, rng: np.random.Generator) -> None:
+    def reset(self, view: ScheduleFrame, rng: np.random.Generator) -> None:
         self._rng = rng
         self._keys: dict[str, float] = {}
 
@@ -300,3 +300,29 @@ def test_no_hysteresis_ablation_answers_differently_from_voc_somewhere() -> None
         s.id for s in scenarios if answers[("voc", s.id)] != answers[("voc-no-hysteresis", s.id)]
     ]
     assert differ
+
+
+class _Spy(SwitchingPolicy):
+    name = "spy"
+
+    def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
+        self.seen: list[str] = [view.model_dump_json()]
+
+    def answer(self, interruption: InterruptionView, status: SwitchingStatus) -> SwitchChoice:
+        self.seen.append(interruption.model_dump_json() + status.model_dump_json())
+        return SwitchChoice.QUEUE
+
+
+def test_a_switching_policy_sees_no_scenario_id_family_or_private_field() -> None:
+    s = any_scenario_from_dict({**_switching_doc(), "id": "secret-id", "family": "D"})
+    spy = _Spy()
+    run_switching_trial(
+        SwitchingCase.prepare(s),  # type: ignore[arg-type]
+        spy,
+        np.random.default_rng(0),
+        trial=0,
+        config=DEFAULT_CONFIG,
+    )
+    text = " ".join(spy.seen)
+    assert "secret-id" not in text and '"family"' not in text
+    assert "deadline" not in text and "resume_cost" not in text and '"value":2.0' not in text

@@ -15,7 +15,7 @@ from heedful.bench.policy import (
     suite_policy_names,
 )
 from heedful.errors import InvalidArgumentError, UnknownNameError
-from heedful.model import Scenario, ScenarioView
+from heedful.model import Scenario, ScenarioView, TaskView
 
 
 def _choices(policy: Policy, view: ScenarioView, seed: int = 0) -> list[str]:
@@ -47,7 +47,7 @@ def test_get_params_reports_constructor_parameters() -> None:
 
 def test_registering_a_taken_name_for_another_class_fails() -> None:
     class Other(Policy):
-        def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+        def reset(self, view: TaskView, rng: np.random.Generator) -> None:
             pass
 
         def next(self, history: Sequence[Observation]) -> str | None:
@@ -115,7 +115,7 @@ class CheapAndRelevant(Policy):
     def __init__(self, max_cost: float = 10.0) -> None:
         self.max_cost = max_cost
 
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         useful = [s for s in view.sources if s.reports and s.cost.scalar() <= self.max_cost]
         self._order = [s.id for s in sorted(useful, key=lambda s: s.cost.scalar())]
         self._budget = view.budget
@@ -141,7 +141,7 @@ def test_policy_that_does_not_store_its_parameters_is_reported() -> None:
         def __init__(self, depth: int = 2) -> None:
             self._depth = depth
 
-        def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+        def reset(self, view: TaskView, rng: np.random.Generator) -> None:
             pass
 
         def next(self, history: Sequence[Observation]) -> str | None:

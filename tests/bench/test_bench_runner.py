@@ -10,11 +10,18 @@ import pytest
 
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, register_policy
-from heedful.bench.results import FailureCode, Results, Violation, load_results, write_results
+from heedful.bench.results import (
+    FailureCode,
+    Results,
+    Stage,
+    Violation,
+    load_results,
+    write_results,
+)
 from heedful.bench.runner import run_benchmark
 from heedful.bench.scoring import ScenarioOracle, TrialWorld
 from heedful.errors import InvalidArgumentError
-from heedful.model import Scenario, ScenarioView, scenario_from_dict
+from heedful.model import Scenario, TaskView, scenario_from_dict
 
 PRIVATE_KEYS = {"prior", "accuracy", "fails", "render", "echo", "world", "priors"}
 
@@ -33,7 +40,7 @@ class SpyPolicy(Policy):
 
     seen: ClassVar[list[tuple[str, object]]] = []
 
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         SpyPolicy.seen.append(("reset", view))
         self._ids = list(view.source_ids)
         self._budget = view.budget
@@ -50,7 +57,7 @@ class SpyPolicy(Policy):
 class GreedyPolicy(Policy):
     """Ignores the budget: asks for every source."""
 
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         self._ids = list(view.source_ids)
 
     def next(self, history: Sequence[Observation]) -> str | None:
@@ -59,7 +66,7 @@ class GreedyPolicy(Policy):
 
 @register_policy("test-unknown")
 class UnknownSourcePolicy(Policy):
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         pass
 
     def next(self, history: Sequence[Observation]) -> str | None:
@@ -68,7 +75,7 @@ class UnknownSourcePolicy(Policy):
 
 @register_policy("test-repeat")
 class RepeatPolicy(Policy):
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         self._first = view.source_ids[0]
 
     def next(self, history: Sequence[Observation]) -> str | None:
@@ -116,8 +123,11 @@ def test_policies_receive_the_view_and_nothing_private(tiny: Scenario) -> None:
     for kind, arg in SpyPolicy.seen:
         assert kind != "bind", "the runner handed the truth to a non-oracle policy"
         if kind == "reset":
-            assert type(arg) is ScenarioView
-            assert not _keys(arg.model_dump()) & PRIVATE_KEYS  # type: ignore[attr-defined]
+            assert type(arg) is TaskView
+            dumped = arg.model_dump()  # type: ignore[attr-defined]
+            assert not _keys(dumped) & PRIVATE_KEYS
+            # Nothing that identifies the scenario, nor the condition label (issue 9).
+            assert not {"id", "family", "condition", "format"} & set(dumped)
         else:
             assert isinstance(arg, tuple)
             assert all(type(o) is Observation for o in arg)
@@ -212,7 +222,11 @@ def test_critical_recall_and_selection_failure(tiny: Scenario) -> None:
     assert r.scenarios[0].critical == ["probe"]
     for t in r.trials:
         if t.policy == "loudness":
-            assert (t.critical_recall, t.failure) == (0.0, FailureCode.SELECTION_WRONG)
+            # Read the loud distractor instead of the quiet probe: a selection failure whose
+            # primary code is the specific one (issue 9), with the generic code listed too.
+            assert (t.critical_recall, t.stage) == (0.0, Stage.SELECTION)
+            assert t.failure is FailureCode.SALIENCE_CAPTURE
+            assert FailureCode.SELECTION_WRONG in t.codes
         else:
             assert (t.critical_recall, t.failure) == (1.0, None)
 

@@ -6,6 +6,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -14,14 +15,18 @@ from heedful.bench.results import (
     ALL_FAMILIES,
     AggregateRow,
     Aggregates,
+    FailureCode,
     PairedRow,
+    Stage,
     TrialRecord,
 )
 from heedful.bench.seeds import Stream, generator
 from heedful.bench.stats import (
     MeanCI,
     PairedDiff,
+    Proportion,
     bootstrap_mean,
+    bootstrap_ratio,
     clustered_proportion,
     paired_difference,
     transitions,
@@ -90,6 +95,7 @@ def _row(
     n_inspections = sum(len(t.inspected) for t in trials)
     compute = sum(t.inspection_compute or 0.0 for t in trials)
     assert regret is not None and net is not None  # trials is never empty here
+    extra = _diagnostics(trials, rng, config)
     return AggregateRow(
         family=family,
         policy=policy,
@@ -112,7 +118,68 @@ def _row(
         utility_per_compute=(sum(t.utility for t in trials) / compute if compute > 0 else None),
         adaptive_regret=adaptive,
         failures=dict(sorted(Counter(t.failure.value for t in trials if t.failure).items())),
+        stages=dict(Counter(t.stage.value for t in trials if t.stage)),
+        codes=dict(sorted(Counter(c.value for t in trials for c in t.codes).items())),
+        **extra,
     )
+
+
+def _has(code: FailureCode) -> Callable[[TrialRecord], bool]:
+    return lambda t: code in t.codes
+
+
+def _diagnostics(
+    trials: Sequence[TrialRecord], rng: np.random.Generator, config: BenchConfig
+) -> dict[str, Any]:
+    """The document 000 §17 metrics of a row, each with its interval (docs/metrics.md)."""
+    clusters = [t.scenario_id for t in trials]
+    level = config.ci_level
+
+    def share(pred: Callable[[TrialRecord], bool], among: Sequence[TrialRecord]) -> Proportion:
+        return clustered_proportion([pred(t) for t in among], [t.scenario_id for t in among], level)
+
+    def ratio(num: Measure, den: Measure) -> MeanCI | None:
+        return bootstrap_ratio(
+            [num(t) or 0.0 for t in trials],
+            [den(t) or 0.0 for t in trials],
+            rng,
+            clusters=clusters,
+            n_resamples=config.bootstrap_resamples,
+            level=level,
+        )
+
+    agent = [t for t in trials if t.decided_by == "agent"]
+    # Evidence use is judged where inspections reported something the agent could state.
+    with_evidence = [t for t in agent if t.beliefs is not None and t.inspected]
+    # Reasoning given correct evidence: the attention and retrieval stages passed.
+    given = [
+        t for t in agent if t.stage not in (Stage.INITIATION, Stage.SELECTION, Stage.RETRIEVAL)
+    ]
+    kinds = {t.decided_by for t in trials}
+    return {
+        "static_score": cluster_mean(trials, attrgetter("static_score"), rng, config),
+        "utility_per_compute_ci": ratio(attrgetter("utility"), attrgetter("inspection_compute")),
+        "distractor_ci": ratio(
+            attrgetter("distractor_inspections"), lambda t: float(len(t.inspected))
+        ),
+        "first_critical_at": cluster_mean(trials, attrgetter("first_critical_at"), rng, config),
+        "overinspection": share(_has(FailureCode.OVERINSPECTION), trials),
+        "underinspection": share(_has(FailureCode.UNDERINSPECTION), trials),
+        "stale_belief_reuse": share(_has(FailureCode.STALE_STATE), trials),
+        "candidate_recall": cluster_mean(trials, attrgetter("candidate_recall"), rng, config),
+        "selected_given_generated": cluster_mean(
+            trials, attrgetter("selected_given_generated"), rng, config
+        ),
+        "evidence_utilisation": (
+            share(lambda t: FailureCode.EVIDENCE_IGNORED not in t.codes, with_evidence)
+            if with_evidence
+            else None
+        ),
+        "reasoning_given_evidence": (
+            share(attrgetter("action_rational"), given) if given else None
+        ),
+        "decided_by": kinds.pop() if len(kinds) == 1 else "mixed",
+    }
 
 
 def _paired(

@@ -20,6 +20,7 @@ See ``docs/metrics.md`` for the aggregates and the initiation gap.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from heedful import decision
 from heedful.bench.aggregate import cluster_diff, cluster_mean, informative_score
@@ -32,10 +33,12 @@ from heedful.bench.results import (
     InitiationRow,
     TrialRecord,
 )
-from heedful.bench.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator
 from heedful.bench.stats import clustered_proportion
 from heedful.model import Condition, Scenario, ScenarioView, Volatility
+
+if TYPE_CHECKING:
+    from heedful.bench.scoring import ScenarioOracle, TrialWorld
 
 #: Suffix of the family label of unprompted trials (``B`` → ``B/unprompted``).
 UNPROMPTED_LABEL = "/unprompted"

@@ -2,7 +2,7 @@
 
 A policy is built with its parameters (scikit-learn style), then for every trial the runner calls
 ``reset(view, rng)`` once and ``next(history)`` until it returns ``None`` (Gymnasium style). It
-only ever receives a :class:`~heedful.model.ScenarioView` — the visible interface — and the
+only ever receives a :class:`~heedful.model.TaskView` — the visible interface — and the
 observations of its own inspections. In the static condition every history entry is
 ``withheld`` (the policy commits to all its choices before anything is revealed).
 
@@ -32,7 +32,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
-from heedful.model import ScenarioView
+from heedful.model import TaskView
 
 
 @dataclass(frozen=True)
@@ -71,12 +71,21 @@ class Policy(ABC):
     in_default_suite: ClassVar[bool] = True
 
     @abstractmethod
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         """Start a new trial on the visible interface ``view``, drawing randomness from ``rng``."""
 
     @abstractmethod
     def next(self, history: Sequence[Observation]) -> str | None:
         """Return the id of the next source to inspect, or ``None`` to stop."""
+
+    def candidate_sources(self) -> frozenset[str] | None:
+        """Sources that became inspection candidates during the last trial (document 000 §18).
+
+        Controller-based policies override this so the evaluator can tell a candidate that was
+        never generated (``ATTN_CANDIDATE_MISSING``) from one generated but not selected;
+        ``None`` (the default) means the policy has no candidate stage to report.
+        """
+        return None
 
     def get_params(self) -> dict[str, Any]:
         """Return the constructor parameters and their current values."""

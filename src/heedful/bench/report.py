@@ -20,6 +20,10 @@ from rich.table import Table
 from heedful.bench.initiation_report import initiation_html, initiation_tables
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
+from heedful.decision import StaticOracleResult
+
+OracleRow = tuple[str, StaticOracleResult, float | None]
+"""One scenario's oracle answer: id, static result, optimal adaptive value (if computed)."""
 
 
 def ranked_rows(results: Results, family: str = ALL_FAMILIES) -> list[AggregateRow]:
@@ -81,6 +85,41 @@ def _table(results: Results, family: str) -> Table:
             str(r.n_violations),
             *([_num(r.adaptive_regret.mean, 3) if r.adaptive_regret else "—"] if adaptive else []),
         )
+    return table
+
+
+def oracle_table(rows: Sequence[OracleRow], adaptive: bool = False) -> Table:
+    """The table of ``heedful bench oracle``: V*, optimal sets, U_random, V(∅), critical sources.
+
+    Args:
+        rows: One entry per scenario.
+        adaptive: Add the optimal adaptive value column.
+    """
+    table = Table(title="Exact static oracle (SPEC §3)")
+    table.add_column("scenario", overflow="fold")
+    for column in ("budget", "V*"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("optimal sets", overflow="fold")
+    for column in ("U_random", "V(∅)"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("critical", overflow="fold")
+    if adaptive:
+        table.add_column("V adaptive", justify="right", no_wrap=True)
+    for scenario_id, r, v_ad in rows:
+        sets = ["{" + (", ".join(s) or "∅") + "}" for s in r.optimal_sets]
+        shown = "\n".join(sets[:3]) + (f"\n(+{len(sets) - 3} more)" if len(sets) > 3 else "")
+        cells = [
+            scenario_id,
+            str(r.budget),
+            f"{r.v_star:.4f}",
+            shown,
+            f"{r.u_random:.4f}",
+            f"{r.v_empty:.4f}",
+            ", ".join(r.critical) or "none",
+        ]
+        if v_ad is not None:
+            cells.append(f"{v_ad:.4f}")
+        table.add_row(*cells)
     return table
 
 

@@ -18,10 +18,48 @@ ALL_FAMILIES = "all"
 
 
 class FailureCode(StrEnum):
-    """First failing stage of a trial (document 000 §13, §18; codes of Appendix B)."""
+    """The failure codes of document 000 Appendix B (definitions: docs/metrics.md)."""
 
+    CANDIDATE_MISSING = "ATTN_CANDIDATE_MISSING"
     SELECTION_WRONG = "ATTN_SELECTION_WRONG"
+    SWITCH_WRONG = "ATTN_SWITCH_WRONG"
+    STARVATION = "ATTN_STARVATION"
+    OVERINSPECTION = "ATTN_OVERINSPECTION"
+    UNDERINSPECTION = "ATTN_UNDERINSPECTION"
+    SALIENCE_CAPTURE = "ATTN_SALIENCE_CAPTURE"
+    SUMMARY_SUBSTITUTION = "ATTN_SUMMARY_SUBSTITUTION"
+    STALE_STATE = "ATTN_STALE_STATE"
+    SOURCE_AUTHORITY_NEGLECT = "ATTN_SOURCE_AUTHORITY_NEGLECT"
     RETRIEVAL_FAILED = "RETRIEVAL_FAILED"
+    EVIDENCE_IGNORED = "EVIDENCE_IGNORED"
+    REASONING_FAILED = "REASONING_FAILED"
+    VALIDATOR_RESCUED = "VALIDATOR_RESCUED"
+
+
+class Stage(StrEnum):
+    """The stage of document 000 §13 (with §18's generation/selection split) a trial failed at.
+
+    Stages are judged in this order and the first failure wins.
+    """
+
+    INITIATION = "initiation"
+    SELECTION = "selection"
+    RETRIEVAL = "retrieval"
+    EVIDENCE = "evidence"
+    REASONING = "reasoning"
+
+
+class AgentUsage(BaseModel):
+    """Model usage of one agent trial (LLM agents; ``None`` for programmatic policies)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    errors: int = 0
+    cached_calls: int = 0
 
 
 class Violation(StrEnum):
@@ -103,13 +141,19 @@ class InitiationMetrics(_Model):
 
 
 class TrialRecord(_Model):
-    """One policy on one scenario in one trial (see docs/metrics.md for every field)."""
+    """One policy on one scenario in one trial (see docs/metrics.md for every field).
+
+    In the adaptive condition ``value``, ``v_star``, ``regret``, ``score`` and ``optimal`` are the
+    adaptive ones (the policy as a policy, against ``V*_adaptive``); the static valuation of the
+    realized set is kept in the ``static_*`` fields.
+    """
 
     scenario_id: str
     family: str
     policy: str
     trial: int
     condition: Literal["static", "adaptive"]
+    mode: Literal["attention", "production"] = "attention"
     world: dict[str, str]
     inspected: list[str]
     failed_inspections: list[str]
@@ -121,22 +165,44 @@ class TrialRecord(_Model):
     score: float | None
     uninformative: bool
     optimal: bool
-    action: str
+    #: ``exact`` (static set value, or a deterministic policy's exact adaptive value) or
+    #: ``estimate`` (adaptive, non-deterministic policy: the trial's posterior expected value).
+    value_kind: Literal["exact", "estimate"] = "exact"
+    static_value: float | None = None
+    static_regret: float | None = None
+    static_score: float | None = None
+    #: Who chose the final action: the runner (Bayes-best on the posterior) or the agent.
+    decided_by: Literal["runner", "agent"] = "runner"
+    action: str | None
     utility: float
     inspection_cost: float
     #: Unweighted Σ scalar cost (tool_calls + tokens/1000 + latency_ms/1000) of the inspections.
     inspection_compute: float | None = None
     net_utility: float
     action_correct: bool
+    #: The action is the Bayes-best action given what the agent observed.
+    action_rational: bool = True
+    beliefs: dict[str, str] | None = None
+    forced_inspections: list[str] = Field(default_factory=list)
+    protocol_error: str | None = None
     critical_recall: float | None
+    closest_optimal_set: list[str] = Field(default_factory=list)
     missing_critical: list[str]
     precision: float | None
     first_critical_at: int | None
     distractor_inspections: int
+    #: Controller policies: sources that became an inspection candidate (``None``: not known).
+    candidates: list[str] | None = None
+    candidate_recall: float | None = None
+    selected_given_generated: float | None = None
+    stage: Stage | None = None
     failure: FailureCode | None
+    codes: list[FailureCode] = Field(default_factory=list)
+    rescued: bool = False
     adaptive_value: float | None = None
     adaptive_regret: float | None = None
     initiation: InitiationMetrics | None = None
+    usage: AgentUsage | None = None
 
 
 class AggregateRow(_Model):
@@ -159,6 +225,23 @@ class AggregateRow(_Model):
     utility_per_compute: float | None
     adaptive_regret: MeanCI | None
     failures: dict[str, int]
+    #: Trials per first failing stage, and per code (every code that applied).
+    stages: dict[str, int] = Field(default_factory=dict)
+    codes: dict[str, int] = Field(default_factory=dict)
+    #: Adaptive condition: the static score of the realized sets (extra column).
+    static_score: MeanCI | None = None
+    #: Document 000 §17 metrics with their intervals (docs/metrics.md).
+    utility_per_compute_ci: MeanCI | None = None
+    distractor_ci: MeanCI | None = None
+    first_critical_at: MeanCI | None = None
+    overinspection: Proportion | None = None
+    underinspection: Proportion | None = None
+    stale_belief_reuse: Proportion | None = None
+    candidate_recall: MeanCI | None = None
+    selected_given_generated: MeanCI | None = None
+    evidence_utilisation: Proportion | None = None
+    reasoning_given_evidence: Proportion | None = None
+    decided_by: Literal["runner", "agent", "mixed"] = "runner"
 
 
 class PairedRow(_Model):

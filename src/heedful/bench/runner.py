@@ -1,9 +1,12 @@
 """The benchmark runner: policies × scenarios × trials, scored against the exact oracle.
 
 Per trial the runner draws the world from the truth (or uses the fixed world), lets the policy
-choose inspections from the *view* only, reveals observations sampled from the truth, then acts
-Bayes-optimally on the posterior — reasoning is isolated from attention (document 000 §13), so
-every difference between policies is a difference in what they chose to look at.
+choose inspections from the *task view* only (:func:`heedful.bench.views.policy_view`: no id,
+family or condition), reveals observations sampled from the truth, then acts Bayes-optimally on
+the posterior — for programmatic policies reasoning is isolated from attention (document 000
+§13), so every difference between them is a difference in what they chose to look at; their
+evidence and reasoning stages pass by construction. LLM agents choose their own action (see
+:mod:`heedful.bench.scoring`). Scoring: :func:`heedful.bench.scoring.score_trial`.
 
 Randomness (all from the root seed, see :mod:`heedful.bench.seeds`): the world of a
 (scenario, trial) and the outcome of each source in it are shared by every policy (common random
@@ -12,37 +15,55 @@ numbers, so comparisons are paired); each policy gets its own stream.
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from heedful.bench.aggregate import aggregate
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
-from heedful.bench.initiation import family_label, initiation_metrics, with_initiation
+from heedful.bench.initiation import with_initiation
 from heedful.bench.manifest import build_manifest
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, get_policy
 from heedful.bench.results import (
-    FailureCode,
     PolicySpec,
     Results,
     ScenarioSummary,
     TrialRecord,
     Violation,
 )
-from heedful.bench.scoring import ScenarioOracle, TrialWorld
+from heedful.bench.scoring import (
+    ScenarioOracle,
+    TrialOutcome,
+    TrialWorld,
+    decision_variables,
+    is_distractor,
+    score_trial,
+)
 from heedful.bench.seeds import Stream, generator, name_key
+from heedful.bench.views import policy_view
 from heedful.errors import HeedfulError, InvalidArgumentError
-from heedful.model import Condition, Scenario, ScenarioView
+from heedful.model import Condition, Scenario, TaskView
+
+__all__ = [
+    "ProgressFn",
+    "build_policies",
+    "collect_choices",
+    "decision_variables",
+    "is_distractor",
+    "run_benchmark",
+]
+
+#: Progress callback: ``(done, total, label)`` after each trial (``label`` never names a scenario
+#: of a sealed run).
+ProgressFn = Callable[[int, int, str], None]
 
 Reveal = Callable[[str], Observation]
 
 
 def collect_choices(
-    policy: Policy, view: ScenarioView, reveal: Reveal | None
+    policy: Policy, view: TaskView, reveal: Reveal | None
 ) -> tuple[list[Observation], Violation | None]:
     """Ask a policy for inspections until it stops, enforcing the protocol.
 
@@ -71,16 +92,6 @@ def collect_choices(
         history.append(reveal(choice) if reveal else Observation(choice, withheld=True))
 
 
-def decision_variables(view: ScenarioView) -> set[str]:
-    """Variables some action's utility depends on (named in a utility rule's ``when``)."""
-    return {v for a in view.actions.values() for rule in a.utility for v in rule.when}
-
-
-def is_distractor(view: ScenarioView, source_id: str) -> bool:
-    """A source that reports no variable any action's utility depends on (visible structure)."""
-    return not set(view.source(source_id).reports) & decision_variables(view)
-
-
 def build_policies(specs: Sequence[PolicySpec | str]) -> list[tuple[PolicySpec, Policy]]:
     """Instantiate policies from names or specs; the spec records the full parameters."""
     out: list[tuple[PolicySpec, Policy]] = []
@@ -101,68 +112,48 @@ def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _trial_record(
-    scenario: Scenario,
+def _play(
+    policy: Policy,
+    spec: PolicySpec,
+    view: TaskView,
     oracle: ScenarioOracle,
     world: TrialWorld,
-    spec: PolicySpec,
-    trial: int,
     adaptive: bool,
-    history: list[Observation],
-    violation: Violation | None,
-    config: BenchConfig,
-    initiation: bool = False,
-) -> TrialRecord:
-    inspected = [o.source_id for o in history]
-    observed = [(sid, world.outcome(sid)) for sid in inspected]
-    action = oracle.act(observed)
-    utility = oracle.utility(action, world.index)
-    cost = oracle.weighted_cost(inspected)
-    value = oracle.set_value(inspected)
-    st = oracle.static
-    gap = st.v_star - st.u_random
-    uninformative = gap < config.uninformative_gap
-    optimal = value >= st.v_star - config.optimal_tolerance
-    critical = set(st.critical)
-    failed = [sid for sid in inspected if world.observation(sid).failed]
-    failure: FailureCode | None = None
-    if not optimal:
-        failure = FailureCode.SELECTION_WRONG
-    elif any(sid in critical for sid in failed):
-        failure = FailureCode.RETRIEVAL_FAILED
-    return TrialRecord(
-        scenario_id=scenario.id,
-        family=family_label(scenario.view),
-        policy=spec.name,
-        trial=trial,
-        condition="adaptive" if adaptive else "static",
-        world=world.values,
-        inspected=inspected,
-        failed_inspections=failed,
+    seed: int,
+    key: int,
+    trial: int,
+) -> TrialOutcome:
+    """One policy plays one trial; its choices and (controller policies) candidates."""
+    if isinstance(policy, OraclePolicy):
+        # The one privileged path: only the oracle is handed the truth.
+        policy.bind(oracle)
+    rng = generator(seed, Stream.POLICY, key, trial, name_key(spec.name))
+    policy.reset(view, rng)
+    reveal = world.observation if adaptive else None
+    history, violation = collect_choices(policy, view, reveal)
+    cands = policy.candidate_sources()
+    return TrialOutcome(
+        history=tuple(history),
         violation=violation,
-        value=value,
-        v_star=st.v_star,
-        u_random=st.u_random,
-        regret=st.v_star - value,
-        score=None if uninformative else 100.0 * (value - st.u_random) / gap,
-        uninformative=uninformative,
-        optimal=optimal,
-        action=oracle.problem.action_ids[action],
-        utility=utility,
-        inspection_cost=cost,
-        inspection_compute=sum(scenario.view.source(sid).cost.scalar() for sid in inspected),
-        net_utility=utility - cost,
-        action_correct=utility >= oracle.best_utility(world.index) - config.optimal_tolerance,
-        critical_recall=len(critical & set(inspected)) / len(critical) if critical else None,
-        missing_critical=[s for s in st.critical if s not in inspected],
-        precision=len(critical & set(inspected)) / len(inspected) if inspected else None,
-        first_critical_at=next(
-            (i for i, sid in enumerate(inspected, start=1) if sid in critical), None
-        ),
-        distractor_inspections=sum(1 for sid in inspected if is_distractor(scenario.view, sid)),
-        failure=failure,
-        initiation=initiation_metrics(scenario, oracle, world, inspected) if initiation else None,
+        candidates=frozenset(cands) if cands is not None else None,
+        stopped=violation is None,
     )
+
+
+@contextlib.contextmanager
+def _progress(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
+    """The progress callback to call after each trial: the caller's, a Rich bar, or nothing."""
+    if callable(progress):
+        yield progress
+        return
+    show = sys.stderr.isatty() if progress is None else progress
+    if not show:
+        yield lambda done, total, label: None
+        return
+    from heedful.bench.progress import rich_bar
+
+    with rich_bar("bench") as bar:
+        yield bar
 
 
 def run_benchmark(
@@ -175,7 +166,7 @@ def run_benchmark(
     config: BenchConfig = DEFAULT_CONFIG,
     scenario_source: str = "<memory>",
     generator_versions: dict[str, str] | None = None,
-    progress: bool | None = None,
+    progress: bool | ProgressFn | None = None,
     sealed: bool = False,
     world_keys: Sequence[int] | None = None,
     initiation: bool = False,
@@ -191,7 +182,8 @@ def run_benchmark(
         config: Thresholds and statistics settings.
         scenario_source: Where the scenarios came from, for the manifest.
         generator_versions: Generator versions, for the manifest.
-        progress: Show a progress bar (default: only when stderr is a terminal).
+        progress: A :data:`ProgressFn` called after each trial, or ``True``/``False`` for a Rich
+            bar on stderr (default: a bar only when stderr is a terminal).
         sealed: Hold-out run: the result keeps aggregates only (no scenario summaries, no
             per-trial records) and the progress bar never names a scenario.
         world_keys: The world stream of each scenario (default: its position). Scenarios given
@@ -218,23 +210,13 @@ def run_benchmark(
     built = build_policies(policies)
     if not built:
         raise InvalidArgumentError("no policies to run")
-    show = sys.stderr.isatty() if progress is None else progress
-
     records: list[TrialRecord] = []
     summaries: list[ScenarioSummary] = []
     total = len(scenarios) * trials * len(built)
-    with Progress(
-        TextColumn("[bold]bench[/bold] {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        disable=not show,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("", total=total)
+    done = 0
+    with _progress(progress) as tick:
         for si, scenario in enumerate(scenarios):
-            bar.update(task, description="sealed" if sealed else scenario.id)
+            label = "sealed" if sealed else scenario.id
             try:
                 oracle = ScenarioOracle.prepare(scenario, adaptive=adaptive)
             except HeedfulError as exc:
@@ -246,9 +228,10 @@ def run_benchmark(
                     "details are withheld — run it unsealed from the evaluator side"
                 ) from None
             summaries.append(oracle.summary(config))
+            view = policy_view(scenario)
             # Static condition: a deterministic policy's choices cannot depend on the trial
             # (it sees only the view and its own withheld choices), so ask it once per scenario.
-            static_choices: dict[str, tuple[list[Observation], Violation | None]] = {}
+            static_choices: dict[str, TrialOutcome] = {}
             key = si if world_keys is None else world_keys[si]
             measure = initiation or scenario.view.condition is Condition.UNPROMPTED
             for trial in range(trials):
@@ -256,33 +239,34 @@ def run_benchmark(
                 for spec, policy in built:
                     reuse = not adaptive and policy.deterministic
                     if reuse and spec.name in static_choices:
-                        history, violation = static_choices[spec.name]
+                        outcome = static_choices[spec.name]
                     else:
-                        if isinstance(policy, OraclePolicy):
-                            # The one privileged path: only the oracle is handed the truth.
-                            policy.bind(oracle)
-                        rng = generator(seed, Stream.POLICY, key, trial, name_key(spec.name))
-                        policy.reset(scenario.view, rng)
-                        reveal = world.observation if adaptive else None
-                        history, violation = collect_choices(policy, scenario.view, reveal)
+                        outcome = _play(
+                            policy, spec, view, oracle, world, adaptive, seed, key, trial
+                        )
                         if reuse:
-                            static_choices[spec.name] = (history, violation)
-                    rec = _trial_record(
-                        scenario,
-                        oracle,
-                        world,
-                        spec,
-                        trial,
-                        adaptive,
-                        history,
-                        violation,
-                        config,
-                        measure,
+                            static_choices[spec.name] = outcome
+                    exact = (
+                        oracle.policy_value(spec.name, policy, view)
+                        if adaptive and policy.deterministic
+                        else None
                     )
-                    if adaptive and policy.deterministic:
-                        rec = oracle.with_adaptive_value(rec, policy, scenario.view)
-                    records.append(rec)
-                    bar.advance(task)
+                    records.append(
+                        score_trial(
+                            scenario,
+                            oracle,
+                            world,
+                            policy=spec.name,
+                            trial=trial,
+                            adaptive=adaptive,
+                            outcome=outcome,
+                            config=config,
+                            initiation=measure,
+                            exact_value=exact,
+                        )
+                    )
+                    done += 1
+                    tick(done, total, label)
 
     names = [s.name for s, _ in built]
     families = sorted({s.view.family for s in scenarios})

@@ -1,21 +1,33 @@
-"""The bench's side of exact valuation: one cached oracle per scenario, and the trial's world.
+"""Scoring: one cached oracle per scenario, the trial's world, and :func:`score_trial`.
 
-Every number here comes from :mod:`heedful.decision` — the bench computes no value of its own
-(SPEC §1: nothing is implemented twice). This module only caches and adapts.
+Every value here comes from :mod:`heedful.decision` — the bench computes no value of its own
+(SPEC §1: nothing is implemented twice). :func:`score_trial` turns what a policy or an agent did
+in one trial (:class:`TrialOutcome`) into its :class:`~heedful.bench.results.TrialRecord`: the
+attention score and regret (static, or adaptive against ``V*_adaptive``), the decision's utility,
+and the failure split of :mod:`heedful.bench.taxonomy`. Definitions: ``docs/metrics.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
 from heedful import decision
 from heedful.bench.config import BenchConfig
+from heedful.bench.initiation import family_label, initiation_metrics
 from heedful.bench.policy import Observation, Policy
-from heedful.bench.results import ScenarioSummary, TrialRecord
-from heedful.model import Scenario, ScenarioView
+from heedful.bench.results import (
+    AgentUsage,
+    FailureCode,
+    ScenarioSummary,
+    TrialRecord,
+    Violation,
+)
+from heedful.bench.taxonomy import TrialFacts, closest_optimal_set, judge
+from heedful.model import Scenario, TaskView
 
 
 @dataclass
@@ -101,20 +113,43 @@ class ScenarioOracle:
         idx = [self.problem.source_index(s) for s in inspected]
         return self.problem.cost_weight * float(self.problem.costs[idx].sum()) if idx else 0.0
 
-    def with_adaptive_value(
-        self, record: TrialRecord, policy: Policy, view: ScenarioView
-    ) -> TrialRecord:
-        """Add the exact adaptive value of a deterministic policy (cached per policy)."""
-        if self.adaptive is None:
-            return record
-        if record.policy not in self._policy_values:
-            self._policy_values[record.policy] = self._exact_policy_value(policy, view)
-        v = self._policy_values[record.policy]
-        return record.model_copy(
-            update={"adaptive_value": v, "adaptive_regret": self.adaptive.v_adaptive - v}
-        )
+    def policy_value(self, name: str, policy: Policy, view: TaskView) -> float:
+        """The exact adaptive value of a deterministic policy (cached per policy name)."""
+        if name not in self._policy_values:
+            self._policy_values[name] = self._exact_policy_value(policy, view)
+        return self._policy_values[name]
 
-    def _exact_policy_value(self, policy: Policy, view: ScenarioView) -> float:
+    def path_optimal(self, observed: Sequence[tuple[str, int]], stopped: bool) -> bool:
+        """Adaptive condition: every step of this path is an optimal choice from where it was.
+
+        Args:
+            observed: The (source, outcome index) path, in order.
+            stopped: The policy stopped by itself after the path (rather than hitting the
+                budget or breaking the protocol); stopping is then judged too.
+        """
+        assert self.adaptive is not None
+        tol = 1e-9
+        for i, (sid, _) in enumerate(observed):
+            q = self.adaptive.q_values(tuple(observed[:i]))
+            if sid not in q or q[sid] < max(q.values()) - tol:
+                return False
+        if stopped:
+            q = self.adaptive.q_values(tuple(observed))
+            return q[None] >= max(q.values()) - tol
+        return True
+
+    def posterior_value(self, observed: Sequence[tuple[str, int]]) -> float:
+        """``max_a E[u(a) | observations]`` — the trial's expected utility of acting Bayes-optimally
+        on what was observed (before the inspection cost)."""
+        belief = decision.posterior(self.problem, observed)
+        return float((self.problem.utility @ belief).max())
+
+    def expected_utility(self, action: int, observed: Sequence[tuple[str, int]]) -> float:
+        """``E[u(action) | observations]``."""
+        belief = decision.posterior(self.problem, observed)
+        return float(self.problem.utility[action] @ belief)
+
+    def _exact_policy_value(self, policy: Policy, view: TaskView) -> float:
         problem = self.problem
         valid = set(view.source_ids)
         fixed_rng_seed = 0
@@ -180,3 +215,222 @@ class TrialWorld:
     def observation(self, source_id: str) -> Observation:
         """The real observation of ``source_id`` (adaptive condition, and for scoring)."""
         return observation_of(self.oracle.problem, source_id, self.outcome(source_id))
+
+
+@dataclass(frozen=True)
+class TrialOutcome:
+    """What one policy or agent did in one trial — the input of :func:`score_trial`.
+
+    Attributes:
+        history: The accepted spontaneous inspections, in order (withheld ones in the static
+            condition).
+        violation: The protocol violation that stopped a programmatic policy, if any.
+        action: The agent's own final action; ``None`` with ``decided_by_agent=False`` means the
+            runner acts Bayes-optimally on the posterior (programmatic policies).
+        decided_by_agent: The agent chooses the action (an agent that never decided has
+            ``action=None`` and fails the reasoning stage).
+        beliefs: The beliefs the agent stated with its decision (variable → value).
+        forced: Reads the production validator forced (never spontaneous attention).
+        validator_blocked: Production mode refused at least one decision.
+        protocol_error: Why an agent's trial broke the protocol (over budget, unknown id,
+            malformed call, no decision within the turn limit, endpoint failure).
+        candidates: Controller policies: every source that became an inspection candidate.
+        stopped: The policy stopped by itself (adaptive path optimality judges the stop too).
+        usage: Model usage of an agent trial.
+    """
+
+    history: tuple[Observation, ...]
+    violation: Violation | None = None
+    action: str | None = None
+    decided_by_agent: bool = False
+    beliefs: Mapping[str, str] | None = None
+    forced: tuple[Observation, ...] = ()
+    validator_blocked: bool = False
+    protocol_error: str | None = None
+    candidates: frozenset[str] | None = None
+    stopped: bool = True
+    usage: AgentUsage | None = None
+
+
+def score_trial(
+    scenario: Scenario,
+    oracle: ScenarioOracle,
+    world: TrialWorld,
+    *,
+    policy: str,
+    trial: int,
+    adaptive: bool,
+    outcome: TrialOutcome,
+    config: BenchConfig,
+    initiation: bool = False,
+    mode: Literal["attention", "production"] = "attention",
+    exact_value: float | None = None,
+) -> TrialRecord:
+    """Score one trial (every field: docs/metrics.md).
+
+    Args:
+        scenario: The scenario (view and PRIVATE truth: this is the evaluator side).
+        oracle: Its prepared oracle.
+        world: The trial's world and source outcomes.
+        policy: The policy's registered name.
+        trial: Trial index.
+        adaptive: Adaptive condition (score against ``V*_adaptive``).
+        outcome: What the policy or agent did.
+        config: Thresholds.
+        initiation: Record the unprompted-condition metrics (document 000 §15.2).
+        mode: ``production`` when the claim validator could force reads.
+        exact_value: Adaptive condition, deterministic policy: its exact adaptive value
+            (:meth:`ScenarioOracle.policy_value`); otherwise the trial's value is estimated.
+    """
+    spontaneous = [o.source_id for o in outcome.history]
+    forced = [o.source_id for o in outcome.forced if o.source_id not in spontaneous]
+    reads = spontaneous + forced
+    observed_s = [(sid, world.outcome(sid)) for sid in spontaneous]
+    observed = [(sid, world.outcome(sid)) for sid in reads]
+    problem = oracle.problem
+    st = oracle.static
+    tol = config.optimal_tolerance
+
+    # Attention value of the spontaneous selection: static V(S), or the adaptive policy value.
+    static_value = oracle.set_value(spontaneous)
+    cost_s = oracle.weighted_cost(spontaneous)
+    value_kind: Literal["exact", "estimate"] = "exact"
+    if adaptive and oracle.adaptive is not None:
+        v_star = oracle.adaptive.v_adaptive
+        if exact_value is not None:
+            value = exact_value
+        else:
+            value, value_kind = oracle.posterior_value(observed_s) - cost_s, "estimate"
+        optimal = outcome.violation is None and oracle.path_optimal(
+            observed_s, outcome.stopped and len(spontaneous) < scenario.view.budget
+        )
+    else:
+        v_star, value = st.v_star, static_value
+        optimal = static_value >= st.v_star - tol
+    gap = v_star - st.u_random
+    uninformative = gap < config.uninformative_gap
+
+    # The decision: the agent's own, or the runner's Bayes-best on everything read.
+    if outcome.decided_by_agent:
+        act = (
+            problem.action_ids.index(outcome.action)
+            if outcome.action in problem.action_ids
+            else None
+        )
+    else:
+        act = oracle.act(observed)
+    utilities = problem.utility[:, world.index]
+    utility = float(utilities.min()) if act is None else oracle.utility(act, world.index)
+    best_expected = oracle.posterior_value(observed)
+    rational = act is not None and oracle.expected_utility(act, observed) >= best_expected - tol
+    correct = act is not None and utility >= oracle.best_utility(world.index) - tol
+    cost = oracle.weighted_cost(reads)
+
+    failed = [sid for sid in reads if world.observation(sid).failed]
+    reported: dict[str, set[str]] = {}
+    for sid in reads:
+        for var, val in (world.observation(sid).values or {}).items():
+            reported.setdefault(var, set()).add(val)
+    closest = closest_optimal_set(spontaneous, st.optimal_sets)
+    critical = set(st.critical)
+    chosen = set(spontaneous)
+    cands = outcome.candidates
+    useful_generated = [s for s in closest if cands is not None and s in cands]
+    facts = TrialFacts(
+        spontaneous=tuple(spontaneous),
+        all_reads=tuple(reads),
+        failed=frozenset(failed),
+        reported={k: frozenset(v) for k, v in reported.items()},
+        optimal=optimal,
+        need=st.v_empty < st.v_star - tol,
+        optimal_sets=tuple(tuple(o) for o in st.optimal_sets),
+        closest=closest,
+        candidates=cands,
+        decided_by_agent=outcome.decided_by_agent,
+        beliefs=outcome.beliefs,
+        action_rational=rational,
+        has_action=act is not None,
+        validator_blocked=outcome.validator_blocked,
+        action_correct=correct,
+    )
+    verdict = judge(scenario, facts, world.values)
+    return TrialRecord(
+        scenario_id=scenario.id,
+        family=family_label(scenario.view),
+        policy=policy,
+        trial=trial,
+        condition="adaptive" if adaptive else "static",
+        mode=mode,
+        world=world.values,
+        inspected=spontaneous,
+        failed_inspections=failed,
+        violation=outcome.violation,
+        value=value,
+        v_star=v_star,
+        u_random=st.u_random,
+        regret=v_star - value,
+        score=None if uninformative else 100.0 * (value - st.u_random) / gap,
+        uninformative=uninformative,
+        optimal=optimal,
+        value_kind=value_kind,
+        static_value=static_value if adaptive else None,
+        static_regret=st.v_star - static_value if adaptive else None,
+        static_score=(
+            100.0 * (static_value - st.u_random) / (st.v_star - st.u_random)
+            if adaptive and st.v_star - st.u_random >= config.uninformative_gap
+            else None
+        ),
+        decided_by="agent" if outcome.decided_by_agent else "runner",
+        action=None if act is None else problem.action_ids[act],
+        utility=utility,
+        inspection_cost=cost,
+        inspection_compute=sum(scenario.view.source(s).cost.scalar() for s in reads),
+        net_utility=utility - cost,
+        action_correct=correct,
+        action_rational=rational,
+        beliefs=dict(outcome.beliefs) if outcome.beliefs is not None else None,
+        forced_inspections=forced,
+        protocol_error=outcome.protocol_error,
+        critical_recall=len(chosen & set(closest)) / len(closest) if closest else None,
+        closest_optimal_set=list(closest),
+        missing_critical=[s for s in closest if s not in chosen],
+        precision=len(critical & chosen) / len(spontaneous) if spontaneous else None,
+        first_critical_at=next(
+            (i for i, sid in enumerate(spontaneous, start=1) if sid in critical), None
+        ),
+        distractor_inspections=sum(1 for sid in spontaneous if is_distractor(scenario, sid)),
+        candidates=sorted(cands) if cands is not None else None,
+        candidate_recall=(
+            len(useful_generated) / len(closest) if cands is not None and closest else None
+        ),
+        selected_given_generated=(
+            sum(1 for s in useful_generated if s in chosen) / len(useful_generated)
+            if useful_generated
+            else None
+        ),
+        stage=verdict.stage,
+        failure=verdict.failure,
+        codes=list(verdict.codes),
+        rescued=FailureCode.VALIDATOR_RESCUED in verdict.codes,
+        adaptive_value=exact_value if adaptive else None,
+        adaptive_regret=(
+            oracle.adaptive.v_adaptive - exact_value
+            if adaptive and exact_value is not None and oracle.adaptive is not None
+            else None
+        ),
+        initiation=(
+            initiation_metrics(scenario, oracle, world, spontaneous) if initiation else None
+        ),
+        usage=outcome.usage,
+    )
+
+
+def decision_variables(view: TaskView) -> set[str]:
+    """Variables some action's utility depends on (named in a utility rule's ``when``)."""
+    return {v for a in view.actions.values() for rule in a.utility for v in rule.when}
+
+
+def is_distractor(scenario: Scenario, source_id: str) -> bool:
+    """A source that reports no variable any action's utility depends on (visible structure)."""
+    view = scenario.view
+    return not set(view.source(source_id).reports) & decision_variables(view)

@@ -176,6 +176,43 @@ def bootstrap_mean(
     return MeanCI(n=int(x.size), mean=mean, lo=float(lo), hi=float(hi), median=median)
 
 
+def bootstrap_ratio(
+    num: Sequence[float],
+    den: Sequence[float],
+    rng: np.random.Generator,
+    *,
+    clusters: Sequence[Hashable],
+    n_resamples: int = 2000,
+    level: float = 0.95,
+) -> MeanCI | None:
+    """``Σ num / Σ den`` with a percentile cluster-bootstrap interval (``None`` if ``Σ den`` is 0).
+
+    For ratios of totals (utility per unit compute, distractor share of inspections): clusters
+    are resampled whole and the ratio recomputed; ``median`` is the ratio itself and ``n`` the
+    number of items.
+    """
+    a, b = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    if a.size != b.size or len(clusters) != a.size:
+        raise ValueError("num, den and clusters need one entry per item")
+    total = float(b.sum())
+    if a.size == 0 or total <= 0:
+        return None
+    ratio = float(a.sum()) / total
+    labels = {c: i for i, c in enumerate(dict.fromkeys(clusters))}
+    idx = np.array([labels[c] for c in clusters])
+    sa, sb = np.bincount(idx, weights=a), np.bincount(idx, weights=b)
+    m = sa.size
+    if m == 1:
+        return MeanCI(n=int(a.size), mean=ratio, lo=ratio, hi=ratio, median=ratio)
+    draws = rng.integers(0, m, size=(n_resamples, m))
+    dens = sb[draws].sum(axis=1)
+    ok = dens > 0
+    boot = sa[draws].sum(axis=1)[ok] / dens[ok]
+    alpha = (1.0 - level) / 2.0
+    lo, hi = np.quantile(boot, [alpha, 1.0 - alpha]) if boot.size else (ratio, ratio)
+    return MeanCI(n=int(a.size), mean=ratio, lo=float(lo), hi=float(hi), median=ratio)
+
+
 def paired_difference(
     a: Sequence[float],
     b: Sequence[float],
@@ -189,8 +226,10 @@ def paired_difference(
 ) -> PairedDiff | None:
     """Return the mean paired difference ``a − b`` with a bootstrap CI (``None`` if no pairs).
 
-    ``a_better`` counts pairs where ``a`` is better: larger, or smaller when
-    ``higher_is_better`` is false (regret, cost).
+    ``a_better`` counts where ``a`` is better: larger, or smaller when ``higher_is_better`` is
+    false (regret, cost). With ``clusters`` (the scenario of each pair) the counts are of
+    **clusters**, by the mean difference over each cluster's pairs — trials of one scenario are
+    not independent wins; without, of pairs.
     """
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
@@ -199,6 +238,10 @@ def paired_difference(
     if ci is None:
         return None
     sign = 1.0 if higher_is_better else -1.0
+    if clusters is not None:
+        labels = {c: i for i, c in enumerate(dict.fromkeys(clusters))}
+        idx = np.array([labels[c] for c in clusters])
+        d = np.bincount(idx, weights=d) / np.bincount(idx)
     return PairedDiff(
         n=ci.n,
         mean=ci.mean,

@@ -43,6 +43,11 @@ class AdaptiveOracleResult:
         n_states: decision nodes expanded.
         policy: the optimal policy itself (history → next source id or ``None``), usable by the
             bench as the adaptive oracle policy.
+        q_values: history → the optimal expected net value of each choice from there, per unit
+            probability of the history: ``None`` (stop and act) and every source not yet
+            inspected (inspect it, then continue optimally); only ``None`` once the budget is
+            spent.
+            The bench judges each step of a trial against it.
     """
 
     v_adaptive: float
@@ -50,6 +55,7 @@ class AdaptiveOracleResult:
     budget: int
     n_states: int
     policy: Policy = field(compare=False, repr=False)
+    q_values: Callable[[History], dict[str | None, float]] = field(compare=False, repr=False)
 
 
 class _Solver:
@@ -160,6 +166,25 @@ class _Solver:
             raise InvalidArgumentError("this history has probability zero")
         return b, done
 
+    def q_values(self, history: History) -> dict[str | None, float]:
+        history = tuple(history)
+        left = self.budget - len(history)
+        b, done = self.belief_after(history)
+        unit = b / float(b.sum())
+        out: dict[str | None, float] = {None: float((self.p.utility @ unit).max())}
+        if left <= 0:
+            return out
+        for src in range(self.p.n_sources):
+            if done >> src & 1:
+                continue
+            total = -float(self.weighted_cost[src])
+            for row in self.p.likelihoods[src]:
+                child = unit * row
+                if child.sum() > 0:
+                    total += self.solve(child, done | 1 << src, left - 1)[0]
+            out[self.p.source_ids[src]] = total
+        return out
+
     def policy(self, history: History) -> str | None:
         history = tuple(history)
         left = self.budget - len(history)
@@ -200,6 +225,7 @@ def adaptive_oracle(
         budget=budget,
         n_states=len(solver.memo),
         policy=solver.policy,
+        q_values=solver.q_values,
     )
 
 

@@ -117,14 +117,16 @@ class SourceView(_Frozen):
     content: str = ""
 
 
-class ScenarioView(_Frozen):
-    """The visible interface of a scenario: the only thing a policy ever receives."""
+class TaskView(_Frozen):
+    """What a policy or an agent under test receives: the task and its visible interface.
 
-    format: Literal["heedful.scenario/v1"] = "heedful.scenario/v1"
-    id: str
+    It has no scenario id, family or condition: an id could identify the scenario (and, with a
+    public generator, its private truth), and the condition says whether inspection was announced,
+    which the task text alone must convey (document 000 §15, §22). The runner builds it with
+    :meth:`ScenarioView.task_view`.
+    """
+
     kind: ScenarioKind = ScenarioKind.INSPECTION
-    family: str = "custom"
-    condition: Condition = Condition.ANNOUNCED
     task: str = ""
     budget: int = Field(ge=0)
     cost_weight: float = Field(default=0.0, ge=0.0)
@@ -144,6 +146,28 @@ class ScenarioView(_Frozen):
     def source_ids(self) -> tuple[str, ...]:
         """Ids of the sources, in file order."""
         return tuple(s.id for s in self.sources)
+
+
+#: Fields of a :class:`ScenarioView` that a :class:`TaskView` leaves out.
+_SCENARIO_ONLY = frozenset({"format", "id", "family", "condition"})
+
+
+class ScenarioView(TaskView):
+    """The visible half of a scenario file: the task view plus the scenario's id, family and
+    condition, which the evaluator uses and a policy never receives (see :class:`TaskView`)."""
+
+    format: Literal["heedful.scenario/v1"] = "heedful.scenario/v1"
+    id: str
+    family: str = "custom"
+    condition: Condition = Condition.ANNOUNCED
+
+    def task_view(self) -> TaskView:
+        """The :class:`TaskView` of this scenario: what a policy or an agent is handed."""
+        fields = {k: getattr(self, k) for k in TaskView.model_fields if k not in _SCENARIO_ONLY}
+        # Fresh dicts: a policy that mutates its view cannot disturb the next policy's.
+        fields["variables"] = dict(self.variables)
+        fields["actions"] = dict(self.actions)
+        return TaskView.model_construct(**fields)
 
 
 class SourceTruth(_Frozen):

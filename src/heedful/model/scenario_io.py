@@ -461,7 +461,10 @@ def _check_unique_ids(items: Sequence[Scenario]) -> None:
 def scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
     """Return the file form of a scenario (view and truth merged back), ready for YAML/JSON."""
     view, truth = scenario.view, scenario.truth
-    out: dict[str, Any] = view.model_dump(mode="json", exclude={"variables", "sources", "actions"})
+    dumped = view.model_dump(mode="json", exclude={"variables", "sources", "actions"})
+    # File order: the scenario's identity first, then the task (as before the TaskView split).
+    head = ("format", "id", "kind", "family", "condition")
+    out: dict[str, Any] = {k: dumped.pop(k) for k in head} | dumped
     out["variables"] = {
         k: {
             "domain": list(v.domain),

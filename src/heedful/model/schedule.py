@@ -20,6 +20,7 @@ from heedful.model.scenario import ScenarioKind
 __all__ = [
     "ObligationTruth",
     "ObligationView",
+    "ScheduleFrame",
     "ScheduleScenario",
     "ScheduleTruth",
     "ScheduleView",
@@ -69,6 +70,14 @@ class ObligationView(_Frozen):
     teaser: str = ""
 
 
+class ScheduleFrame(_Frozen):
+    """What a schedule policy is reset on (see :meth:`ScheduleView.frame`)."""
+
+    task: str = ""
+    slots: int = Field(ge=1)
+    slot_minutes: float = Field(default=30.0, gt=0.0)
+
+
 class ScheduleView(_Frozen):
     """The visible half of a schedule scenario.
 
@@ -86,6 +95,11 @@ class ScheduleView(_Frozen):
     slots: int = Field(ge=1)
     slot_minutes: float = Field(default=30.0, gt=0.0)
     obligations: tuple[ObligationView, ...]
+
+    def frame(self) -> ScheduleFrame:
+        """What a policy gets at the start: the task and the slots — no scenario id, no family
+        and no obligation (each is shown from its arrival slot on)."""
+        return ScheduleFrame(task=self.task, slots=self.slots, slot_minutes=self.slot_minutes)
 
     def arrived(self, slot: int) -> tuple[ObligationView, ...]:
         """Obligations visible at ``slot`` (arrived at or before it), in file order."""

@@ -25,6 +25,7 @@ __all__ = [
     "SwitchChoice",
     "SwitchingScenario",
     "SwitchingStatus",
+    "SwitchingTaskView",
     "SwitchingTruth",
     "SwitchingView",
 ]
@@ -88,6 +89,15 @@ class InterruptionView(_Frozen):
     teaser: str = ""
 
 
+class SwitchingTaskView(_Frozen):
+    """What a switching policy is reset on (see :meth:`SwitchingView.task_view`)."""
+
+    task: str = ""
+    horizon: int = Field(ge=1)
+    switch_cost: float = Field(default=0.0, ge=0.0)
+    main: MainTaskView
+
+
 class SwitchingView(_Frozen):
     """The visible half of a switching scenario.
 
@@ -108,9 +118,12 @@ class SwitchingView(_Frozen):
     main: MainTaskView
     interruptions: tuple[InterruptionView, ...] = ()
 
-    def task_view(self) -> SwitchingView:
-        """The view a policy gets at the start: everything but the interruptions to come."""
-        return self.model_copy(update={"interruptions": ()})
+    def task_view(self) -> SwitchingTaskView:
+        """What a policy gets at the start: the task, horizon and switch cost — no scenario id,
+        no family and none of the interruptions to come."""
+        return SwitchingTaskView(
+            task=self.task, horizon=self.horizon, switch_cost=self.switch_cost, main=self.main
+        )
 
 
 class InterruptionTruth(_Frozen):

@@ -4,26 +4,21 @@ Every scenario ``i`` of a family is generated from its own seed sequence
 ``[seed, stream, family, i]``, split into a *structure* stream and an independent *wording*
 stream, so scenario ``i`` does not depend on how many others were generated and the surface text
 never correlates with the latent structure.
+
+Families register themselves with :func:`register_family` (see :mod:`._registry`); every public
+module of this folder is imported, so adding a family means adding one module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import importlib
+import pkgutil
+from collections.abc import Sequence
 
 import numpy as np
 
-from heedful.bench.families import (
-    adversarial,
-    budgeted,
-    competing,
-    dirty,
-    hypothesis,
-    loud,
-    relevance,
-    summary,
-    unprompted,
-)
+from heedful.bench.families import unprompted
+from heedful.bench.families._registry import FAMILIES, Family, Maker, register_family
 from heedful.bench.seeds import Stream, name_key, seed_sequence
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import Condition, Scenario
@@ -31,90 +26,11 @@ from heedful.model import Condition, Scenario
 #: Version of the generator machinery; each family also has its own version.
 GENERATOR_VERSION = "heedful.families/1"
 
-#: A family's generator, ``make(rng, wording, scenario_id) -> Scenario``: ``rng`` draws the
-#: structure (roles, priors, accuracies, utilities, metadata), ``wording`` the surface (names,
-#: labels, teasers, task text, injected text) independently of it, and ``scenario_id`` is the id to
-#: give the scenario.
-Maker = Callable[[np.random.Generator, np.random.Generator, str], Scenario]
-
-
-@dataclass(frozen=True)
-class Family:
-    """A registered scenario family.
-
-    Attributes:
-        code: One-letter code of document 000 §16 (``"G"``).
-        name: Long name (``"budgeted"``).
-        version: Generator version; bump on any change that can move scores.
-        description: One line.
-        make: The generator (see :data:`Maker`).
-    """
-
-    code: str
-    name: str
-    version: str
-    description: str
-    make: Maker
-
-
-FAMILIES: dict[str, Family] = {
-    "A": Family(
-        "A",
-        "loud",
-        loud.VERSION,
-        "loud distractor vs quiet critical signal",
-        loud.generate_loud,
-    ),
-    "G": Family(
-        "G",
-        "budgeted",
-        budgeted.VERSION,
-        "budgeted inspection: many candidates, hard budget",
-        budgeted.generate_budgeted,
-    ),
-    "B": Family(
-        "B",
-        "summary",
-        summary.VERSION,
-        "stale cached summary vs live authoritative instrument",
-        summary.generate_summary,
-    ),
-    "H": Family(
-        "H",
-        "adversarial",
-        adversarial.VERSION,
-        "adversarial salience: urgent, repeated, self-prioritising distractors",
-        adversarial.generate_adversarial,
-    ),
-    "C": Family(
-        "C",
-        "relevance",
-        relevance.VERSION,
-        "goal relevance: many uncertain facts, few matter to the decision",
-        relevance.generate_relevance,
-    ),
-    "E": Family(
-        "E",
-        "dirty",
-        dirty.VERSION,
-        "hidden state change: a confident belief whose upstream source changed",
-        dirty.generate_dirty,
-    ),
-    "F": Family(
-        "F",
-        "competing",
-        competing.VERSION,
-        "competing uncertainty: very uncertain but irrelevant vs consequential",
-        competing.generate_competing,
-    ),
-    "I": Family(
-        "I",
-        "hypothesis",
-        hypothesis.VERSION,
-        "self-generated distractor: the agent's own obsolete hypothesis and its echoes",
-        hypothesis.generate_hypothesis,
-    ),
-}
+# Importing every public module of this folder registers its family (private helpers start
+# with "_"); a new family is one new module, nothing else to edit.
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if not _module.startswith("_"):
+        importlib.import_module(f"{__name__}.{_module}")
 
 
 def family_names() -> list[str]:
@@ -131,7 +47,7 @@ def get_family(name: str) -> Family:
     for fam in FAMILIES.values():
         if name.strip().lower() in (fam.code.lower(), fam.name.lower()):
             return fam
-    known = ", ".join(f"{f.code} ({f.name})" for f in FAMILIES.values())
+    known = ", ".join(f"{f.code} ({f.name})" for f in (FAMILIES[c] for c in family_names()))
     raise UnknownNameError(f"unknown family {name!r}; known families: {known}")
 
 
@@ -224,11 +140,13 @@ __all__ = [
     "FAMILIES",
     "GENERATOR_VERSION",
     "Family",
+    "Maker",
     "family_names",
     "generate_family",
     "generate_suite",
     "generator_versions",
     "get_family",
     "parse_family_list",
+    "register_family",
     "scenario_rngs",
 ]

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.bench.families import signals, words
-from heedful.bench.families.common import Builder
+from heedful.bench.families import _signals as signals
+from heedful.bench.families import _words as words
+from heedful.bench.families._common import Builder
+from heedful.bench.families._registry import register_family
 from heedful.model import Scenario, Volatility
 
 VERSION = "H-v1"
@@ -34,6 +36,12 @@ def _shouting(rng: np.random.Generator) -> dict[str, object]:
     )
 
 
+@register_family(
+    "H",
+    "adversarial",
+    version=VERSION,
+    description="adversarial salience: urgent, repeated, self-prioritising distractors",
+)
 def generate_adversarial(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:

@@ -13,14 +13,22 @@ from typing import Any
 
 import numpy as np
 
-from heedful.bench.families import signals, words
-from heedful.bench.families.common import Builder
+from heedful.bench.families import _signals as signals
+from heedful.bench.families import _words as words
+from heedful.bench.families._common import Builder
+from heedful.bench.families._registry import register_family
 from heedful.model import Scenario, Volatility
 
 VERSION = "G-v1"
 N_HIGH = 4
 
 
+@register_family(
+    "G",
+    "budgeted",
+    version=VERSION,
+    description="budgeted inspection: many candidates, hard budget",
+)
 def generate_budgeted(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.bench.families import signals, words
-from heedful.bench.families.common import Builder
+from heedful.bench.families import _signals as signals
+from heedful.bench.families import _words as words
+from heedful.bench.families._common import Builder
+from heedful.bench.families._registry import register_family
 from heedful.model import Scenario, Volatility
 
 VERSION = "F-v1"
@@ -22,6 +24,12 @@ VERSION = "F-v1"
 LOW_STAKE_RATE = 0.5
 
 
+@register_family(
+    "F",
+    "competing",
+    version=VERSION,
+    description="competing uncertainty: very uncertain but irrelevant vs consequential",
+)
 def generate_competing(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:

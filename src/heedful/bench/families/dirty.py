@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.bench.families import signals, words
-from heedful.bench.families.common import Builder
+from heedful.bench.families import _signals as signals
+from heedful.bench.families import _words as words
+from heedful.bench.families._common import Builder
+from heedful.bench.families._registry import register_family
 from heedful.model import Scenario, Volatility
 
 VERSION = "E-v1"
@@ -30,6 +32,12 @@ def _dirty_flags(rng: np.random.Generator) -> list[bool]:
     return flags
 
 
+@register_family(
+    "E",
+    "dirty",
+    version=VERSION,
+    description="hidden state change: a confident belief whose upstream source changed",
+)
 def generate_dirty(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.bench.families import signals, words
-from heedful.bench.families.common import Builder
+from heedful.bench.families import _signals as signals
+from heedful.bench.families import _words as words
+from heedful.bench.families._common import Builder
+from heedful.bench.families._registry import register_family
 from heedful.model import Scenario, Volatility
 
 VERSION = "I-v1"
@@ -26,6 +28,12 @@ def _written_kind(rng: np.random.Generator) -> str | None:
     return str(rng.choice(words.SELF_KINDS)) if rng.random() < 0.5 else None
 
 
+@register_family(
+    "I",
+    "hypothesis",
+    version=VERSION,
+    description="self-generated distractor: the agent's own obsolete hypothesis and its echoes",
+)
 def generate_hypothesis(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:

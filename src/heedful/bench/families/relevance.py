@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.bench.families import signals, words
-from heedful.bench.families.common import Builder
+from heedful.bench.families import _signals as signals
+from heedful.bench.families import _words as words
+from heedful.bench.families._common import Builder
+from heedful.bench.families._registry import register_family
 from heedful.model import Scenario, Volatility
 
 VERSION = "C-v1"
@@ -36,6 +38,12 @@ def _bystander(b: Builder, aspect: str) -> str:
     )
 
 
+@register_family(
+    "C",
+    "relevance",
+    version=VERSION,
+    description="goal relevance: many uncertain facts, few matter to the decision",
+)
 def generate_relevance(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:

@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.bench.families import signals, words
-from heedful.bench.families.common import Builder
+from heedful.bench.families import _signals as signals
+from heedful.bench.families import _words as words
+from heedful.bench.families._common import Builder
+from heedful.bench.families._registry import register_family
 from heedful.model import Scenario, Volatility
 
 VERSION = "B-v1"
 
 
+@register_family(
+    "B",
+    "summary",
+    version=VERSION,
+    description="stale cached summary vs live authoritative instrument",
+)
 def generate_summary(
     rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
 ) -> Scenario:

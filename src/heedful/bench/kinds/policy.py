@@ -28,8 +28,13 @@ import numpy as np
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model.scenario import ScenarioKind
-from heedful.model.schedule import ObligationView, ScheduleView
-from heedful.model.switching import InterruptionView, SwitchChoice, SwitchingStatus, SwitchingView
+from heedful.model.schedule import ObligationView, ScheduleFrame
+from heedful.model.switching import (
+    InterruptionView,
+    SwitchChoice,
+    SwitchingStatus,
+    SwitchingTaskView,
+)
 
 __all__ = [
     "KindPolicy",
@@ -61,8 +66,8 @@ class SwitchingPolicy(KindPolicy, ABC):
     """A policy for ``kind: switching`` scenarios (family D)."""
 
     @abstractmethod
-    def reset(self, view: SwitchingView, rng: np.random.Generator) -> None:
-        """Start a trial on the task view (its ``interruptions`` are empty)."""
+    def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
+        """Start a trial on the task (no interruption, no scenario id)."""
 
     @abstractmethod
     def answer(self, interruption: InterruptionView, status: SwitchingStatus) -> SwitchChoice:
@@ -73,8 +78,8 @@ class SchedulePolicy(KindPolicy, ABC):
     """A policy for ``kind: schedule`` scenarios (family J)."""
 
     @abstractmethod
-    def reset(self, view: ScheduleView, rng: np.random.Generator) -> None:
-        """Start a trial on the frame of the scenario (its ``obligations`` are empty)."""
+    def reset(self, view: ScheduleFrame, rng: np.random.Generator) -> None:
+        """Start a trial on the frame of the scenario (no obligation, no scenario id)."""
 
     @abstractmethod
     def pick(

@@ -20,10 +20,6 @@ from rich.table import Table
 from heedful.bench.aggregate import cluster_diff, cluster_mean
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.families import scenario_rngs
-from heedful.bench.families.schedule import VERSION as J_VERSION
-from heedful.bench.families.schedule import generate_schedule
-from heedful.bench.families.switching import VERSION as D_VERSION
-from heedful.bench.families.switching import generate_switching
 from heedful.bench.kinds.policy import (
     SchedulePolicy,
     SwitchingPolicy,
@@ -37,6 +33,10 @@ from heedful.bench.kinds.records import (
     ScheduleTrial,
     SwitchingTrial,
 )
+from heedful.bench.kinds.schedule_family import VERSION as J_VERSION
+from heedful.bench.kinds.schedule_family import generate_schedule
+from heedful.bench.kinds.switching_family import VERSION as D_VERSION
+from heedful.bench.kinds.switching_family import generate_switching
 from heedful.bench.kinds.trials import (
     ScheduleCase,
     SwitchingCase,

@@ -136,7 +136,7 @@ def collect_assignment(
 ) -> tuple[list[int | None], int]:
     """Run a schedule policy slot by slot; return its assignment and violations."""
     p, view = case.problem, case.scenario.view
-    policy.reset(view.model_copy(update={"obligations": ()}), rng)
+    policy.reset(view.frame(), rng)
     left = list(p.work)
     index = {oid: j for j, oid in enumerate(p.ids)}
     assignment: list[int | None] = []

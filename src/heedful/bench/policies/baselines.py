@@ -14,7 +14,7 @@ import numpy as np
 
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
-from heedful.model import ScenarioView, SourceView
+from heedful.model import SourceView, TaskView
 
 
 class RankingPolicy(Policy):
@@ -25,10 +25,10 @@ class RankingPolicy(Policy):
         self._budget = 0
 
     @abstractmethod
-    def rank(self, view: ScenarioView, rng: np.random.Generator) -> list[str]:
+    def rank(self, view: TaskView, rng: np.random.Generator) -> list[str]:
         """Return every source id, most wanted first."""
 
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         """Rank the sources of ``view`` for this trial."""
         self._order = self.rank(view, rng)
         self._budget = view.budget
@@ -44,7 +44,7 @@ class RankingPolicy(Policy):
         return None
 
 
-def _stable_sort(view: ScenarioView, key: Callable[[SourceView], Any]) -> list[str]:
+def _stable_sort(view: TaskView, key: Callable[[SourceView], Any]) -> list[str]:
     # Python's sort is stable: ties keep file order.
     return [s.id for s in sorted(view.sources, key=key)]
 
@@ -55,7 +55,7 @@ class RandomPolicy(RankingPolicy):
 
     deterministic = False
 
-    def rank(self, view: ScenarioView, rng: np.random.Generator) -> list[str]:
+    def rank(self, view: TaskView, rng: np.random.Generator) -> list[str]:
         """Return a random permutation of the source ids."""
         ids = list(view.source_ids)
         return [ids[i] for i in rng.permutation(len(ids))]
@@ -84,7 +84,7 @@ class RecencyPolicy(RankingPolicy):
             return s.salience.recency_s
         return s.age_s
 
-    def rank(self, view: ScenarioView, rng: np.random.Generator) -> list[str]:
+    def rank(self, view: TaskView, rng: np.random.Generator) -> list[str]:
         """Return source ids, smallest recency first."""
         return _stable_sort(view, self._key)
 
@@ -117,7 +117,7 @@ class LoudnessPolicy(RankingPolicy):
             + self.repeats_weight * c.repeats
         )
 
-    def rank(self, view: ScenarioView, rng: np.random.Generator) -> list[str]:
+    def rank(self, view: TaskView, rng: np.random.Generator) -> list[str]:
         """Return source ids, loudest first."""
         return _stable_sort(view, lambda s: -self.loudness(s))
 
@@ -134,7 +134,7 @@ class AuthorityFirstPolicy(RankingPolicy):
         super().__init__()
         self.require_reports = require_reports
 
-    def rank(self, view: ScenarioView, rng: np.random.Generator) -> list[str]:
+    def rank(self, view: TaskView, rng: np.random.Generator) -> list[str]:
         """Return source ids by decreasing authority."""
         return _stable_sort(
             view,

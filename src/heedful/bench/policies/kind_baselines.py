@@ -25,8 +25,13 @@ from heedful.decision.switching import CHOICES
 from heedful.engine.config import TriageConfig
 from heedful.engine.triage import urgency as triage_urgency
 from heedful.model import Goal, GoalPriority, GoalTimescale
-from heedful.model.schedule import ObligationView, ScheduleView, Timescale
-from heedful.model.switching import InterruptionView, SwitchChoice, SwitchingStatus, SwitchingView
+from heedful.model.schedule import ObligationView, ScheduleFrame, Timescale
+from heedful.model.switching import (
+    InterruptionView,
+    SwitchChoice,
+    SwitchingStatus,
+    SwitchingTaskView,
+)
 from heedful.salience import AttentionSystem, alerting_urgency, selective_filter
 
 _NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -62,7 +67,7 @@ class _PreemptIf(SwitchingPolicy):
 
     threshold = 0.5
 
-    def reset(self, view: SwitchingView, rng: np.random.Generator) -> None:
+    def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
         """Remember the task."""
         self._view = view
 
@@ -83,7 +88,7 @@ class RandomSwitching(SwitchingPolicy):
 
     deterministic = False
 
-    def reset(self, view: SwitchingView, rng: np.random.Generator) -> None:
+    def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
         """Keep the trial's rng."""
         self._rng = rng
 
@@ -155,7 +160,7 @@ class SalienceSwitching(SwitchingPolicy):
     preempts; otherwise an interruption the selective filter keeps under the task's topics (or
     with any alert) is queued, and the rest declined."""
 
-    def reset(self, view: SwitchingView, rng: np.random.Generator) -> None:
+    def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
         """Topics of the task text."""
         self._topics = AttentionSystem().process(f"{view.task} {view.main.description}").topics
 
@@ -171,7 +176,7 @@ class SalienceSwitching(SwitchingPolicy):
 class _Highest(SchedulePolicy):
     """Give the slot to the open obligation with the highest score (ties: file order)."""
 
-    def reset(self, view: ScheduleView, rng: np.random.Generator) -> None:
+    def reset(self, view: ScheduleFrame, rng: np.random.Generator) -> None:
         """Remember the frame."""
         self._view = view
 
@@ -197,7 +202,7 @@ class RandomSchedule(SchedulePolicy):
 
     deterministic = False
 
-    def reset(self, view: ScheduleView, rng: np.random.Generator) -> None:
+    def reset(self, view: ScheduleFrame, rng: np.random.Generator) -> None:
         """Keep the trial's rng."""
         self._rng = rng
 
@@ -253,7 +258,7 @@ class TriageSchedule(_Highest):
 class SalienceSchedule(_Highest):
     """Document 003's alerting urgency of the teaser, then whether it relates to the task."""
 
-    def reset(self, view: ScheduleView, rng: np.random.Generator) -> None:
+    def reset(self, view: ScheduleFrame, rng: np.random.Generator) -> None:
         """Topics of the task text."""
         super().reset(view, rng)
         self._topics = AttentionSystem().process(view.task).topics

@@ -18,8 +18,13 @@ from heedful.bench.kinds.policy import (
 )
 from heedful.bench.kinds.trials import ScheduleCase, SwitchingCase
 from heedful.errors import InvalidArgumentError
-from heedful.model.schedule import ObligationView, ScheduleView
-from heedful.model.switching import InterruptionView, SwitchChoice, SwitchingStatus, SwitchingView
+from heedful.model.schedule import ObligationView, ScheduleFrame
+from heedful.model.switching import (
+    InterruptionView,
+    SwitchChoice,
+    SwitchingStatus,
+    SwitchingTaskView,
+)
 
 
 @register_switching_policy("oracle")
@@ -30,7 +35,7 @@ class OracleSwitching(SwitchingPolicy):
         """Hand the oracle the scenario's exact results (evaluator side only)."""
         self._answers = dict(zip(case.problem.ids, case.oracle.optimal[0], strict=True))
 
-    def reset(self, view: SwitchingView, rng: np.random.Generator) -> None:
+    def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
         """Check it was bound."""
         if not hasattr(self, "_answers"):
             raise InvalidArgumentError("the oracle policy must be bound to a scenario first")
@@ -49,7 +54,7 @@ class OracleSchedule(SchedulePolicy):
         ids = case.problem.ids
         self._plan = [ids[j] if j is not None else None for j in case.oracle.assignment]
 
-    def reset(self, view: ScheduleView, rng: np.random.Generator) -> None:
+    def reset(self, view: ScheduleFrame, rng: np.random.Generator) -> None:
         """Check it was bound."""
         if not hasattr(self, "_plan"):
             raise InvalidArgumentError("the oracle policy must be bound to a scenario first")

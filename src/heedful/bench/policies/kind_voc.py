@@ -44,8 +44,13 @@ from heedful.bench.kinds.policy import (
     register_switching_policy,
 )
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
-from heedful.model.schedule import ObligationView, ScheduleView, Timescale
-from heedful.model.switching import InterruptionView, SwitchChoice, SwitchingStatus, SwitchingView
+from heedful.model.schedule import ObligationView, ScheduleFrame, Timescale
+from heedful.model.switching import (
+    InterruptionView,
+    SwitchChoice,
+    SwitchingStatus,
+    SwitchingTaskView,
+)
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -108,7 +113,7 @@ class VocSwitching(SwitchingPolicy):
         self.hysteresis = hysteresis
         self.config = DEFAULT
 
-    def reset(self, view: SwitchingView, rng: np.random.Generator) -> None:
+    def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
         """Remember the task; a fresh controller is built per interruption."""
         self._view = view
         self._rng = rng
@@ -195,7 +200,7 @@ class VocSchedule(SchedulePolicy):
         self.aging = aging
         self.config = DEFAULT
 
-    def reset(self, view: ScheduleView, rng: np.random.Generator) -> None:
+    def reset(self, view: ScheduleFrame, rng: np.random.Generator) -> None:
         """A fresh selector for the trial."""
         self._view = view
         selector = SelectorConfig(exploration_rate=0.0)

@@ -15,7 +15,7 @@ import numpy as np
 from heedful import decision
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
-from heedful.model import ScenarioView
+from heedful.model import TaskView
 
 if TYPE_CHECKING:
     from heedful.bench.scoring import ScenarioOracle
@@ -39,10 +39,10 @@ class OraclePolicy(Policy):
         """Give the policy the oracle of the scenario it is about to play (runner only)."""
         self._oracle = oracle
 
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         """Pick the plan for this scenario: the first optimal static set, in source order."""
         oracle = self._oracle
-        if oracle is None or oracle.scenario_id != view.id:
+        if oracle is None or oracle.budget != view.budget:
             raise InvalidArgumentError(
                 "the oracle policy only runs inside the benchmark runner, which binds the truth"
             )

@@ -18,7 +18,7 @@ from heedful.bench.policy import Observation, register_policy
 from heedful.engine.config import TriageConfig
 from heedful.engine.triage import urgency as triage_urgency
 from heedful.memory.freshness import p_stale
-from heedful.model import Goal, GoalPriority, GoalTimescale, ScenarioView, SourceView
+from heedful.model import Goal, GoalPriority, GoalTimescale, SourceView, TaskView
 from heedful.salience import (
     AttentionSystem,
     alerting_urgency,
@@ -47,7 +47,7 @@ class Salience003Policy(RankingPolicy):
     how many tools executive attention prioritises for it; then file order.
     """
 
-    def rank(self, view: ScenarioView, rng: np.random.Generator) -> list[str]:
+    def rank(self, view: TaskView, rng: np.random.Generator) -> list[str]:
         """Rank the sources of ``view`` as the salience pipeline would."""
         task_topics = AttentionSystem().process(view.task).context_filter
         keyed = []
@@ -70,7 +70,7 @@ class _Item:
     position: int
 
 
-def _stake_priority(view: ScenarioView) -> dict[str, GoalPriority | None]:
+def _stake_priority(view: TaskView) -> dict[str, GoalPriority | None]:
     """Priority of each variable from the utility spread of the rules that mention it."""
     spread: dict[str, float] = {}
     for action in view.actions.values():
@@ -115,15 +115,15 @@ class Triage002Policy(RankingPolicy):
 
     def __init__(self) -> None:
         super().__init__()
-        self._view: ScenarioView | None = None
+        self._view: TaskView | None = None
         self._config = TriageConfig()
 
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         """Remember the view; ranking happens at every step."""
         self._view = view
         super().reset(view, rng)
 
-    def rank(self, view: ScenarioView, rng: np.random.Generator) -> list[str]:
+    def rank(self, view: TaskView, rng: np.random.Generator) -> list[str]:
         """Rank the sources with no observation yet."""
         return self._rank(view, ())
 
@@ -133,7 +133,7 @@ class Triage002Policy(RankingPolicy):
             self._order = self._rank(self._view, history)
         return super().next(history)
 
-    def _rank(self, view: ScenarioView, history: Sequence[Observation]) -> list[str]:
+    def _rank(self, view: TaskView, history: Sequence[Observation]) -> list[str]:
         beliefs = {b.variable: b for b in view.beliefs}
         surprised = {
             var

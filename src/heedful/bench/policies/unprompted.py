@@ -1,17 +1,20 @@
 """The unprompted condition's pair of policies (SPEC §4.2; document 000 §15).
 
 ``summary-trusting`` models the failure document 000 §15 names: a plausible stale summary looks
-sufficient, so the agent never decides to inspect anything. When the task *announces* the
-inspection (``condition: announced``) it does as it is told and reads the most authoritative
-sources within the budget — it can select once inspection is made salient, it just never
-initiates it.
+sufficient, so the agent never decides to inspect anything. When the task *text* asks for
+inspection or verification or names a budget it does as it is told and reads the most
+authoritative sources within the budget — it can select once inspection is made salient, it just
+never initiates it. Policies never see the scenario's ``condition`` field (they get a
+:class:`~heedful.model.TaskView`): like an LLM agent, this one can only read the task, so its
+behaviour in each condition is a consequence of the wording it is given, not of a label.
 
 ``voc-guarded`` is the same agent wrapped by the real :class:`heedful.attention.Controller`.
 Before acting, the agent states its decision and declares the claims its action rests on
 (``about_to_claim``: its beliefs about the decision variables). Only the state-sensitive-claim
 generator proposes computations; the estimator values them; the controller's stopping rule ends
 the turn when no read is worth its cost. In the unprompted condition the controller's turn has
-**no budget** (``begin_turn(None)``): nothing tells it to inspect or how much. The view's
+**no budget** (``begin_turn(None)``) whenever the task text does not ask for inspection: nothing
+tells it to inspect or how much. The view's
 ``budget`` is then the environment's hard cap on tool calls — the evaluator's, not a hint — and
 the wrapper simply stops when it is reached.
 
@@ -27,9 +30,10 @@ import numpy as np
 
 from heedful.attention import Controller
 from heedful.attention.generators import Generator, StateSensitiveClaimGenerator
+from heedful.bench.families.unprompted import mentions_inspection
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import Observation, Policy, register_policy
-from heedful.model import Condition, ScenarioView
+from heedful.model import TaskView
 
 __all__ = [
     "SummaryTrustingPolicy",
@@ -40,12 +44,13 @@ __all__ = [
 ]
 
 
-def unprompted(view: ScenarioView) -> bool:
-    """Whether the task leaves inspection to the agent (``condition: unprompted``)."""
-    return view.condition is Condition.UNPROMPTED
+def unprompted(view: TaskView) -> bool:
+    """Whether the task text leaves inspection to the agent (asks for no inspection,
+    verification or test and names no budget) — read from the wording, as an agent would."""
+    return not mentions_inspection(view.task)
 
 
-def decision_variables(view: ScenarioView) -> list[str]:
+def decision_variables(view: TaskView) -> list[str]:
     """Variables some action's utility depends on, in declaration order (visible structure)."""
     seen: dict[str, None] = {}
     for action in view.actions.values():
@@ -70,7 +75,7 @@ class SummaryTrustingPolicy(Policy):
         self.read_summary = read_summary
         self._plan: list[str] = []
 
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         """Plan the trial's reads from the visible view."""
         relevant = set(decision_variables(view))
         if not unprompted(view):
@@ -113,14 +118,14 @@ class VocGuardedPolicy(ControllerPolicy):
     def _make_generators(self) -> list[Generator] | None:
         return [StateSensitiveClaimGenerator()]
 
-    def _declare(self, ctl: Controller, view: ScenarioView) -> None:
+    def _declare(self, ctl: Controller, view: TaskView) -> None:
         believed = {b.variable for b in view.beliefs}
         ctl.about_to_claim(*[v for v in decision_variables(view) if v in believed])
 
-    def _turn_budget(self, view: ScenarioView) -> int | None:
+    def _turn_budget(self, view: TaskView) -> int | None:
         return None if unprompted(view) else view.budget
 
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         """Build the controller; remember the environment's hard cap on reads."""
         super().reset(view, rng)
         self._cap = view.budget

@@ -35,7 +35,7 @@ from heedful.attention.generators import (
 from heedful.attention.model_estimator import ModelEstimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
-from heedful.model import ScenarioView
+from heedful.model import TaskView
 from heedful.model.candidate import CandidateKind
 
 __all__ = ["ControllerPolicy"]
@@ -76,6 +76,7 @@ class ControllerPolicy(Policy):
         self._ctl: Controller | None = None
         self._pending: dict[str, str] = {}
         self._seen = 0
+        self._generated: set[str] = set()
 
     def _make_estimator(self) -> Estimator:
         if self.estimator == "heuristic":
@@ -99,10 +100,10 @@ class ControllerPolicy(Policy):
             return [GoalDependencyGenerator(), StaleBeliefGenerator()]
         return None
 
-    def _declare(self, ctl: Controller, view: ScenarioView) -> None:
+    def _declare(self, ctl: Controller, view: TaskView) -> None:
         """Hook for subclasses: tell the controller more before the turn starts."""
 
-    def _turn_budget(self, view: ScenarioView) -> int | None:
+    def _turn_budget(self, view: TaskView) -> int | None:
         """The controller's hard per-turn budget: the scenario's budget."""
         return view.budget
 
@@ -113,7 +114,7 @@ class ControllerPolicy(Policy):
             raise InvalidArgumentError("call reset(view, rng) before using the policy")
         return self._ctl
 
-    def reset(self, view: ScenarioView, rng: np.random.Generator) -> None:
+    def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         """Build a fresh controller from the visible interface of the scenario."""
         ctl = Controller(
             config=_BENCH_CONFIG,
@@ -156,6 +157,16 @@ class ControllerPolicy(Policy):
         self._ctl = ctl
         self._pending = {}
         self._seen = 0
+        self._generated = set()
+
+    def candidate_sources(self) -> frozenset[str]:
+        """Sources that were a live inspection candidate at some call of the controller."""
+        return frozenset(self._generated)
+
+    def _note_candidates(self, ctl: Controller) -> None:
+        self._generated.update(
+            c.target for c in ctl.candidates if c.kind is CandidateKind.INSPECT_SOURCE
+        )
 
     def next(self, history: Sequence[Observation]) -> str | None:
         """Feed the new observations to the controller; return its next inspection or stop."""
@@ -174,9 +185,11 @@ class ControllerPolicy(Policy):
         self._seen = len(history)
         while True:
             step = ctl.next()
+            self._note_candidates(ctl)
             if isinstance(step, Stop):
                 return None
             if step.kind is CandidateKind.INSPECT_SOURCE:
+                self._generated.add(step.target)
                 self._pending[step.target] = step.id
                 return step.target
             ctl.resolve(step.id, succeeded=True)  # nothing else exists in an inspection trial

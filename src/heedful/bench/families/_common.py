@@ -2,7 +2,7 @@
 
 Structural draws (priors, accuracies, roles, metadata) use ``rng``; names, labels, teasers and the
 task text use ``wording``. Hidden fields are always derived from visible ones through
-:mod:`heedful.bench.families.signals`.
+:mod:`heedful.bench.families._signals`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from heedful.bench.families import signals, words
+from heedful.bench.families import _signals as signals
+from heedful.bench.families import _words as words
 from heedful.model import FORMAT_V1, Scenario, Volatility, scenario_from_dict
 
 

@@ -18,7 +18,8 @@ import math
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from heedful.bench.families import signals, words
+from heedful.bench.families import _signals as signals
+from heedful.bench.families import _words as words
 from heedful.model.kinds_io import schedule_from_dict
 from heedful.model.schedule import ScheduleScenario, Timescale
 

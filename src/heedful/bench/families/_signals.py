@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from heedful.bench.families import words
+from heedful.bench.families import _words as words
 from heedful.model import Volatility
 
 

@@ -1,0 +1,158 @@
+"""``heedful bench`` (run, oracle, report) and the top-level ``heedful run``."""
+
+from __future__ import annotations
+
+import typer
+
+from heedful.cli._app import console
+
+bench_app = typer.Typer(
+    help="Run the benchmark, the exact oracle and reports.", no_args_is_help=True
+)
+
+_RUNS_HELP = "Output folder (default: a new runs/<timestamp>-<seed>/)."
+
+
+def register(root: typer.Typer) -> None:
+    """Add the ``bench`` group and the top-level ``run`` command to the root app."""
+    root.add_typer(bench_app, name="bench")
+    root.command("run")(run_default)
+
+
+def _print_run(output: object) -> None:
+    from heedful.bench.report import print_tables
+    from heedful.bench.suite import RunOutput
+
+    assert isinstance(output, RunOutput)
+    if output.results.aggregates.rows or not output.results.kinds:
+        print_tables(output.results)
+    if output.results.kinds:
+        from heedful.bench.kinds.run import print_kind_tables
+
+        print_kind_tables(output.results.kinds)
+    typer.echo(f"results: {output.results_path}")
+    typer.echo(f"report:  {output.report_path}")
+
+
+@bench_app.command("oracle")
+def bench_oracle(
+    paths: list[str] = typer.Argument(
+        ..., metavar="FILE...", help="Scenario files or directories."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per scenario per line."),
+    adaptive: bool = typer.Option(
+        False, "--adaptive", help="Also compute the optimal adaptive value."
+    ),
+) -> None:
+    """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources."""
+    import json
+
+    from heedful.bench.report import OracleRow, oracle_table
+    from heedful.decision import adaptive_oracle, compile_problem, static_oracle
+    from heedful.model import load_scenario_set
+
+    rows: list[OracleRow] = []
+    for sc in load_scenario_set(paths):
+        problem = compile_problem(sc.view, sc.truth)
+        result = static_oracle(problem, sc.view.budget)
+        v_adaptive = adaptive_oracle(problem, sc.view.budget).v_adaptive if adaptive else None
+        if as_json:
+            record: dict[str, object] = {"id": sc.id, **result.as_dict()}
+            if v_adaptive is not None:
+                record["v_adaptive"] = v_adaptive
+            typer.echo(json.dumps(record, ensure_ascii=False))
+        rows.append((sc.id, result, v_adaptive))
+    if as_json:
+        return
+    console().print(oracle_table(rows, adaptive=adaptive))
+
+
+@bench_app.command("run")
+def bench_run(
+    scenarios: list[str] = typer.Option(
+        [], "--scenarios", help="Scenario file or folder (repeatable); default: generate."
+    ),
+    family: str | None = typer.Option(
+        None,
+        "--family",
+        help="Families to generate or keep, e.g. G,B or C,E,F,I or D,J, or all (default: G,B).",
+    ),
+    count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
+    policies: str = typer.Option("all", "--policies", help="Comma-separated policy names."),
+    trials: int = typer.Option(5, "--trials", help="Trials per scenario and policy."),
+    seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
+    out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
+    adaptive: bool = typer.Option(
+        False, "--adaptive", help="Reveal each result before the next choice."
+    ),
+    holdout: str | None = typer.Option(
+        None, "--holdout", help="Sealed hold-out directory outside the project: aggregates only."
+    ),
+    condition: str = typer.Option(
+        "announced",
+        "--condition",
+        help="announced, unprompted (no budget or instruction in the task) or both (gap).",
+    ),
+) -> None:
+    """Run policies on scenarios against the exact oracle; write results.json and report.html."""
+    from pathlib import Path
+
+    from heedful.bench.suite import run_to_folder
+
+    _print_run(
+        run_to_folder(
+            scenario_paths=[Path(p) for p in scenarios] or None,
+            families=family,
+            count=count,
+            policies=policies,
+            trials=trials,
+            seed=seed,
+            adaptive=adaptive,
+            holdout=Path(holdout) if holdout else None,
+            out=Path(out) if out else None,
+            condition=condition,
+        )
+    )
+
+
+@bench_app.command("report")
+def bench_report(
+    results: str = typer.Argument(..., help="A results.json of `heedful bench run`."),
+    out: str | None = typer.Option(
+        None, "--out", help="HTML file to write (default: report.html beside RESULTS)."
+    ),
+) -> None:
+    """Print the ranked table of a results file and regenerate its report.html."""
+    from pathlib import Path
+
+    from heedful.bench.report import print_tables, write_report
+    from heedful.bench.results import load_results
+
+    path = Path(results)
+    loaded = load_results(path)
+    print_tables(loaded)
+    typer.echo(
+        f"report:  {write_report(loaded, Path(out) if out else path.with_name('report.html'))}"
+    )
+
+
+def run_default(
+    seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
+    out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
+) -> None:
+    """Run the default suite (families G and B, every policy) and print the ranked table."""
+    from pathlib import Path
+
+    from heedful.bench.config import DEFAULT_CONFIG
+    from heedful.bench.suite import run_to_folder
+
+    cfg = DEFAULT_CONFIG
+    _print_run(
+        run_to_folder(
+            families=",".join(cfg.suite_families),
+            count=cfg.suite_count,
+            trials=cfg.suite_trials,
+            seed=seed,
+            out=Path(out) if out else None,
+        )
+    )

@@ -1,0 +1,152 @@
+"""``heedful engine``: the proactive attention engine of document 002 (load, survey, cycle, run)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import typer
+
+from heedful.cli._app import console
+
+engine_app = typer.Typer(
+    help="The proactive attention engine (document 002).", no_args_is_help=True
+)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the ``engine`` group to the root app."""
+    root.add_typer(engine_app, name="engine")
+
+
+def _engine_for_cli(db: str, config: str | None, triage: str | None):  # type: ignore[no-untyped-def]
+    from heedful.engine import open_engine
+
+    engine = open_engine(db, config, must_exist=True)
+    if triage is not None:
+        engine.config = engine.config.with_overrides(
+            triage=engine.config.triage.model_copy(update={"method": triage})
+        )
+    return engine
+
+
+def _engine_once(
+    db: str,
+    config: str | None,
+    triage: str | None,
+    call: Callable[[Any], dict[str, Any]],
+    table: Callable[[dict[str, Any]], Any],
+    as_json: bool,
+) -> None:
+    """Open the engine, make one call, close it, and print the response as JSON or a table."""
+    import json
+
+    engine = _engine_for_cli(db, config, triage)
+    try:
+        response = call(engine)
+    finally:
+        engine.close()
+    if as_json:
+        typer.echo(json.dumps(response, indent=2, ensure_ascii=False))
+    else:
+        console().print(table(response))
+
+
+_DB = typer.Option(..., "--db", help="The memory store (SQLite file).")
+_CONFIG = typer.Option(None, "--config", help="Engine config file (JSON or YAML).")
+_JSON = typer.Option(False, "--json", help="Print the JSON response instead of a table.")
+_TRIAGE = typer.Option(None, "--triage", help="Triage method: formula (document 002) or voc.")
+
+
+@engine_app.command("load")
+def engine_load(
+    file: str = typer.Argument(..., metavar="FILE", help="YAML/JSON with goals, nodes, edges."),
+    db: str = _DB,
+) -> None:
+    """Add goals, knowledge nodes, edges and outcomes from FILE to the store (created if new)."""
+    from heedful.engine import open_engine
+    from heedful.engine.seed import load_seed_file
+
+    engine = open_engine(db)
+    try:
+        counts = load_seed_file(engine.graph, file)
+    finally:
+        engine.close()
+    typer.echo(", ".join(f"{n} {what}" for what, n in counts.items()) + f" loaded into {db}")
+
+
+@engine_app.command("survey")
+def engine_survey(
+    db: str = _DB,
+    include_idle: bool = typer.Option(False, "--include-idle", help="Also list idle items."),
+    config: str | None = _CONFIG,
+    triage: str | None = _TRIAGE,
+    as_json: bool = _JSON,
+) -> None:
+    """Show the attention map: what needs attention and why (dispatches nothing)."""
+    from heedful.engine.report import survey_table
+
+    _engine_once(
+        db, config, triage, lambda e: e.survey(include_idle=include_idle), survey_table, as_json
+    )
+
+
+@engine_app.command("cycle")
+def engine_cycle(
+    db: str = _DB,
+    autonomy: str | None = typer.Option(
+        None, "--autonomy", help="observe | advise | act for this cycle (capped by governance)."
+    ),
+    config: str | None = _CONFIG,
+    triage: str | None = _TRIAGE,
+    as_json: bool = _JSON,
+) -> None:
+    """Run one attention cycle now: survey, triage, dispatch, reflect."""
+    from heedful.engine.report import cycle_table
+
+    _engine_once(
+        db, config, triage, lambda e: e.run_cycle(autonomy_override=autonomy), cycle_table, as_json
+    )
+
+
+@engine_app.command("run")
+def engine_run(
+    db: str = _DB,
+    autonomy: str | None = typer.Option(None, "--autonomy", help="observe | advise | act."),
+    heartbeat_ms: float | None = typer.Option(None, "--heartbeat-ms", help="Heartbeat cadence."),
+    cycles: int | None = typer.Option(None, "--cycles", min=1, help="Stop after N cycles."),
+    config: str | None = _CONFIG,
+    triage: str | None = _TRIAGE,
+    as_json: bool = typer.Option(False, "--json", help="One JSON cycle response per line."),
+) -> None:
+    """Run the heartbeat loop until interrupted (Ctrl-C) or --cycles cycles have run."""
+    import asyncio
+    import json
+
+    from heedful.engine.report import cycle_table
+
+    engine = _engine_for_cli(db, config, triage)
+    if heartbeat_ms is not None:
+        engine.config = engine.config.with_overrides(heartbeat_ms=heartbeat_ms)
+    out = console()
+
+    def show(event: object) -> None:
+        last = engine.last_cycle
+        if getattr(event, "name", "") != "cycle_complete" or last is None:
+            return
+        response = last.to_dict()
+        if as_json:
+            typer.echo(json.dumps(response, ensure_ascii=False))
+        else:
+            out.print(cycle_table(response))
+        if cycles is not None and engine.cycles_run >= cycles:
+            engine.deactivate()
+
+    engine.subscribe(show)
+    engine.activate(autonomy)
+    try:
+        asyncio.run(engine.serve(stop_on_error=True))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        engine.close()

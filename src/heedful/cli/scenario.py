@@ -1,0 +1,81 @@
+"""``heedful scenario``: validate, generate and describe scenario files."""
+
+from __future__ import annotations
+
+import typer
+
+from heedful.cli._app import fail
+
+scenario_app = typer.Typer(
+    help="Validate, generate and describe scenario files.", no_args_is_help=True
+)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the ``scenario`` group to the root app."""
+    root.add_typer(scenario_app, name="scenario")
+
+
+@scenario_app.command("validate")
+def scenario_validate(
+    paths: list[str] = typer.Argument(
+        ..., metavar="FILE...", help="Scenario files or directories (*.yaml, *.yml, *.json)."
+    ),
+) -> None:
+    """Validate scenario files; print `ok FILE (N scenarios)` for each."""
+    from heedful.model import scenario_files
+    from heedful.model.kinds_io import load_any_scenarios
+
+    for path in scenario_files(paths):
+        n = len(load_any_scenarios(path))
+        typer.echo(f"ok {path} ({n} scenario{'' if n == 1 else 's'})")
+
+
+@scenario_app.command("schema")
+def scenario_schema() -> None:
+    """Print the JSON Schema of the scenario file format (every kind: inspection, switching,
+    schedule)."""
+    import json
+
+    from heedful.model.kinds_io import all_scenario_json_schema
+
+    typer.echo(json.dumps(all_scenario_json_schema(), indent=2, ensure_ascii=False))
+
+
+@scenario_app.command("generate")
+def scenario_generate(
+    family: str = typer.Option(..., "--family", help="Family code or name, e.g. G or budgeted."),
+    count: int = typer.Option(10, "--count", help="How many scenarios."),
+    seed: int = typer.Option(0, "--seed", help="Root seed."),
+    out: str | None = typer.Option(None, "--out", help="YAML file to write (default: stdout)."),
+    holdout: bool = typer.Option(
+        False, "--holdout", help="Use the hold-out seed stream instead of the development one."
+    ),
+    unprompted: bool = typer.Option(
+        False, "--unprompted", help="Generate the unprompted twins (SPEC §4.2)."
+    ),
+) -> None:
+    """Generate scenarios of one family as a YAML list."""
+    from pathlib import Path
+
+    import yaml
+
+    from heedful.bench.families import generate_family
+    from heedful.bench.seeds import Stream
+    from heedful.model import Condition, scenario_to_dict
+
+    stream = Stream.HOLDOUT if holdout else Stream.DEV
+    cond = Condition.UNPROMPTED if unprompted else Condition.ANNOUNCED
+    items = [
+        scenario_to_dict(s)
+        for s in generate_family(family, count, seed, stream=stream, condition=cond)
+    ]
+    text = yaml.safe_dump(items, sort_keys=False, allow_unicode=True)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        try:
+            Path(out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise fail(f"cannot write {out}: {exc.strerror}") from None
+        typer.echo(f"wrote {len(items)} scenarios to {out}")
