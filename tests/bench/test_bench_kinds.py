@@ -283,6 +283,8 @@ def test_cli_validates_and_runs_the_new_kinds(tmp_path: Path) -> None:
     assert "family D" in run.output and "family J" in run.output
     data = json.loads((tmp_path / "run" / "results.json").read_text())
     assert data["kinds"]["switching"] and data["kinds"]["schedule"]
+    html = (tmp_path / "run" / "report.html").read_text()
+    assert "Family D (switching)" in html and "Family J (schedule)" in html
 
 
 def test_unknown_family_names_every_kind() -> None:

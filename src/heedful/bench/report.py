@@ -318,7 +318,8 @@ def render_html(results: Results) -> str:
             "<p class='note'><b>Sealed hold-out run:</b> aggregates only — no per-trial records, "
             "scenario text or answers are published (document 000 §22).</p>"
         )
-    for fam in [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]:
+    shown = [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]
+    for fam in shown if results.aggregates.rows else []:
         rows = ranked_rows(results, fam)
         title = "All families" if fam == ALL_FAMILIES else f"Family {fam}"
         out += [f"<h2>{_e(title)}</h2>", _bar_chart(rows), _rows_table(rows)]
@@ -336,18 +337,19 @@ def render_html(results: Results) -> str:
         out.append("</div>")
 
     codes = sorted({c for r in results.aggregates.rows for c in r.failures})
-    out.append("<h2>Failure split (first failing stage, document 000 §13)</h2><table><tr>")
-    out.append("<th class='l'>policy</th><th>trials</th>")
-    out += [f"<th>{_e(c)}</th>" for c in codes]
-    out.append("<th>no failure</th></tr>")
-    for r in ranked_rows(results):
-        failed = sum(r.failures.values())
-        cells = "".join(f"<td>{r.failures.get(c, 0)}</td>" for c in codes)
-        out.append(
-            f"<tr><td class='l'>{_e(r.policy)}</td><td>{r.n_trials}</td>{cells}"
-            f"<td>{r.n_trials - failed}</td></tr>"
-        )
-    out.append("</table>")
+    if results.aggregates.rows:
+        out.append("<h2>Failure split (first failing stage, document 000 §13)</h2><table><tr>")
+        out.append("<th class='l'>policy</th><th>trials</th>")
+        out += [f"<th>{_e(c)}</th>" for c in codes]
+        out.append("<th>no failure</th></tr>")
+        for r in ranked_rows(results):
+            failed = sum(r.failures.values())
+            cells = "".join(f"<td>{r.failures.get(c, 0)}</td>" for c in codes)
+            out.append(
+                f"<tr><td class='l'>{_e(r.policy)}</td><td>{r.n_trials}</td>{cells}"
+                f"<td>{r.n_trials - failed}</td></tr>"
+            )
+        out.append("</table>")
 
     paired = [p for p in results.aggregates.paired if p.family == ALL_FAMILIES]
     if paired:
@@ -370,6 +372,10 @@ def render_html(results: Results) -> str:
         out.append("</table>")
 
     out.append(initiation_html(results))
+    if results.kinds is not None:
+        from heedful.bench.kinds.html import kinds_html
+
+        out.append(kinds_html(results.kinds))
     out.append("<h2>Manifest</h2><table>")
     for key, val in m.model_dump(mode="json").items():
         if key == "config":

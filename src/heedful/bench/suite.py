@@ -241,6 +241,7 @@ def run_to_folder(
             }
         )
         results.manifest.generator_versions.update(kinds.kind_versions(kind_codes))
+        results.manifest.n_scenarios += len(kind_scenarios)
     results_path = write_results(results, folder / "results.json")
     report_path = write_report(results, folder / "report.html")
     return RunOutput(results, folder, results_path, report_path)
