@@ -1,4 +1,4 @@
-"""``heedful bench`` (run, oracle, report) and the top-level ``heedful run``."""
+"""``heedful bench`` (run, oracle, report, ablations) and the top-level ``heedful run``."""
 
 from __future__ import annotations
 
@@ -134,6 +134,29 @@ def bench_report(
     typer.echo(
         f"report:  {write_report(loaded, Path(out) if out else path.with_name('report.html'))}"
     )
+
+
+@bench_app.command("ablations")
+def bench_ablations(
+    family: str = typer.Option(
+        "G,B,D,J", "--family", help="Families to run the table on (codes, names or all)."
+    ),
+    count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
+    trials: int = typer.Option(5, "--trials", help="Trials per scenario and policy."),
+    seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
+    out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
+) -> None:
+    """Run document 000 §21's ablation table; print each row's paired difference against voc."""
+    from pathlib import Path
+
+    from heedful.bench.ablations import print_ablations, run_ablations
+
+    output = run_ablations(
+        families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None
+    )
+    print_ablations(output.results)
+    typer.echo(f"results: {output.results_path}")
+    typer.echo(f"report:  {output.report_path}")
 
 
 def run_default(
