@@ -376,6 +376,10 @@ def render_html(results: Results) -> str:
         from heedful.bench.kinds.html import kinds_html
 
         out.append(kinds_html(results.kinds))
+    if results.calibration:
+        from heedful.bench.calibration_report import calibration_html
+
+        out.append(calibration_html(results.calibration))
     out.append("<h2>Manifest</h2><table>")
     for key, val in m.model_dump(mode="json").items():
         if key == "config":

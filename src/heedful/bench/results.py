@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from heedful.bench.calibration_records import CalibrationRow
 from heedful.bench.kinds.records import KindResults
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
 from heedful.errors import InvalidArgumentError
@@ -315,6 +316,8 @@ class Results(_Model):
     aggregates: Aggregates
     #: Trials and aggregates of the switching (D) and schedule (J) kinds, when the run had any.
     kinds: KindResults | None = None
+    #: Predicted-VOC calibration of the controller policies (empty for sealed runs).
+    calibration: list[CalibrationRow] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _sealed_means_aggregates_only(self) -> Results:

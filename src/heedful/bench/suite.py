@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from heedful.bench.calibration import calibrate
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.families import FAMILIES, generate_suite, generator_versions, parse_family_list
 from heedful.bench.families.unprompted import twin_world_keys
@@ -230,6 +231,8 @@ def run_to_folder(
             world_keys=twin_world_keys(scenarios),
             initiation=condition != "announced",
         )
+        if holdout is None:
+            results = results.model_copy(update={"calibration": calibrate(scenarios, names)})
     else:
         results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
     if kind_scenarios:

@@ -30,6 +30,12 @@ def _print_run(output: object) -> None:
         from heedful.bench.kinds.run import print_kind_tables
 
         print_kind_tables(output.results.kinds)
+    if output.results.calibration:
+        from rich.console import Console
+
+        from heedful.bench.calibration_report import calibration_table
+
+        Console(width=140).print(calibration_table(output.results.calibration))
     typer.echo(f"results: {output.results_path}")
     typer.echo(f"report:  {output.report_path}")
 
