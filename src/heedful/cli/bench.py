@@ -19,23 +19,31 @@ def register(root: typer.Typer) -> None:
     root.command("run")(run_default)
 
 
-def _print_run(output: object) -> None:
+def _print_results(results: object) -> None:
+    """The inspection tables, the D/J tables and the calibration table of a run's results."""
+    from rich.console import Console
+
     from heedful.bench.report import print_tables
+    from heedful.bench.results import Results
+
+    assert isinstance(results, Results)
+    if results.aggregates.rows or not results.kinds:
+        print_tables(results)
+    if results.kinds:
+        from heedful.bench.kinds.run import print_kind_tables
+
+        print_kind_tables(results.kinds)
+    if results.calibration:
+        from heedful.bench.calibration_report import calibration_table
+
+        Console(width=140).print(calibration_table(results.calibration))
+
+
+def _print_run(output: object) -> None:
     from heedful.bench.suite import RunOutput
 
     assert isinstance(output, RunOutput)
-    if output.results.aggregates.rows or not output.results.kinds:
-        print_tables(output.results)
-    if output.results.kinds:
-        from heedful.bench.kinds.run import print_kind_tables
-
-        print_kind_tables(output.results.kinds)
-    if output.results.calibration:
-        from rich.console import Console
-
-        from heedful.bench.calibration_report import calibration_table
-
-        Console(width=140).print(calibration_table(output.results.calibration))
+    _print_results(output.results)
     typer.echo(f"results: {output.results_path}")
     typer.echo(f"report:  {output.report_path}")
 
@@ -131,12 +139,12 @@ def bench_report(
     """Print the ranked table of a results file and regenerate its report.html."""
     from pathlib import Path
 
-    from heedful.bench.report import print_tables, write_report
+    from heedful.bench.report import write_report
     from heedful.bench.results import load_results
 
     path = Path(results)
     loaded = load_results(path)
-    print_tables(loaded)
+    _print_results(loaded)
     typer.echo(
         f"report:  {write_report(loaded, Path(out) if out else path.with_name('report.html'))}"
     )
