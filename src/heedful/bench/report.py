@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from heedful.bench.initiation_report import initiation_html, initiation_tables
+from heedful.bench.report_diagnostics import diagnostics_html, failure_split_html
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 from heedful.decision import StaticOracleResult
@@ -310,7 +311,9 @@ def render_html(results: Results) -> str:
         "<h1>heedful benchmark report</h1>",
         f"<p class='note'>{m.n_scenarios} scenarios × {m.trials} trials × "
         f"{len(m.policies)} policies, {_e(m.condition)} condition, seed {m.seed}. "
-        "Score = 100·(V(S) − U_random)/(V* − U_random), unclipped; 0 = random, 100 = oracle. "
+        "Score = 100·(V − U_random)/(V* − U_random), unclipped; 0 = random, 100 = oracle; "
+        "V is the value of the chosen set (static) or of the policy (adaptive, against "
+        "V*_adaptive). "
         "Intervals are 95% bootstrap (scenarios resampled) or Wilson.</p>",
     ]
     if results.sealed:
@@ -336,25 +339,15 @@ def render_html(results: Results) -> str:
             )
         out.append("</div>")
 
-    codes = sorted({c for r in results.aggregates.rows for c in r.failures})
-    if results.aggregates.rows:
-        out.append("<h2>Failure split (first failing stage, document 000 §13)</h2><table><tr>")
-        out.append("<th class='l'>policy</th><th>trials</th>")
-        out += [f"<th>{_e(c)}</th>" for c in codes]
-        out.append("<th>no failure</th></tr>")
-        for r in ranked_rows(results):
-            failed = sum(r.failures.values())
-            cells = "".join(f"<td>{r.failures.get(c, 0)}</td>" for c in codes)
-            out.append(
-                f"<tr><td class='l'>{_e(r.policy)}</td><td>{r.n_trials}</td>{cells}"
-                f"<td>{r.n_trials - failed}</td></tr>"
-            )
-        out.append("</table>")
+    if results.aggregates.rows:  # a run of families D and J only has no inspection rows
+        out.append(failure_split_html(results))
+        out.append(diagnostics_html(results))
 
     paired = [p for p in results.aggregates.paired if p.family == ALL_FAMILIES]
     if paired:
         out.append(
-            "<h2>Paired comparisons (matched scenario and trial)</h2><table><tr>"
+            "<h2>Paired comparisons (matched scenario and trial; wins counted per scenario)</h2>"
+            "<table><tr>"
             "<th class='l'>A</th><th class='l'>B</th><th>score A − B [95% CI]</th>"
             "<th>A better</th><th>B better</th><th>ties</th>"
             "<th>optimal: both / only A / only B / neither</th></tr>"

@@ -173,6 +173,58 @@ def bench_ablations(
     typer.echo(f"report:  {output.report_path}")
 
 
+@bench_app.command("plan")
+def bench_plan(
+    results: str = typer.Argument(..., help="A pilot run's results.json."),
+    min_diff: float = typer.Option(
+        ..., "--min-diff", help="Smallest difference worth detecting, in the metric's units."
+    ),
+    metric: str = typer.Option("score", "--metric", help="score, regret or net_utility."),
+    policies: str | None = typer.Option(
+        None, "--policies", help="Policies to compare pairwise (default: all in the file)."
+    ),
+    family: str | None = typer.Option(None, "--family", help="Only this family label."),
+    power: float = typer.Option(0.8, "--power", help="Power to detect --min-diff."),
+) -> None:
+    """How many scenarios a paired comparison needs (document 000 §23), from a pilot run."""
+    from pathlib import Path
+
+    from rich.table import Table
+
+    from heedful.bench.plan import plan_comparisons
+    from heedful.bench.results import load_results
+
+    loaded = load_results(Path(results))
+    names = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
+    rows = plan_comparisons(
+        loaded, min_diff=min_diff, metric=metric, policies=names, family=family, power=power
+    )
+    table = Table(title=f"scenarios needed to separate {metric} by {min_diff:g}")
+    for col in ("A − B", "pilot", "mean", "sd", "±now", "need"):
+        table.add_column(col, justify="left" if col == "A − B" else "right")
+    for r in rows:
+        need = "any" if r.needed_scenarios is None else str(r.needed_scenarios)
+        table.add_row(
+            f"{r.policy_a} − {r.policy_b}",
+            str(r.pilot_scenarios),
+            f"{r.mean_diff:+.2f}",
+            f"{r.sd:.2f}",
+            f"{r.half_width_now:.2f}",
+            need + ("" if r.enough else " ←"),
+        )
+    console().print(table)
+    short = [r for r in rows if not r.enough]
+    if short:
+        worst = max(r.needed_scenarios or 0 for r in short)
+        typer.echo(
+            f"{len(short)} comparison(s) need more scenarios than the pilot's "
+            f"{rows[0].pilot_scenarios} (up to {worst}, at "
+            f"{rows[0].trials_per_scenario:g} trials per scenario)."
+        )
+    else:
+        typer.echo("the pilot already separates every comparison at this difference.")
+
+
 def run_default(
     seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
     out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),

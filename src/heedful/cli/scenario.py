@@ -49,7 +49,7 @@ def scenario_generate(
     seed: int = typer.Option(0, "--seed", help="Root seed."),
     out: str | None = typer.Option(None, "--out", help="YAML file to write (default: stdout)."),
     holdout: bool = typer.Option(
-        False, "--holdout", help="Use the hold-out seed stream instead of the development one."
+        False, "--holdout", hidden=True, help="Retired: use `heedful holdout make`."
     ),
     unprompted: bool = typer.Option(
         False, "--unprompted", help="Generate the unprompted twins (SPEC §4.2)."
@@ -64,7 +64,13 @@ def scenario_generate(
     from heedful.bench.seeds import Stream
     from heedful.model import Condition, scenario_to_dict
 
-    stream = Stream.HOLDOUT if holdout else Stream.DEV
+    if holdout:
+        # A set drawn from a public seed can be re-derived by anything that reads the project.
+        raise fail(
+            "--holdout is retired: a hold-out from a public seed can be regenerated; "
+            "use `heedful holdout make --family F --count N --key-file PATH --out DIR`"
+        )
+    stream = Stream.DEV
     cond = Condition.UNPROMPTED if unprompted else Condition.ANNOUNCED
     items = [
         scenario_to_dict(s)
