@@ -56,3 +56,10 @@ def test_a_run_reports_calibration_and_draws_the_reliability_diagram(tmp_path: P
     assert [r.policy for r in out.results.calibration] == ["voc"]
     html = render_html(out.results)
     assert "Predicted-VOC calibration" in html and "reliability diagram of voc" in html
+
+
+def test_large_runs_are_calibrated_on_an_even_sample() -> None:
+    scenarios = generate_family("B", 6, seed=3)
+    few = calibrate(scenarios, ["voc"], max_scenarios=2)
+    every = calibrate(scenarios, ["voc"])
+    assert few[0].n < every[0].n

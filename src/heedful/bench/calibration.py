@@ -23,11 +23,21 @@ from heedful.bench.views import policy_view
 from heedful.model import Scenario
 from heedful.model.candidate import EventType
 
-__all__ = ["BUCKETS", "INFLATION_LEVEL", "calibrate", "calibration_row", "pairs_of"]
+__all__ = [
+    "BUCKETS",
+    "INFLATION_LEVEL",
+    "MAX_SCENARIOS",
+    "calibrate",
+    "calibration_row",
+    "pairs_of",
+]
 
 _PREDICTORS = ("heuristic", "model")
 #: Buckets of the reliability table (equal counts).
 BUCKETS = 5
+#: Scenarios replayed per run at most (evenly spaced over the run's list): a replay costs as
+#: much as the policy's own trial, so large runs are calibrated on a sample.
+MAX_SCENARIOS = 60
 #: A prediction at or above this share of the largest one is "near the maximum" (§25).
 INFLATION_LEVEL = 0.9
 
@@ -95,8 +105,14 @@ def calibration_row(policy: str, pairs: Sequence[tuple[float, float]]) -> Calibr
     )
 
 
-def calibrate(scenarios: Sequence[Scenario], policies: Sequence[str]) -> list[CalibrationRow]:
-    """One calibration row per VOC-predicting controller policy among ``policies``."""
+def calibrate(
+    scenarios: Sequence[Scenario], policies: Sequence[str], max_scenarios: int = MAX_SCENARIOS
+) -> list[CalibrationRow]:
+    """One calibration row per VOC-predicting controller policy among ``policies``, on at most
+    ``max_scenarios`` scenarios evenly spaced over ``scenarios``."""
+    if len(scenarios) > max_scenarios:
+        picks = sorted({int(i) for i in np.linspace(0, len(scenarios) - 1, max_scenarios)})
+        scenarios = [scenarios[i] for i in picks]
     rows = []
     for name in policies:
         policy = get_policy(name)
