@@ -328,3 +328,41 @@ def test_a_switching_policy_sees_no_scenario_id_family_or_private_field() -> Non
     text = " ".join(spy.seen)
     assert "secret-id" not in text and '"family"' not in text
     assert "deadline" not in text and "resume_cost" not in text and '"value":2.0' not in text
+
+
+def test_generated_kind_files_validate_and_run(tmp_path: Path) -> None:
+    runner = CliRunner()
+    path = tmp_path / "j.yaml"
+    gen = runner.invoke(
+        app, ["scenario", "generate", "--family", "schedule", "--count", "2", "--out", str(path)]
+    )
+    assert gen.exit_code == 0, gen.output
+    assert runner.invoke(app, ["scenario", "validate", str(path)]).exit_code == 0
+    run = runner.invoke(
+        app,
+        ["bench", "run", "--scenarios", str(path), "--trials", "1", "--out", str(tmp_path / "r")],
+    )
+    assert run.exit_code == 0, run.output
+    assert "family J" in run.output
+
+
+def test_bad_schedule_file_names_the_path(tmp_path: Path) -> None:
+    doc = {
+        "format": "heedful.scenario/v1",
+        "id": "j1",
+        "kind": "schedule",
+        "slots": 4,
+        "obligations": [
+            {"id": "a", "timescale": "week", "value": 1.0, "deadline": 3},
+            {"id": "a", "timescale": "minutes", "value": 1.0, "deadline": 2},
+        ],
+    }
+    path = tmp_path / "j.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ScenarioError, match=r"j\.json:obligations\[1\]\.id: duplicate id 'a'"):
+        load_any_scenarios(path)
+    doc["obligations"][1]["id"] = "b"  # type: ignore[index]
+    doc["obligations"][1]["hazard"] = 1.0  # type: ignore[index]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ScenarioError, match=r"j\.json:obligations\[1\]\.hazard"):
+        load_any_scenarios(path)

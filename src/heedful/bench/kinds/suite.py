@@ -21,6 +21,7 @@ __all__ = [
     "empty_results",
     "generate_kinds",
     "inspection_policies",
+    "kind_code",
     "kind_versions",
     "split_families",
     "split_scenarios",
@@ -29,7 +30,8 @@ __all__ = [
 _KINDS = (ScenarioKind.SWITCHING, ScenarioKind.SCHEDULE)
 
 
-def _kind_code(name: str) -> str | None:
+def kind_code(name: str) -> str | None:
+    """The code of a switching/schedule family named by code or long name, else ``None``."""
     n = name.strip().lower()
     for fam in KIND_FAMILIES.values():
         if n in (fam.code.lower(), fam.name):
@@ -51,7 +53,7 @@ def split_families(text: str | None) -> tuple[str | None, list[str]]:
         return ",".join(family_names()), sorted(KIND_FAMILIES)
     inspection, kinds = [], []
     for n in names:
-        code = _kind_code(n)
+        code = kind_code(n)
         if code is not None:
             kinds.append(code)
             continue
