@@ -21,8 +21,6 @@ def register(root: typer.Typer) -> None:
 
 def _print_results(results: object) -> None:
     """The inspection tables, the D/J tables and the calibration table of a run's results."""
-    from rich.console import Console
-
     from heedful.bench.report import print_tables
     from heedful.bench.results import Results
 
@@ -32,11 +30,11 @@ def _print_results(results: object) -> None:
     if results.kinds:
         from heedful.bench.kinds.run import print_kind_tables
 
-        print_kind_tables(results.kinds)
+        print_kind_tables(results.kinds, console())
     if results.calibration:
         from heedful.bench.calibration_report import calibration_table
 
-        Console(width=140).print(calibration_table(results.calibration))
+        console().print(calibration_table(results.calibration))
 
 
 def _print_run(output: object) -> None:
@@ -135,15 +133,24 @@ def bench_report(
     out: str | None = typer.Option(
         None, "--out", help="HTML file to write (default: report.html beside RESULTS)."
     ),
+    markdown: bool = typer.Option(
+        False,
+        "--markdown",
+        help="Print only the score table as markdown (the README's first table); write no HTML.",
+    ),
 ) -> None:
     """Print the ranked table of a results file and regenerate its report.html."""
     from pathlib import Path
 
     from heedful.bench.report import write_report
     from heedful.bench.results import load_results
+    from heedful.bench.table import markdown_scores
 
     path = Path(results)
     loaded = load_results(path)
+    if markdown:
+        typer.echo(markdown_scores(loaded))
+        return
     _print_results(loaded)
     typer.echo(
         f"report:  {write_report(loaded, Path(out) if out else path.with_name('report.html'))}"

@@ -148,7 +148,12 @@ class VocSwitching(SwitchingPolicy):
             rng=self._rng,
             clock=lambda: _EPOCH,
         )
-        ctl.register_source(x.source or x.id, authority=x.authority, kind=x.source_kind)
+        # Registered as trusted: the declared loss below is this policy's own estimate from the
+        # authority registry and its priors (the sender's stated stakes count only in proportion
+        # to its authority; its text is never read) — not priority the sender set itself.
+        ctl.register_source(
+            x.source or x.id, authority=x.authority, kind=x.source_kind, trusted=True
+        )
         if not status.main_done:
             ctl.set_focus("task", view.main.value if task_at_risk else 0.0)
         ctl.interrupt(
