@@ -88,6 +88,11 @@ def bench_run(
         "--condition",
         help="announced, unprompted (no budget or instruction in the task) or both (gap).",
     ),
+    shift: float = typer.Option(
+        1.0,
+        "--shift",
+        help="Distance of the hidden worlds from the controller's model (0 = its defaults).",
+    ),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html."""
     from pathlib import Path
@@ -106,6 +111,7 @@ def bench_run(
             holdout=Path(holdout) if holdout else None,
             out=Path(out) if out else None,
             condition=condition,
+            shift=shift,
         )
     )
 
