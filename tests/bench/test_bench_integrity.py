@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from heedful.bench.families import generate_family, generate_suite
 from heedful.bench.plan import plan_comparisons
+from heedful.bench.policies.baselines import RandomPolicy
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.bench.results import FailureCode, Stage
 from heedful.bench.runner import run_benchmark
@@ -90,11 +91,23 @@ def test_adaptive_oracle_never_fails_selection(adaptive_run) -> None:  # type: i
     assert all(t.static_value is not None and t.static_score is not None for t in oracle)
 
 
-def test_adaptive_value_of_a_random_policy_is_unbiased() -> None:
+@register_policy("test-random-adaptive")
+class _RandomButLooking(RandomPolicy):
+    """The random policy, declared as one whose choices may depend on what it observed."""
+
+    in_default_suite = False
+    uses_observations = True
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"), [("test-random-adaptive", "estimate"), ("random", "set")]
+)
+def test_adaptive_value_of_a_randomised_policy_is_unbiased(name: str, kind: str) -> None:
+    # Its true adaptive value is U_random: the choices are uniform and ignore the observations.
     (scenario,) = generate_family("G", 1, 2)
-    r = run_benchmark([scenario], ["random"], trials=800, seed=1, adaptive=True, progress=False)
+    r = run_benchmark([scenario], [name], trials=800, seed=1, adaptive=True, progress=False)
     values = np.array([t.value for t in r.trials])
-    assert all(t.value_kind == "estimate" for t in r.trials)
+    assert all(t.value_kind == kind for t in r.trials)
     se = values.std() / np.sqrt(values.size)
     assert abs(values.mean() - r.trials[0].u_random) < 4 * se + 1e-9
 

@@ -64,11 +64,16 @@ class Policy(ABC):
             rng; the runner then also computes the policy's exact adaptive value.
         in_default_suite: ``False`` keeps the policy out of ``all`` (it runs only when named, or
             in the runs that add it, e.g. the unprompted condition).
+        uses_observations: ``False`` if the policy's choices never depend on what it observed
+            (it ranks the sources once at ``reset``). In the adaptive condition the value of
+            its realized set is then exactly its value given its choices, which the runner uses
+            instead of a noisier per-trial estimate.
     """
 
     name: ClassVar[str] = ""
     deterministic: ClassVar[bool] = True
     in_default_suite: ClassVar[bool] = True
+    uses_observations: ClassVar[bool] = True
 
     @abstractmethod
     def reset(self, view: TaskView, rng: np.random.Generator) -> None:

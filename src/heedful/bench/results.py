@@ -164,9 +164,10 @@ class TrialRecord(_Model):
     score: float | None
     uninformative: bool
     optimal: bool
-    #: ``exact`` (static set value, or a deterministic policy's exact adaptive value) or
-    #: ``estimate`` (adaptive, non-deterministic policy: the trial's posterior expected value).
-    value_kind: Literal["exact", "estimate"] = "exact"
+    #: ``exact`` (static set value, or a deterministic policy's exact adaptive value), ``set``
+    #: (adaptive, a randomised policy blind to its observations: V(S) of its realized set, exact
+    #: given its choices) or ``estimate`` (adaptive, randomised: the trial's posterior value).
+    value_kind: Literal["exact", "set", "estimate"] = "exact"
     static_value: float | None = None
     static_regret: float | None = None
     static_score: float | None = None

@@ -137,6 +137,7 @@ def _play(
         violation=violation,
         candidates=frozenset(cands) if cands is not None else None,
         stopped=violation is None,
+        observation_blind=not policy.uses_observations,
     )
 
 

@@ -236,6 +236,8 @@ class TrialOutcome:
             malformed call, no decision within the turn limit, endpoint failure).
         candidates: Controller policies: every source that became an inspection candidate.
         stopped: The policy stopped by itself (adaptive path optimality judges the stop too).
+        observation_blind: The policy's choices never depend on its observations, so in the
+            adaptive condition ``V(S)`` of its realized set is its exact value given the choices.
         usage: Model usage of an agent trial.
     """
 
@@ -249,6 +251,7 @@ class TrialOutcome:
     protocol_error: str | None = None
     candidates: frozenset[str] | None = None
     stopped: bool = True
+    observation_blind: bool = False
     usage: AgentUsage | None = None
 
 
@@ -294,11 +297,13 @@ def score_trial(
     # Attention value of the spontaneous selection: static V(S), or the adaptive policy value.
     static_value = oracle.set_value(spontaneous)
     cost_s = oracle.weighted_cost(spontaneous)
-    value_kind: Literal["exact", "estimate"] = "exact"
+    value_kind: Literal["exact", "set", "estimate"] = "exact"
     if adaptive and oracle.adaptive is not None:
         v_star = oracle.adaptive.v_adaptive
         if exact_value is not None:
             value = exact_value
+        elif outcome.observation_blind:
+            value, value_kind = static_value, "set"
         else:
             value, value_kind = oracle.posterior_value(observed_s) - cost_s, "estimate"
         optimal = outcome.violation is None and oracle.path_optimal(

@@ -23,6 +23,7 @@ from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
 from heedful.bench.policy import parse_policy_list, policy_names
 from heedful.bench.report import write_report
+from heedful.bench.report_timeline import write_timeline
 from heedful.bench.results import Results, write_results
 from heedful.bench.runner import run_benchmark
 from heedful.errors import InvalidArgumentError
@@ -205,6 +206,10 @@ def run_to_folder(
             folder = new_run_folder(runs_root, seed, "holdout" if holdout is not None else "")
         else:
             folder = out
+            if (folder / "results.json").exists():
+                raise InvalidArgumentError(
+                    f"{out} already holds a run (results.json); choose another --out or remove it"
+                )
             folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         where = out if out is not None else runs_root
@@ -226,5 +231,6 @@ def run_to_folder(
         initiation=condition != "announced",
     )
     results_path = write_results(results, folder / "results.json")
+    write_timeline(folder, results, scenarios, world_keys=twin_world_keys(scenarios))
     report_path = write_report(results, folder / "report.html")
     return RunOutput(results, folder, results_path, report_path)

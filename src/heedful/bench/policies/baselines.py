@@ -20,6 +20,8 @@ from heedful.model import SourceView, TaskView
 class RankingPolicy(Policy):
     """A policy that inspects sources in a fixed order computed at :meth:`reset`."""
 
+    uses_observations = False
+
     def __init__(self) -> None:
         self._order: list[str] = []
         self._budget = 0
