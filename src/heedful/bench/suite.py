@@ -15,7 +15,14 @@ from heedful.bench.agent import agent_class, is_agent
 from heedful.bench.agent_suite import AgentRun, run_suite
 from heedful.bench.calibration import calibrate
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
-from heedful.bench.families import FAMILIES, generate_suite, generator_versions, parse_family_list
+from heedful.bench.families import (
+    DEFAULT_SHIFT,
+    FAMILIES,
+    check_shift,
+    generate_suite,
+    generator_versions,
+    parse_family_list,
+)
 from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
 from heedful.bench.kinds import suite as kinds
@@ -88,12 +95,14 @@ def select_scenarios(
     count: int,
     seed: int,
     condition: str = "announced",
+    shift: float = DEFAULT_SHIFT,
 ) -> tuple[list[Scenario], str, dict[str, str]]:
     """Load scenario files, or generate ``count`` per family; keep only the named families.
 
     ``condition``: ``announced`` (default) or ``unprompted`` generates that condition (from
     files: keeps only scenarios of that condition, except that the default keeps every file
-    scenario); ``both`` generates each scenario and its unprompted twin.
+    scenario); ``both`` generates each scenario and its unprompted twin. ``shift``: how far the
+    generated worlds' hidden models are from the controller's defaults (recorded in the versions).
 
     Returns:
         The scenarios, a description of their source, and the generator versions.
@@ -101,6 +110,7 @@ def select_scenarios(
     if count < 1:
         raise InvalidArgumentError(f"count must be at least 1, got {count}")
     _check_condition(condition)
+    shift = check_shift(shift)
     if paths:
         scenarios, _ = kinds.split_scenarios(load_any_scenario_set(list(paths)))
         if families:
@@ -115,13 +125,20 @@ def select_scenarios(
     codes = [f.code for f in parse_family_list(families or ",".join(DEFAULT_CONFIG.suite_families))]
     scenarios = []
     if condition in ("announced", "both"):
-        scenarios += generate_suite(codes, count, seed)
+        scenarios += generate_suite(codes, count, seed, shift=shift)
     if condition in ("unprompted", "both"):
-        scenarios += generate_suite(codes, count, seed, condition=Condition.UNPROMPTED)
-    source = f"generated: families {','.join(codes)}, {count} each, dev stream, seed {seed}"
+        scenarios += generate_suite(codes, count, seed, condition=Condition.UNPROMPTED, shift=shift)
+    source = (
+        f"generated: families {','.join(codes)}, {count} each, dev stream, seed {seed}, "
+        f"shift {shift:g}"
+    )
     if condition != "announced":
         source += f", condition {condition}"
-    return scenarios, source, generator_versions(codes, unprompted_twins=condition != "announced")
+    return (
+        scenarios,
+        source,
+        generator_versions(codes, unprompted_twins=condition != "announced", shift=shift),
+    )
 
 
 def run_to_folder(
@@ -141,6 +158,7 @@ def run_to_folder(
     condition: str = "announced",
     agent_run: AgentRun | None = None,
     policy_params: dict[str, dict[str, Any]] | None = None,
+    shift: float = DEFAULT_SHIFT,
 ) -> RunOutput:
     """Run the benchmark and write ``results.json`` and ``report.html``.
 
@@ -166,6 +184,8 @@ def run_to_folder(
             model, the validator mode and the concurrency (docs/llm.md).
         policy_params: Constructor parameters of named policies (e.g. ``{"voc-learned":
             {"model_file": "model.json"}}``); each named policy must be in the run.
+        shift: Distance of the generated worlds' hidden models from the controller's defaults
+            (0: exactly the defaults); ignored for files and hold-outs, which carry their truth.
     """
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
@@ -229,7 +249,12 @@ def run_to_folder(
         versions = {f: "holdout" for f in sorted({s.view.family for s in scenarios})}
     else:
         scenarios, source, versions = select_scenarios(
-            scenario_paths, inspection_families if families else None, count, seed, condition
+            scenario_paths,
+            inspection_families if families else None,
+            count,
+            seed,
+            condition,
+            shift,
         )
     # Make the output folder before the run, so a bad --out fails at once, not after the work.
     try:

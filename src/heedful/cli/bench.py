@@ -134,6 +134,11 @@ def bench_run(
         "--model-file",
         help="Model JSON for voc-learned (from `heedful learn train`; default: the shipped one).",
     ),
+    shift: float = typer.Option(
+        1.0,
+        "--shift",
+        help="Distance of the hidden worlds from the controller's model (0 = its defaults).",
+    ),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html.
 
@@ -171,6 +176,7 @@ def bench_run(
             condition=condition,
             agent_run=agent_run,
             policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
+            shift=shift,
         )
     )
 

@@ -56,6 +56,11 @@ def scenario_generate(
     unprompted: bool = typer.Option(
         False, "--unprompted", help="Generate the unprompted twins (SPEC §4.2)."
     ),
+    shift: float = typer.Option(
+        1.0,
+        "--shift",
+        help="Distance of the hidden worlds from the controller's model (0 = its defaults).",
+    ),
 ) -> None:
     """Generate scenarios of one family as a YAML list."""
     from pathlib import Path
@@ -87,7 +92,9 @@ def scenario_generate(
     else:
         items = [
             scenario_to_dict(s)
-            for s in generate_family(family, count, seed, stream=stream, condition=cond)
+            for s in generate_family(
+                family, count, seed, stream=stream, condition=cond, shift=shift
+            )
         ]
     text = yaml.safe_dump(items, sort_keys=False, allow_unicode=True)
     if out is None:

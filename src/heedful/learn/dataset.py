@@ -38,6 +38,7 @@ import numpy as np
 from heedful import decision
 from heedful.attention import AttentionContext, Estimate, Estimator
 from heedful.bench.families import get_family
+from heedful.bench.families._worlds import DEFAULT_SHIFT
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.runner import collect_choices
 from heedful.bench.seeds import name_key
@@ -61,22 +62,26 @@ _MAX_SOURCES = 62  # bitmask labels (int64)
 _NEVER_STOP = 10.0  # behaviour values are offset by this so the rollout runs to the budget
 
 
-def training_scenarios(family: str, count: int, seed: int) -> list[Scenario]:
+def training_scenarios(
+    family: str, count: int, seed: int, shift: float = DEFAULT_SHIFT
+) -> list[Scenario]:
     """``count`` scenarios of a family from the training seed stream (:data:`TRAIN_STREAM`).
 
     The seed sequence is ``[seed, TRAIN_STREAM, family, i]``: disjoint from every bench stream
-    (development, hold-out) of every root seed.
+    (development, hold-out) of every root seed. Each scenario's hidden model is drawn from the
+    family's own distribution at ``shift`` (the bench's default), from a third child stream.
     """
     fam = get_family(family)
     out = []
     for i in range(count):
         ss = np.random.SeedSequence([seed, TRAIN_STREAM, name_key(fam.code), i])
-        structure, wording = ss.spawn(2)
+        structure, wording, hidden = ss.spawn(3)
         out.append(
             fam.make(
                 np.random.default_rng(structure),
                 np.random.default_rng(wording),
                 f"{fam.code}-t{seed}-{i:04d}",
+                fam.draw_world(shift, np.random.default_rng(hidden)),
             )
         )
     return out
