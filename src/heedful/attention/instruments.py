@@ -101,6 +101,12 @@ class Instruments:
         """A candidate left the table (selected or expired)."""
         self._last_voc.pop(candidate_id, None)
 
+    def keep_only(self, live_ids: Iterable[str]) -> None:
+        """Drop what is remembered of candidates no longer live (keeps memory bounded)."""
+        live = set(live_ids)
+        for cid in [c for c in self._last_voc if c not in live]:
+            del self._last_voc[cid]
+
     def anomalies(self, saturation: Saturation, p_changes: Iterable[float], now: datetime) -> None:
         """Raise ``anomaly_raised`` on saturation or a sudden priority-distribution shift."""
         if saturation.anomalous and "saturation" not in self._alerted:
