@@ -135,6 +135,11 @@ class GuardConfig:
 
     Attributes:
         table_size: Bound of the candidate table ("bounded queues").
+        controller_reserve: Share of the table submitted candidates can never take: kept for
+            the controller's own generators and for floors, so a flood cannot blind it.
+        submitted_ttl_s: Default lifetime of a submitted candidate that names no expiry.
+        flood_fill: Fill of the submitted share of the table at which refusals count as a
+            flood (anomaly signal).
         trusted_quota: Live candidates one trusted source may hold.
         untrusted_quota: Live candidates one untrusted source may hold ("candidate quotas").
         untrusted_rate_per_turn: New candidates one untrusted source may create per turn
@@ -146,7 +151,10 @@ class GuardConfig:
     """
 
     table_size: int = 10_000
-    trusted_quota: int = 10_000
+    controller_reserve: float = 0.2
+    submitted_ttl_s: float = 3_600.0
+    flood_fill: float = 0.9
+    trusted_quota: int = 2_000
     untrusted_quota: int = 50
     untrusted_rate_per_turn: int = 20
     max_aggregates: int = 256

@@ -145,7 +145,8 @@ class SourceInfo:
         default_authority: Authority for claim types missing from ``authority``.
         cost: Cost of one inspection.
         age_s: Age of the data it holds.
-        trusted: Whether its candidates bypass untrusted quotas and rate limits.
+        trusted: Whether its candidates bypass untrusted quotas and rate limits and keep their
+            declared priority (default False: a source is trusted only when registered so).
         kind: Free label (``live_instrument``, ``cached_summary`` …).
     """
 
@@ -155,7 +156,7 @@ class SourceInfo:
     default_authority: float = 0.5
     cost: Cost = field(default_factory=Cost)
     age_s: float = 0.0
-    trusted: bool = True
+    trusted: bool = False
     kind: str = "document"
 
     def authority_for(self, claim_type: str) -> float:

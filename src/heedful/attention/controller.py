@@ -37,7 +37,7 @@ from heedful.attention.context import (
 )
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator, action_values
 from heedful.attention.floors import assign_floors, claim_floors
-from heedful.attention.generators import PENDING_ID, Generator, _utc, default_generators
+from heedful.attention.generators import PENDING_ID, Generator, default_generators
 from heedful.attention.guard import Admission, Guard, Saturation, merge_candidates
 from heedful.attention.instruments import Instruments
 from heedful.attention.persist import StoreMirror
@@ -47,6 +47,7 @@ from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMo
 from heedful.attention.world import World, as_cost
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
+from heedful.model.base import as_utc
 from heedful.model.candidate import (
     Candidate,
     CandidateKind,
@@ -333,7 +334,7 @@ class Controller:
         return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
 
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
-        status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}))
+        status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}), now)
         if status is Admission.CREATED and live is not None:
             self._log(
                 EventType.CANDIDATE_CREATED,
@@ -366,7 +367,7 @@ class Controller:
         now = ctx.now
         dropped: set[str] = set()  # interruptions no longer pending (expired or refused)
         for c in self.guard.table:
-            if c.expires_at is not None and _utc(c.expires_at) <= _utc(now):
+            if c.expires_at is not None and as_utc(c.expires_at) <= as_utc(now):
                 self.guard.table.remove(c.id)
                 self._waited.pop(c.id, None)
                 if c.kind is CandidateKind.HANDLE_INTERRUPTION:

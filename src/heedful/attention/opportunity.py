@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from heedful.attention.config import GeneratorConfig
 from heedful.attention.context import AttentionContext, claim_p_stale
-from heedful.attention.generators import _utc
+from heedful.model.base import as_utc
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
 from heedful.model.scenario import Volatility
 
@@ -54,7 +54,7 @@ def opportunities(context: AttentionContext, config: GeneratorConfig) -> set[Opp
         deps = [d for d in goal.depends_on if d.weight > 0.0]
         out.update((Trigger.GOAL_DEPENDENCY, d.claim_id) for d in deps)
         if goal.due_at is not None:
-            left = (_utc(goal.due_at) - _utc(context.now)).total_seconds()
+            left = (as_utc(goal.due_at) - as_utc(context.now)).total_seconds()
             if left <= config.deadline_horizon_s:
                 out.update((Trigger.DEADLINE, d.claim_id) for d in goal.depends_on)
     out.update((Trigger.GOAL_DEPENDENCY, v) for v in relevant)

@@ -116,15 +116,24 @@ def bench_report(
     out: str | None = typer.Option(
         None, "--out", help="HTML file to write (default: report.html beside RESULTS)."
     ),
+    markdown: bool = typer.Option(
+        False,
+        "--markdown",
+        help="Print only the score table as markdown (the README's first table); write no HTML.",
+    ),
 ) -> None:
     """Print the ranked table of a results file and regenerate its report.html."""
     from pathlib import Path
 
     from heedful.bench.report import print_tables, write_report
     from heedful.bench.results import load_results
+    from heedful.bench.table import markdown_scores
 
     path = Path(results)
     loaded = load_results(path)
+    if markdown:
+        typer.echo(markdown_scores(loaded))
+        return
     print_tables(loaded)
     typer.echo(
         f"report:  {write_report(loaded, Path(out) if out else path.with_name('report.html'))}"

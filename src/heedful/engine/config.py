@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from heedful.errors import InvalidArgumentError
+from heedful.model.base import FrozenModel
+from heedful.model.nesting import NestingError, parse_bounded
 
 
 class AutonomyLevel(StrEnum):
@@ -42,11 +44,7 @@ class DispatchMode(StrEnum):
     IDLE = "idle"
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class CoverageWeights(_Frozen):
+class CoverageWeights(FrozenModel):
     """Weights of the coverage score (Graphonomous Coverage defaults; brief of issue 4)."""
 
     semantic: float = Field(default=0.40, ge=0.0)
@@ -56,7 +54,7 @@ class CoverageWeights(_Frozen):
     outcome_reliability: float = Field(default=0.10, ge=0.0)
 
 
-class CoverageThresholds(_Frozen):
+class CoverageThresholds(FrozenModel):
     """act / learn thresholds (document 002 §2.1 via Coverage.recommend); else escalate."""
 
     act_coverage: float = 0.72
@@ -67,7 +65,7 @@ class CoverageThresholds(_Frozen):
     learn_max_risk: float = 0.75
 
 
-class CoverageConfig(_Frozen):
+class CoverageConfig(FrozenModel):
     """Coverage calculator configuration (formulas in docs/engine.md)."""
 
     weights: CoverageWeights = CoverageWeights()
@@ -95,7 +93,7 @@ class CoverageConfig(_Frozen):
     )
 
 
-class TriageConfig(_Frozen):
+class TriageConfig(FrozenModel):
     """Triage formula of document 002 §2.1 and §3.1.2."""
 
     #: ``attention_score = urgency × gap + surprise_weight × surprise`` (§3.1.2).
@@ -132,7 +130,7 @@ class TriageConfig(_Frozen):
     voc_base_cost: float = 0.01
 
 
-class BudgetConfig(_Frozen):
+class BudgetConfig(FrozenModel):
     """Per-cycle compute budget, document 002 §2.4."""
 
     max_items_per_cycle: int = Field(default=3, ge=0)
@@ -143,7 +141,7 @@ class BudgetConfig(_Frozen):
     escalation_cooldown_ms: float = Field(default=300_000.0, ge=0)
 
 
-class DeliberationBudgetConfig(_Frozen):
+class DeliberationBudgetConfig(FrozenModel):
     """κ → deliberation budget (Graphonomous Topology.deliberation_budget, capped linear)."""
 
     max_iterations_cap: int = 4
@@ -155,7 +153,7 @@ class DeliberationBudgetConfig(_Frozen):
     confidence_cap: float = 0.95
 
 
-class GovernanceConfig(_Frozen):
+class GovernanceConfig(FrozenModel):
     """Governance policy (document 002 §4.6: ampersand.json ``governance.autonomy``).
 
     Attributes:
@@ -169,7 +167,7 @@ class GovernanceConfig(_Frozen):
     max_actions_per_hour: int | None = Field(default=None, ge=0)
 
 
-class EngineConfig(_Frozen):
+class EngineConfig(FrozenModel):
     """Complete engine configuration.
 
     Attributes:
@@ -237,8 +235,10 @@ def load_engine_config(path: str | Path) -> EngineConfig:
     except UnicodeDecodeError:
         raise InvalidArgumentError(f"cannot read engine config {p}: not UTF-8 text") from None
     try:
-        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        data = parse_bounded(
+            lambda: json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+        )
+    except (json.JSONDecodeError, yaml.YAMLError, NestingError) as exc:
         raise InvalidArgumentError(
             f"engine config {p} is not valid: {parse_error_line(exc)}"
         ) from None

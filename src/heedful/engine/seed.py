@@ -28,6 +28,7 @@ from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import EdgeType, NodeType, OutcomeStatus
 from heedful.model.goal import Goal
+from heedful.model.nesting import NestingError, parse_bounded
 
 
 class _Node(BaseModel):
@@ -82,8 +83,10 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
     except UnicodeDecodeError:
         raise InvalidArgumentError(f"cannot read {p}: not UTF-8 text") from None
     try:
-        data: Any = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        data: Any = parse_bounded(
+            lambda: json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+        )
+    except (json.JSONDecodeError, yaml.YAMLError, NestingError) as exc:
         raise InvalidArgumentError(
             f"{p} is not valid {p.suffix.lstrip('.') or 'YAML'}: {parse_error_line(exc)}"
         ) from None

@@ -14,6 +14,7 @@ from pydantic_core import PydanticSerializationError
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory._base import StoreBase, dumps
+from heedful.model.base import as_utc
 from heedful.model.goal import Goal, GoalPriority, GoalStatus, can_transition
 
 #: Sort rank of priorities: ``list_goals`` returns the most important first.
@@ -150,9 +151,7 @@ class GoalsMixin(StoreBase):
 
 
 def _epoch(value: datetime) -> float:
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.timestamp()
+    return as_utc(value).timestamp()
 
 
 def _rebuild(goal: Goal, **changes: object) -> Goal:

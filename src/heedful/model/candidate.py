@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from heedful.model.base import FrozenModel
 from heedful.model.scenario import Cost, Volatility
 
 __all__ = [
@@ -184,10 +185,8 @@ class FailureCode(StrEnum):
     VALIDATOR_RESCUED = "VALIDATOR_RESCUED"
 
 
-class Resolution(BaseModel):
+class Resolution(FrozenModel):
     """What happened when a selected candidate was executed (document 000 §12, "after outcome")."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     inspection_succeeded: bool
     belief_changed: bool | None = None
@@ -196,7 +195,7 @@ class Resolution(BaseModel):
     actual_cost: Cost | None = None
 
 
-class TraceEvent(BaseModel):
+class TraceEvent(FrozenModel):
     """One line of the attention trace (document 000 §12). Written before outcomes where possible.
 
     Attributes:
@@ -213,8 +212,6 @@ class TraceEvent(BaseModel):
         resolution: Outcome fields, for resolution events.
         detail: Small structured extras (never prose rationales).
     """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     event: EventType
     turn_id: str
