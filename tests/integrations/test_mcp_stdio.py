@@ -107,6 +107,10 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
                 results["attention_run_cycle"] = await client.call_tool(
                     "attention_run_cycle", {"autonomy_override": "advise"}
                 )
+                results["salience"] = await client.call_tool(
+                    "salience",
+                    {"text": "about Docker", "history": [{"role": "user", "content": "Docker"}]},
+                )
                 results["refused"] = await client.call_tool(
                     "attention_run_cycle", {"autonomy_override": "act"}
                 )

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from heedful.bench.initiation_report import initiation_html
+from heedful.bench.report_agents import agent_html
 from heedful.bench.report_diagnostics import diagnostics_html, failure_split_html
 from heedful.bench.report_timeline import TIMELINE_FILE, load_timeline, timeline_html
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
@@ -229,6 +230,7 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
         out.append("</table>")
 
     out.append(initiation_html(results))
+    out.append(agent_html(results))
     out.append(timeline_html(timeline))
     out.append("<h2>Manifest</h2><table>")
     for key, val in m.model_dump(mode="json").items():

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from heedful.bench.agent_results import AgentAggregates
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
 from heedful.errors import InvalidArgumentError
 
@@ -101,6 +102,9 @@ class Manifest(_Model):
     scenario_set_hash: str
     n_scenarios: int
     config: dict[str, Any]
+    #: Agents under test (SPEC §5.1): per agent its model, endpoint host, sampling settings,
+    #: prompt-template and tool-schema hashes; the validator mode(s). Never a key.
+    agent: dict[str, Any] | None = None
 
 
 class ScenarioSummary(_Model):
@@ -291,6 +295,8 @@ class Aggregates(_Model):
     paired: list[PairedRow]
     initiation: list[InitiationRow] = Field(default_factory=list)
     initiation_gap: list[InitiationGapRow] = Field(default_factory=list)
+    #: Agents under test: failure split per mode, rescue rate, lift, usage (docs/llm.md).
+    agents: AgentAggregates | None = None
 
     def row(self, policy: str, family: str = ALL_FAMILIES) -> AggregateRow:
         """Return the row of one policy and family (KeyError if absent)."""

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from heedful.bench.agent import agent_class, is_agent
+from heedful.bench.agent_suite import AgentRun, run_suite
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.families import FAMILIES, generate_suite, generator_versions, parse_family_list
 from heedful.bench.families.unprompted import twin_world_keys
@@ -18,7 +20,6 @@ from heedful.bench.policy import parse_policy_list, policy_names
 from heedful.bench.report import write_report
 from heedful.bench.report_timeline import write_timeline
 from heedful.bench.results import Results, write_results
-from heedful.bench.runner import run_benchmark
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario, load_scenario_set
 
@@ -133,6 +134,7 @@ def run_to_folder(
     progress: bool | None = None,
     config: BenchConfig = DEFAULT_CONFIG,
     condition: str = "announced",
+    agent_run: AgentRun | None = None,
 ) -> RunOutput:
     """Run the benchmark and write ``results.json`` and ``report.html``.
 
@@ -154,14 +156,27 @@ def run_to_folder(
             ``unprompted``/``both`` every trial records the document 000 §15.2 metrics, ``all``
             policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and ``both``
             runs each scenario and its unprompted twin on the same worlds (initiation gap).
+        agent_run: How agents named in ``policies`` (``llm``, ``llm-advised``) reach their
+            model, the validator mode and the concurrency (docs/llm.md).
     """
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
     _check_condition(condition)
-    names = parse_policy_list(policies)
-    if condition != "announced" and policies.strip() == "all":
+    requested = [n.strip() for n in policies.split(",") if n.strip()]
+    agents = [n for n in requested if is_agent(n)]
+    if len(set(agents)) != len(agents):
+        raise InvalidArgumentError(f"an agent is listed twice in {policies!r}")
+    if agents and agent_run is None:
+        raise InvalidArgumentError(
+            f"agent {agents[0]!r} needs a model endpoint: give --model and --base-url"
+        )
+    for name in agents:
+        agent_class(name)  # a missing extra fails here, before any work
+    rest = ",".join(n for n in requested if not is_agent(n))
+    names = parse_policy_list(rest) if rest or not agents else []
+    if condition != "announced" and rest.strip() == "all":
         names = policy_names()
     if holdout is not None:
         if scenario_paths:
@@ -186,15 +201,21 @@ def run_to_folder(
             folder = new_run_folder(runs_root, seed, "holdout" if holdout is not None else "")
         else:
             folder = out
+            if (folder / "results.json").exists():
+                raise InvalidArgumentError(
+                    f"{out} already holds a run (results.json); choose another --out or remove it"
+                )
             folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         where = out if out is not None else runs_root
         raise InvalidArgumentError(
             f"cannot use {where} as the output folder: {exc.strerror}"
         ) from None
-    results = run_benchmark(
+    results = run_suite(
         scenarios,
         names,
+        agents,
+        agent_run,
         trials=trials,
         seed=seed,
         adaptive=adaptive,

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from heedful.bench.initiation_report import initiation_tables
+from heedful.bench.report_agents import agent_tables
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
 from heedful.bench.stats import PairedDiff
 from heedful.decision import StaticOracleResult
@@ -139,7 +140,7 @@ def print_tables(results: Results, console: Console | None = None) -> None:
         for fam in families:
             console.print()
             _print_ranked(console, results, fam)
-    for extra in initiation_tables(results):
+    for extra in [*initiation_tables(results), *agent_tables(results)]:
         console.print()
         console.print(extra)
 

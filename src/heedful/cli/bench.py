@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from heedful.cli._app import console
+from heedful.cli.agent import DEFAULT_CACHE, build_agent_run
 
 bench_app = typer.Typer(
     help="Run the benchmark, the exact oracle and reports.", no_args_is_help=True
@@ -88,11 +89,51 @@ def bench_run(
         "--condition",
         help="announced, unprompted (no budget or instruction in the task) or both (gap).",
     ),
+    model: str | None = typer.Option(None, "--model", help="Agents: model name at the endpoint."),
+    base_url: str | None = typer.Option(
+        None,
+        "--base-url",
+        help="Agents: OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1.",
+    ),
+    api_key_env: str | None = typer.Option(
+        None, "--api-key-env", help="Agents: environment variable holding the key (never stored)."
+    ),
+    concurrency: int = typer.Option(8, "--concurrency", help="Agents: trials in flight at once."),
+    mode: str = typer.Option(
+        "attention", "--mode", help="Agents: attention, production (claim validator on) or both."
+    ),
+    temperature: float = typer.Option(0.0, "--temperature", help="Agents: sampling temperature."),
+    max_tokens: int = typer.Option(
+        1024, "--max-tokens", help="Agents: completion tokens per call."
+    ),
+    timeout: float = typer.Option(60.0, "--timeout", help="Agents: seconds per HTTP request."),
+    retries: int = typer.Option(4, "--retries", help="Agents: retries on 429, 5xx and timeouts."),
+    cache: str = typer.Option(DEFAULT_CACHE, "--cache", help="Agents: SQLite response cache."),
+    no_cache: bool = typer.Option(
+        False, "--no-cache", help="Agents: call the endpoint every time."
+    ),
 ) -> None:
-    """Run policies on scenarios against the exact oracle; write results.json and report.html."""
+    """Run policies on scenarios against the exact oracle; write results.json and report.html.
+
+    Agents under test (``--policies llm,llm-advised``) need ``--model`` and ``--base-url``.
+    """
     from pathlib import Path
 
     from heedful.bench.suite import run_to_folder
+
+    agent_run = build_agent_run(
+        model=model,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        concurrency=concurrency,
+        mode=mode,
+        temperature=temperature,
+        max_tokens=max_tokens,
+        timeout=timeout,
+        retries=retries,
+        cache=None if no_cache else cache,
+        progress=None,
+    )
 
     _print_run(
         run_to_folder(
@@ -106,6 +147,7 @@ def bench_run(
             holdout=Path(holdout) if holdout else None,
             out=Path(out) if out else None,
             condition=condition,
+            agent_run=agent_run,
         )
     )
 

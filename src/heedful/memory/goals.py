@@ -143,6 +143,17 @@ class GoalsMixin(StoreBase):
         with self._tx():
             return self.update_goal(_rebuild(self.get_goal(goal_id), progress=progress))
 
+    def restore_goal(self, goal: Goal) -> Goal:
+        """Write ``goal`` back exactly as given (no transition check): for undoing a change.
+
+        Raises:
+            UnknownNameError: No goal with this id.
+        """
+        with self._tx():
+            self.get_goal(goal.id)
+            self._write_goal(goal)
+        return goal
+
     def delete_goal(self, goal_id: str) -> None:
         """Delete goal ``goal_id``."""
         with self._tx() as conn:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from heedful.attention import Controller, Stop
-from heedful.engine import Engine, EngineConfig, StoreGraph
+from heedful.engine import Engine, EngineConfig, Journal, StoreGraph, journal_path
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate
@@ -175,8 +175,13 @@ class StoreBackend:
         return {**asdict(verdict), "mode": self.controller.validator.mode.value}
 
     def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
-        """Forward to :meth:`Controller.register_source` (written through to the store)."""
-        self.controller.register_source(source_id, **metadata)
+        """Forward to :meth:`Controller.register_source` (written through to the store).
+
+        Registered as trusted, as before sources became untrusted by default: no MCP tool
+        submits candidates, so here trust only decides whether a source's reports count as
+        observations of the world for the store's learned change rates.
+        """
+        self.controller.register_source(source_id, **{"trusted": True, **metadata})
         return {"status": "ok", "source": asdict(self.controller.world.source(source_id))}
 
     def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
@@ -230,7 +235,9 @@ def open_backend(
     """
     store = Store.open(path)
     try:
-        engine = Engine(StoreGraph(store), engine_config)
+        # The engine's journal lives beside the store, as with `heedful engine` (undo by id).
+        journal = Journal(journal_path(path)) if os.fspath(path) != ":memory:" else None
+        engine = Engine(StoreGraph(store), engine_config, journal=journal)
         controller = Controller(store)
     except BaseException:
         store.close()

@@ -31,6 +31,7 @@ from heedful.integrations.mcp.arguments import (
     ToolArgs,
 )
 from heedful.integrations.mcp.backend import Backend
+from heedful.integrations.mcp.salience_tool import SalienceArgs, run_salience
 
 __all__ = [
     "TOOLS",
@@ -236,6 +237,17 @@ TOOLS: tuple[ToolSpec, ...] = (
         ),
         args=HealthArgs,
         run=_health,
+        read_only=True,
+    ),
+    ToolSpec(
+        name="salience",
+        description=(
+            "Document 003's salience pipeline on one user turn: urgency, topics, focus "
+            "duration (from the chat history you pass), priority tools and the context filter "
+            "for memory retrieval; optionally filters fragments by the topics. Stateless."
+        ),
+        args=SalienceArgs,
+        run=run_salience,
         read_only=True,
     ),
 )
