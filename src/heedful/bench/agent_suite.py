@@ -59,7 +59,7 @@ def table_name(record: TrialRecord) -> str:
 
 def run_suite(
     scenarios: Sequence[Scenario],
-    policies: Sequence[str],
+    policies: Sequence[PolicySpec | str],
     agents: Sequence[str],
     agent_run: AgentRun | None,
     *,
@@ -82,6 +82,7 @@ def run_suite(
         InvalidArgumentError: agents named without ``agent_run`` (no model or endpoint), bad
             mode or concurrency, and everything :func:`run_benchmark` raises.
     """
+    specs = [p if isinstance(p, PolicySpec) else PolicySpec(name=p) for p in policies]
     common = {
         "trials": trials,
         "seed": seed,
@@ -93,7 +94,7 @@ def run_suite(
     if not agents:
         return run_benchmark(
             scenarios,
-            list(policies),
+            specs,
             scenario_source=scenario_source,
             generator_versions=generator_versions,
             progress=progress,
@@ -112,7 +113,7 @@ def run_suite(
         base = (
             run_benchmark(
                 scenarios,
-                list(policies),
+                specs,
                 progress=progress if not sealed else False,
                 **common,  # type: ignore[arg-type]
             )
@@ -135,7 +136,7 @@ def run_suite(
         scenarios,
         all_records,
         summaries,
-        list(policies),
+        base.manifest.policies if base is not None else [],
         built,
         agent_run,
         sealed=sealed,
@@ -175,7 +176,7 @@ def _results(
     scenarios: Sequence[Scenario],
     records: list[TrialRecord],
     summaries: list[ScenarioSummary],
-    policies: list[str],
+    policy_specs: list[PolicySpec],
     agents: Sequence[Agent],
     run: AgentRun,
     *,
@@ -188,6 +189,7 @@ def _results(
     generator_versions: dict[str, str] | None,
 ) -> Results:
     agent_names = [a.name for a in agents]
+    policies = [spec.name for spec in policy_specs]
     modes = modes_of(run.mode)
     table_names = policies + [
         n + (PRODUCTION_SUFFIX if m == "production" else "") for n in agent_names for m in modes
@@ -204,7 +206,7 @@ def _results(
         seed=seed,
         condition="adaptive" if adaptive else "static",
         trials=trials,
-        policies=[PolicySpec(name=n) for n in policies + agent_names],
+        policies=[*policy_specs, *(PolicySpec(name=n) for n in agent_names)],
         scenarios=scenarios,
         scenario_source=scenario_source,
         generator_versions=generator_versions or {f: "file" for f in families},

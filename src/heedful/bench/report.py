@@ -188,7 +188,8 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
             "<p class='note'><b>Sealed hold-out run:</b> aggregates only — no per-trial records, "
             "scenario text or answers are published (document 000 §22).</p>"
         )
-    for fam in [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]:
+    shown = [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]
+    for fam in shown if results.aggregates.rows else []:
         rows = ranked_rows(results, fam)
         title = "All families" if fam == ALL_FAMILIES else f"Family {fam}"
         out += [f"<h2>{_e(title)}</h2>", _bar_chart(rows), _rows_table(rows)]
@@ -205,8 +206,9 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
             )
         out.append("</div>")
 
-    out.append(failure_split_html(results))
-    out.append(diagnostics_html(results))
+    if results.aggregates.rows:  # a run of families D and J only has no inspection rows
+        out.append(failure_split_html(results))
+        out.append(diagnostics_html(results))
 
     paired = [p for p in results.aggregates.paired if p.family == ALL_FAMILIES]
     if paired:
@@ -232,6 +234,14 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
     out.append(initiation_html(results))
     out.append(agent_html(results))
     out.append(timeline_html(timeline))
+    if results.kinds is not None:
+        from heedful.bench.kinds.html import kinds_html
+
+        out.append(kinds_html(results.kinds))
+    if results.calibration:
+        from heedful.bench.calibration_report import calibration_html
+
+        out.append(calibration_html(results.calibration))
     out.append("<h2>Manifest</h2><table>")
     for key, val in m.model_dump(mode="json").items():
         if key == "config":

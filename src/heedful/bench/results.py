@@ -10,6 +10,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from heedful.bench.agent_results import AgentAggregates
+from heedful.bench.calibration_records import CalibrationRow
+from heedful.bench.kinds.records import KindResults
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
 from heedful.errors import InvalidArgumentError
 
@@ -319,6 +321,10 @@ class Results(_Model):
     scenarios: list[ScenarioSummary]
     trials: list[TrialRecord]
     aggregates: Aggregates
+    #: Trials and aggregates of the switching (D) and schedule (J) kinds, when the run had any.
+    kinds: KindResults | None = None
+    #: Predicted-VOC calibration of the controller policies (empty for sealed runs).
+    calibration: list[CalibrationRow] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _sealed_means_aggregates_only(self) -> Results:

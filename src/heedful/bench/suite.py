@@ -9,19 +9,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from heedful.bench.agent import agent_class, is_agent
 from heedful.bench.agent_suite import AgentRun, run_suite
+from heedful.bench.calibration import calibrate
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.families import FAMILIES, generate_suite, generator_versions, parse_family_list
 from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
-from heedful.bench.policy import parse_policy_list, policy_names
+from heedful.bench.kinds import suite as kinds
+from heedful.bench.kinds.run import KindScenario, run_kinds
+from heedful.bench.policy import policy_names
 from heedful.bench.report import write_report
 from heedful.bench.report_timeline import write_timeline
-from heedful.bench.results import Results, write_results
+from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.errors import InvalidArgumentError
-from heedful.model import Condition, Scenario, load_scenario_set
+from heedful.model import Condition, Scenario
+from heedful.model.kinds_io import load_any_scenario_set
 
 #: ``--condition`` values: the scenarios' condition, or both side by side (initiation gap).
 CONDITIONS = ("announced", "unprompted", "both")
@@ -97,7 +102,7 @@ def select_scenarios(
         raise InvalidArgumentError(f"count must be at least 1, got {count}")
     _check_condition(condition)
     if paths:
-        scenarios = load_scenario_set(list(paths))
+        scenarios, _ = kinds.split_scenarios(load_any_scenario_set(list(paths)))
         if families:
             wanted = _family_labels(families)
             scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
@@ -135,6 +140,7 @@ def run_to_folder(
     config: BenchConfig = DEFAULT_CONFIG,
     condition: str = "announced",
     agent_run: AgentRun | None = None,
+    policy_params: dict[str, dict[str, Any]] | None = None,
 ) -> RunOutput:
     """Run the benchmark and write ``results.json`` and ``report.html``.
 
@@ -158,6 +164,8 @@ def run_to_folder(
             runs each scenario and its unprompted twin on the same worlds (initiation gap).
         agent_run: How agents named in ``policies`` (``llm``, ``llm-advised``) reach their
             model, the validator mode and the concurrency (docs/llm.md).
+        policy_params: Constructor parameters of named policies (e.g. ``{"voc-learned":
+            {"model_file": "model.json"}}``); each named policy must be in the run.
     """
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
@@ -175,10 +183,38 @@ def run_to_folder(
     for name in agents:
         agent_class(name)  # a missing extra fails here, before any work
     rest = ",".join(n for n in requested if not is_agent(n))
-    names = parse_policy_list(rest) if rest or not agents else []
+    inspection_families, kind_codes = kinds.split_families(families)
+    kind_scenarios: list[KindScenario] = []
+    run_inspection = True
+    if holdout is None and scenario_paths:
+        found, kind_scenarios = kinds.split_scenarios(load_any_scenario_set(list(scenario_paths)))
+        if families:
+            wanted = _family_labels(families)
+            kind_scenarios = [s for s in kind_scenarios if s.view.family.lower() in wanted]
+            found = [s for s in found if s.view.family.lower() in wanted]
+        run_inspection = bool(found) or not kind_scenarios
+    elif holdout is None and kind_codes:
+        kind_scenarios = kinds.generate_kinds(kind_codes, count, seed)
+        run_inspection = inspection_families is not None
+    elif kind_codes:
+        raise InvalidArgumentError("families D and J are not part of sealed hold-outs yet")
+    if kind_scenarios and agents:
+        raise InvalidArgumentError("agents under test run on inspection scenarios only, not D/J")
+    names = kinds.inspection_policies(rest, need=run_inspection) if rest or not agents else []
     if condition != "announced" and rest.strip() == "all":
         names = policy_names()
-    if holdout is not None:
+    params = policy_params or {}
+    for pname in params:
+        if pname not in names:
+            raise InvalidArgumentError(f"parameters are given for {pname!r}, which is not run")
+    specs = [PolicySpec(name=n, params=params.get(n, {})) for n in names]
+    if not run_inspection:
+        scenarios: list[Scenario] = []
+        source = (
+            "files: " + ", ".join(str(p) for p in scenario_paths) if scenario_paths else "generated"
+        )
+        versions: dict[str, str] = {}
+    elif holdout is not None:
         if scenario_paths:
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
         scenarios = load_holdout(holdout)
@@ -193,7 +229,7 @@ def run_to_folder(
         versions = {f: "holdout" for f in sorted({s.view.family for s in scenarios})}
     else:
         scenarios, source, versions = select_scenarios(
-            scenario_paths, families, count, seed, condition
+            scenario_paths, inspection_families if families else None, count, seed, condition
         )
     # Make the output folder before the run, so a bad --out fails at once, not after the work.
     try:
@@ -211,23 +247,39 @@ def run_to_folder(
         raise InvalidArgumentError(
             f"cannot use {where} as the output folder: {exc.strerror}"
         ) from None
-    results = run_suite(
-        scenarios,
-        names,
-        agents,
-        agent_run,
-        trials=trials,
-        seed=seed,
-        adaptive=adaptive,
-        config=config,
-        scenario_source=source,
-        generator_versions=versions,
-        progress=progress,
-        sealed=holdout is not None,
-        world_keys=twin_world_keys(scenarios),
-        initiation=condition != "announced",
-    )
+    if run_inspection:
+        results = run_suite(
+            scenarios,
+            specs,
+            agents,
+            agent_run,
+            trials=trials,
+            seed=seed,
+            adaptive=adaptive,
+            config=config,
+            scenario_source=source,
+            generator_versions=versions,
+            progress=progress,
+            sealed=holdout is not None,
+            world_keys=twin_world_keys(scenarios),
+            initiation=condition != "announced",
+        )
+        if holdout is None and names:
+            results = results.model_copy(update={"calibration": calibrate(scenarios, names)})
+    else:
+        results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
+    if kind_scenarios:
+        results = results.model_copy(
+            update={
+                "kinds": run_kinds(
+                    kind_scenarios, policies, trials=trials, seed=seed, config=config
+                )
+            }
+        )
+        results.manifest.generator_versions.update(kinds.kind_versions(kind_codes))
+        results.manifest.n_scenarios += len(kind_scenarios)
     results_path = write_results(results, folder / "results.json")
-    write_timeline(folder, results, scenarios, world_keys=twin_world_keys(scenarios))
+    if scenarios:
+        write_timeline(folder, results, scenarios, world_keys=twin_world_keys(scenarios))
     report_path = write_report(results, folder / "report.html")
     return RunOutput(results, folder, results_path, report_path)

@@ -1,4 +1,4 @@
-"""``heedful bench`` (run, oracle, report) and the top-level ``heedful run``."""
+"""``heedful bench`` (run, oracle, report, ablations) and the top-level ``heedful run``."""
 
 from __future__ import annotations
 
@@ -20,12 +20,29 @@ def register(root: typer.Typer) -> None:
     root.command("run")(run_default)
 
 
-def _print_run(output: object) -> None:
+def _print_results(results: object) -> None:
+    """The inspection tables, the D/J tables and the calibration table of a run's results."""
     from heedful.bench.report import print_tables
+    from heedful.bench.results import Results
+
+    assert isinstance(results, Results)
+    if results.aggregates.rows or not results.kinds:
+        print_tables(results)
+    if results.kinds:
+        from heedful.bench.kinds.run import print_kind_tables
+
+        print_kind_tables(results.kinds, console())
+    if results.calibration:
+        from heedful.bench.calibration_report import calibration_table
+
+        console().print(calibration_table(results.calibration))
+
+
+def _print_run(output: object) -> None:
     from heedful.bench.suite import RunOutput
 
     assert isinstance(output, RunOutput)
-    print_tables(output.results)
+    _print_results(output.results)
     typer.echo(f"results: {output.results_path}")
     typer.echo(f"report:  {output.report_path}")
 
@@ -71,7 +88,7 @@ def bench_run(
     family: str | None = typer.Option(
         None,
         "--family",
-        help="Families to generate or keep, e.g. G,B or C,E,F,I, or all (default: G,B).",
+        help="Families to generate or keep, e.g. G,B or C,E,F,I or D,J, or all (default: G,B).",
     ),
     count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
     policies: str = typer.Option("all", "--policies", help="Comma-separated policy names."),
@@ -112,6 +129,11 @@ def bench_run(
     no_cache: bool = typer.Option(
         False, "--no-cache", help="Agents: call the endpoint every time."
     ),
+    model_file: str | None = typer.Option(
+        None,
+        "--model-file",
+        help="Model JSON for voc-learned (from `heedful learn train`; default: the shipped one).",
+    ),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html.
 
@@ -148,6 +170,7 @@ def bench_run(
             out=Path(out) if out else None,
             condition=condition,
             agent_run=agent_run,
+            policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
         )
     )
 
@@ -167,7 +190,7 @@ def bench_report(
     """Print the ranked table of a results file and regenerate its report.html."""
     from pathlib import Path
 
-    from heedful.bench.report import print_tables, write_report
+    from heedful.bench.report import write_report
     from heedful.bench.results import load_results
     from heedful.bench.table import markdown_scores
 
@@ -176,10 +199,33 @@ def bench_report(
     if markdown:
         typer.echo(markdown_scores(loaded))
         return
-    print_tables(loaded)
+    _print_results(loaded)
     typer.echo(
         f"report:  {write_report(loaded, Path(out) if out else path.with_name('report.html'))}"
     )
+
+
+@bench_app.command("ablations")
+def bench_ablations(
+    family: str = typer.Option(
+        "G,B,D,J", "--family", help="Families to run the table on (codes, names or all)."
+    ),
+    count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
+    trials: int = typer.Option(5, "--trials", help="Trials per scenario and policy."),
+    seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
+    out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
+) -> None:
+    """Run document 000 §21's ablation table; print each row's paired difference against voc."""
+    from pathlib import Path
+
+    from heedful.bench.ablations import print_ablations, run_ablations
+
+    output = run_ablations(
+        families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None
+    )
+    print_ablations(output.results)
+    typer.echo(f"results: {output.results_path}")
+    typer.echo(f"report:  {output.report_path}")
 
 
 @bench_app.command("plan")
