@@ -14,6 +14,7 @@ from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.families import FAMILIES, generate_suite, generator_versions, parse_family_list
 from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
+from heedful.bench.parallel import resolve_workers
 from heedful.bench.policy import parse_policy_list, policy_names
 from heedful.bench.report import write_report
 from heedful.bench.results import Results, write_results
@@ -132,8 +133,9 @@ def run_to_folder(
     progress: bool | None = None,
     config: BenchConfig = DEFAULT_CONFIG,
     condition: str = "announced",
+    workers: int | None = 1,
 ) -> RunOutput:
-    """Run the benchmark and write ``results.json`` and ``report.html``.
+    """Run the benchmark and write ``results.json``, its trial records and ``report.html``.
 
     Args:
         scenario_paths: Scenario files or folders; generated scenarios when empty.
@@ -153,11 +155,14 @@ def run_to_folder(
             ``unprompted``/``both`` every trial records the document 000 §15.2 metrics, ``all``
             policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and ``both``
             runs each scenario and its unprompted twin on the same worlds (initiation gap).
+        workers: Processes playing scenarios in parallel (``None``: one per CPU core); the
+            results are the same for any count.
     """
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    resolve_workers(workers)  # a bad count fails before any work
     _check_condition(condition)
     names = parse_policy_list(policies)
     if condition != "announced" and policies.strip() == "all":
@@ -204,6 +209,7 @@ def run_to_folder(
         sealed=holdout is not None,
         world_keys=twin_world_keys(scenarios),
         initiation=condition != "announced",
+        workers=workers,
     )
     results_path = write_results(results, folder / "results.json")
     report_path = write_report(results, folder / "report.html")

@@ -11,6 +11,7 @@ bench_app = typer.Typer(
 )
 
 _RUNS_HELP = "Output folder (default: a new runs/<timestamp>-<seed>/)."
+_WORKERS_HELP = "Processes playing scenarios in parallel (default: one per CPU core); same results."
 
 
 def register(root: typer.Typer) -> None:
@@ -88,6 +89,7 @@ def bench_run(
         "--condition",
         help="announced, unprompted (no budget or instruction in the task) or both (gap).",
     ),
+    workers: int | None = typer.Option(None, "--workers", help=_WORKERS_HELP),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html."""
     from pathlib import Path
@@ -106,6 +108,7 @@ def bench_run(
             holdout=Path(holdout) if holdout else None,
             out=Path(out) if out else None,
             condition=condition,
+            workers=workers,
         )
     )
 
@@ -186,6 +189,7 @@ def bench_plan(
 def run_default(
     seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
     out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
+    workers: int | None = typer.Option(None, "--workers", help=_WORKERS_HELP),
 ) -> None:
     """Run the default suite (families G and B, every policy) and print the ranked table."""
     from pathlib import Path
@@ -201,5 +205,6 @@ def run_default(
             trials=cfg.suite_trials,
             seed=seed,
             out=Path(out) if out else None,
+            workers=workers,
         )
     )
