@@ -6,7 +6,8 @@ scenarios each, 4 trials, every policy) or ``... suite_speed.py --full`` (the de
 
 1. the whole run with 1 worker (baseline) and with N workers (default: one per core), their ratio,
    and whether both give the same results;
-2. how much of the 1-worker run is aggregation (bootstrap intervals, after the progress bar);
+2. how much of the 1-worker run is aggregation (bootstrap intervals, after the trials), and
+   aggregation with N workers against 1;
 3. writing and loading the results: the old single ``results.json`` holding every trial record
    (baseline) against the summary plus ``results.trials.jsonl.gz``, in time and bytes.
 """
@@ -66,7 +67,11 @@ def main() -> None:
 
     names = [p.name for p in r1.manifest.policies]
     t_agg = best_time(lambda: aggregate(r1.trials, names, DEFAULT_CONFIG, 0), repeats=1)
-    print(f"aggregation: {t_agg:.2f} s = {t_agg / t1:.0%} of the 1-worker run")
+    t_aggn = best_time(
+        lambda: aggregate(r1.trials, names, DEFAULT_CONFIG, 0, workers=args.workers), repeats=1
+    )
+    print(f"aggregation, 1 worker: {t_agg:.2f} s = {t_agg / t1:.0%} of the 1-worker run")
+    print(f"aggregation, {args.workers} workers: {t_aggn:.2f} s; ratio {t_agg / t_aggn:.2f}x")
 
     with tempfile.TemporaryDirectory() as tmp:
         old, new = Path(tmp) / "old.json", Path(tmp) / "results.json"

@@ -345,7 +345,7 @@ def run_benchmark(
         tick(total, total, "aggregating (bootstrap intervals)")
         names = [s.name for s, _ in built]
         aggregates = with_initiation(
-            aggregate(records, names, config, seed), records, names, config, seed
+            aggregate(records, names, config, seed, workers=n_workers), records, names, config, seed
         )
 
     families = sorted({s.view.family for s in scenarios})
