@@ -39,3 +39,14 @@ def test_heedful_error_in_any_command_is_one_line_even_without_main(tmp_path: Pa
     assert result.exit_code == 2
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert result.output.count("\n") == 1 and result.output.startswith("error: ")
+
+
+def test_version_flag_prints_the_version() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "heedful.cli", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == __version__

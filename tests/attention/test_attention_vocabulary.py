@@ -42,8 +42,14 @@ APPENDIX_B = [
 ]
 
 
-def test_event_types_are_exactly_appendix_a() -> None:
-    assert [e.value for e in EventType] == APPENDIX_A
+def test_event_types_are_appendix_a_then_the_documented_extensions() -> None:
+    values = [e.value for e in EventType]
+    assert values[: len(APPENDIX_A)] == APPENDIX_A
+    assert values[len(APPENDIX_A) :] == [
+        "resolved",
+        "attention_terminated_no_candidates",
+        "anomaly_raised",
+    ]
 
 
 def test_failure_codes_are_exactly_appendix_b() -> None:

@@ -48,8 +48,8 @@ def test_registering_a_taken_code_or_name_is_refused() -> None:
 def test_a_new_family_registers_and_generates_through_the_public_api() -> None:
     budgeted = get_family("G")
 
-    def copy_of_g(rng, wording, scenario_id):  # type: ignore[no-untyped-def]
-        return budgeted.make(rng, wording, scenario_id)
+    def copy_of_g(rng, wording, scenario_id, world):  # type: ignore[no-untyped-def]
+        return budgeted.make(rng, wording, scenario_id, world)
 
     register_family("Y", "copy-of-g", version="Y-v1", description="test only")(copy_of_g)
     try:

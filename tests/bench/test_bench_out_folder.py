@@ -38,3 +38,17 @@ def test_an_empty_scenario_path_is_refused_not_read_as_the_current_folder() -> N
     proc = _heedful("scenario", "validate", "")
     assert proc.returncode == 2
     assert "empty path" in proc.stderr
+
+
+def test_an_output_folder_holding_a_run_is_refused_not_overwritten(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "results.json").write_text("{}")
+    proc = _heedful(
+        "bench", "run", "--family", "G", "--count", "1", "--trials", "1",
+        "--policies", "random", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0
+    assert "already holds a run" in proc.stderr
+    assert (out / "results.json").read_text() == "{}"

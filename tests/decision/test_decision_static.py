@@ -267,3 +267,36 @@ def test_static_oracle_gives_the_same_values_when_work_is_chunked(
     _, chunked = all_subset_values(p, 4)
     for a, b in zip(whole, chunked, strict=True):
         assert a == pytest.approx(b, abs=1e-12)
+
+
+def _many_sources(n: int, budget: int) -> DecisionProblem:
+    raw = {
+        "format": "heedful.scenario/v1",
+        "id": "many",
+        "family": "T",
+        "task": "ship or hold?",
+        "budget": budget,
+        "variables": {"up": {"domain": ["yes", "no"], "prior": [0.5, 0.5]}},
+        "actions": {
+            "ship": {"utility": [{"when": {"up": "yes"}, "value": 1.0}, {"value": -1.0}]},
+            "hold": {"utility": [{"value": 0.0}]},
+        },
+        "sources": [
+            {"id": f"s{i}", "reports": ["up"], "accuracy": 0.6 + 0.3 * i / n} for i in range(n)
+        ],
+    }
+    sc = scenario_from_dict(raw)
+    return compile_problem(sc.view, sc.truth)
+
+
+def test_static_oracle_refuses_by_memory_before_allocating() -> None:
+    # 490 sources at budget 3: 19.6M subsets (under max_subsets) took 2.9 GB and died.
+    with pytest.raises(ProblemTooLargeError, match="GB of memory"):
+        static_oracle(_many_sources(490, 3), 3)
+
+
+def test_memory_limit_is_a_config_number() -> None:
+    problem = _many_sources(60, 3)
+    with pytest.raises(ProblemTooLargeError, match="36,051 subsets"):
+        static_oracle(problem, 3, limits=DecisionLimits(max_static_bytes=1e6))
+    assert static_oracle(problem, 3).n_subsets == 36_051

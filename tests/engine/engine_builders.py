@@ -34,6 +34,7 @@ def add_goal(
     linked: list[str] | None = None,
     status: GoalStatus = GoalStatus.ACTIVE,
     source: GoalSource = GoalSource.USER,
+    metadata: dict[str, object] | None = None,
 ) -> Goal:
     """Add a goal due ``days`` after NOW."""
     return graph.add_goal(
@@ -45,6 +46,7 @@ def add_goal(
             source=source,
             due_at=NOW + timedelta(days=days),
             linked_node_ids=linked or [],
+            metadata=metadata or {},
         )
     )
 

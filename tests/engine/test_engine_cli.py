@@ -76,7 +76,8 @@ def test_run_stops_after_requested_cycles(db: str) -> None:
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 2
-    assert {line["trigger"] for line in lines} == {"heartbeat"}
+    # The first cycle runs at start, the next one on the heartbeat.
+    assert [line["trigger"] for line in lines] == ["start", "heartbeat"]
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -106,3 +107,10 @@ def test_bad_seed_file_names_the_field(tmp_path: Path) -> None:
     proc = _cli("engine", "load", str(seed), "--db", str(tmp_path / "m.db"))
     assert proc.returncode == 2
     assert "nodes.0.confidence" in proc.stderr
+
+
+def test_cycle_title_counts_results_not_dispatches_in_observe_mode(db: str) -> None:
+    result = runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "observe"])
+    assert result.exit_code == 0, result.output
+    assert "item(s) surveyed, 3 deferred" in result.output
+    assert "dispatched" not in result.output

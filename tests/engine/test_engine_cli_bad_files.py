@@ -124,3 +124,31 @@ def test_seed_file_may_reference_nodes_already_in_the_store(tmp_path: Path) -> N
     assert _cli("engine", "load", str(first), "--db", db).returncode == 0
     proc = _cli("engine", "load", str(second), "--db", db)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ("nodes:\n  - {id: a}\nedges:\n  - {source: a, target: a}\n  - {source: a, target: b}\n",
+         "edges.1.target: unknown node 'b'"),
+        ("nodes:\n  - {id: a}\nedges:\n  - {source: x, target: a}\n",
+         "edges.0.source: unknown node 'x'"),
+        ("nodes:\n  - {id: a}\noutcomes:\n  - {status: failure, node_ids: [a, zz]}\n",
+         "outcomes.0.node_ids.1: unknown node 'zz'"),
+        ("nodes:\n  - {id: a}\noutcomes:\n  - {status: failure, goal_id: nope}\n",
+         "outcomes.0.goal_id: unknown goal 'nope'"),
+        ("nodes:\n  - {id: a}\n  - {id: a}\n", "nodes.1.id: node 'a' already exists"),
+    ],
+)  # fmt: skip
+def test_seed_reference_errors_name_the_file_and_the_place(
+    tmp_path: Path, body: str, where: str
+) -> None:
+    from heedful.engine import InMemoryGraph
+    from heedful.engine.seed import load_seed_file
+    from heedful.errors import HeedfulError
+
+    path = tmp_path / "seed.yaml"
+    path.write_text(body)
+    with pytest.raises(HeedfulError) as info:
+        load_seed_file(InMemoryGraph(), path)
+    assert str(info.value) == f"{path}:{where}"

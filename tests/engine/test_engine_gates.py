@@ -30,7 +30,7 @@ from heedful.engine.config import (
 from heedful.engine.coverage import assess
 from heedful.engine.governance import autonomy_json_schema, config_from_ampersand
 from heedful.engine.memgraph import InMemoryGraph
-from heedful.engine.protocol import CONTRACTS, PRIMITIVES, check_pipeline
+from heedful.engine.protocol import CONTRACTS, PRIMITIVES, check_pipeline, check_pipeline_text
 from heedful.engine.survey import goal_region
 from heedful.engine.topology import analyze
 from heedful.engine.triage import dispatch_mode
@@ -131,7 +131,13 @@ def test_gate_a4_dispatch_modes_follow_coverage_and_topology(specs: list) -> Non
     for item in engine.attention_map():
         assert item.dispatch_mode == dispatch_mode(item, engine.config.triage)
         if item.coverage.decision == "escalate":
-            assert item.dispatch_mode == DispatchMode.ESCALATE
+            # §3.1.2 vs §5, resolved: low coverage at acceptable risk explores first.
+            low_risk = (
+                item.coverage.risk_score <= engine.config.triage.explore_escalations_up_to_risk
+            )
+            assert item.dispatch_mode == (
+                DispatchMode.EXPLORE if low_risk else DispatchMode.ESCALATE
+            )
         if item.coverage.decision == "act" and item.topology.max_kappa > 0:
             assert item.dispatch_mode == DispatchMode.FOCUS
 
@@ -247,6 +253,10 @@ def test_gate_c4_cooldown_bounds_escalations_per_goal(cycles: int, cooldown_ms: 
     cfg = EngineConfig(
         autonomy=AutonomyLevel.ACT, budget=BudgetConfig(escalation_cooldown_ms=cooldown_ms)
     )
+    # Every escalate decision escalates (none is resolved into an explore).
+    cfg = cfg.with_overrides(
+        triage=cfg.triage.model_copy(update={"explore_escalations_up_to_risk": 0.0})
+    )
     now = [NOW]
     engine = Engine(graph, cfg, notifier=notifier, clock=lambda: now[0])
     for k in range(cycles):
@@ -330,6 +340,38 @@ def test_gate_e3_pipeline_examples_type_check() -> None:
     )
     with pytest.raises(InvalidArgumentError, match="expects attention_map"):
         check_pipeline("heartbeat", ["&reason.attend.dispatch"])
+
+
+def test_gate_e3_the_documents_full_pipelines_type_check() -> None:
+    reactive = """
+    stream_data
+    |> &time.anomaly.detect()
+    |> &memory.graph.enrich()
+    |> &memory.graph.topology()           # NEW: κ analysis
+    |> &reason.deliberate(budget: :κ)     # NEW: deliberation if κ > 0
+    |> &space.fleet.locate()
+    |> &reason.argument.evaluate()
+    """
+    assert check_pipeline_text(reactive)[-1] == "verdict"
+    stored = """
+    query
+      |> &memory.graph.recall()
+      |> &memory.graph.topology()
+      |> &reason.deliberate(budget: :κ)
+      |> &memory.graph.store()
+    """
+    assert check_pipeline_text(stored) == [
+        "context",
+        "topology_result",
+        "deliberation_result",
+        "context",
+    ]
+    proactive = """heartbeat
+      |> &reason.attend.survey() |> &reason.attend.triage() |> &reason.attend.dispatch()
+      |> &memory.graph.store()"""
+    assert check_pipeline_text(proactive)[-2:] == ["attention_cycle", "context"]
+    with pytest.raises(InvalidArgumentError, match="expects topology_result"):
+        check_pipeline_text("stream_data |> &time.anomaly.detect() |> &reason.deliberate()")
 
 
 def test_gate_e4_attention_needs_no_new_primitive() -> None:

@@ -14,7 +14,13 @@ from engine_builders import (
 )
 from engine_fakes import ListNotifier, RecordingActions, StaticResearch
 
-from heedful.engine.config import AutonomyLevel, BudgetConfig, EngineConfig, GovernanceConfig
+from heedful.engine.config import (
+    AutonomyLevel,
+    BudgetConfig,
+    EngineConfig,
+    GovernanceConfig,
+    TriageConfig,
+)
 from heedful.engine.engine import Engine
 from heedful.engine.governance import config_from_ampersand
 from heedful.engine.memgraph import InMemoryGraph
@@ -30,7 +36,11 @@ def test_e2e_goal_then_heartbeat_detects_gap_and_explore_enriches_graph(
     add_goal(graph, "g", "churn pricing competitors")
     engine = Engine(
         graph,
-        EngineConfig(autonomy=AutonomyLevel.ACT, heartbeat_ms=10),
+        EngineConfig(
+            autonomy=AutonomyLevel.ACT,
+            heartbeat_ms=10,
+            triage=TriageConfig(explore_below_coverage=0.6),  # the learn region explores
+        ),
         research=StaticResearch(),
         clock=clock,
     )
@@ -48,7 +58,7 @@ def test_e2e_goal_then_heartbeat_detects_gap_and_explore_enriches_graph(
 
     asyncio.run(main())
     cycle = completed[0]
-    assert cycle is not None and cycle.trigger == "heartbeat"
+    assert cycle is not None and cycle.trigger == "start"  # the first cycle runs at start
     (dispatch,) = cycle.dispatches
     assert dispatch.item.coverage.gaps  # the gap was detected
     assert dispatch.mode.value == "explore" and dispatch.result == "ok"
@@ -110,7 +120,10 @@ def test_e2e_goal_proposal_from_gap_without_active_goals(graph: InMemoryGraph) -
     )
     graph.add_edge(EdgeRecord("a", "b", EdgeType.CONTRADICTS))
     add_goal(graph, "user-goal", "reliable billing", status=GoalStatus.BLOCKED)
-    engine = Engine(graph, EngineConfig(autonomy=AutonomyLevel.ACT), clock=clock)
+    cfg = EngineConfig(
+        autonomy=AutonomyLevel.ACT, governance=GovernanceConfig(auto_activate_proposed=False)
+    )
+    engine = Engine(graph, cfg, clock=clock)
     first = engine.run_cycle()
     second = engine.run_cycle()
     (proposed_id,) = first["proposed_goal_ids"]

@@ -21,6 +21,7 @@ from heedful.engine.config import AutonomyLevel, BudgetConfig
 from heedful.engine.ports import GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.store_adapter import StoreGraph
+from heedful.errors import UnknownNameError
 from heedful.memory import Store
 from heedful.model import EdgeType, OutcomeStatus
 from heedful.model.goal import Goal, GoalSource, GoalStatus
@@ -42,13 +43,12 @@ def test_store_graph_satisfies_the_graph_port(store_graph: StoreGraph) -> None:
 
 
 def test_store_survey_finds_all_four_modes(store_graph: StoreGraph) -> None:
-    add_learn_region(store_graph, "c", "churn")
     add_goal(store_graph, "g-explore", "churn pricing competitors")
     add_cyclic_region(store_graph, "m", "market")
     add_goal(store_graph, "g-focus", "market")
     add_act_region(store_graph, "d", "deploy")
     add_goal(store_graph, "g-act", "deploy")
-    add_goal(store_graph, "g-escalate", "quantum widgets")
+    add_goal(store_graph, "g-escalate", "quantum widgets", metadata={"explore_stalls": 3})
     modes = {
         i["goal_id"]: i["dispatch_mode"]
         for i in Engine(store_graph, clock=clock).survey()["attention_items"]
@@ -111,10 +111,36 @@ def test_store_proposes_inferred_goal_from_gap(store_graph: StoreGraph) -> None:
     store_graph.add_node(NodeRecord(id="b", content="billing retries failing", confidence=0.3))
     store_graph.add_edge(EdgeRecord("a", "b", EdgeType.CONTRADICTS))
     add_goal(store_graph, "anchor", "reliable billing", status=GoalStatus.BLOCKED)
-    result = Engine(store_graph, _act(), notifier=ListNotifier(), clock=clock).run_cycle()
+    engine = Engine(store_graph, _act(), notifier=ListNotifier(), clock=clock)
+    result = engine.run_cycle()
     (goal_id,) = result["proposed_goal_ids"]
     goal = store_graph.get_goal(goal_id)
-    assert goal.source == GoalSource.INFERRED and goal.status == GoalStatus.PROPOSED
+    # Act level auto-activates the proposal (document 002 §3.2.4).
+    assert goal.source == GoalSource.INFERRED and goal.status == GoalStatus.ACTIVE
+    (entry_id,) = result["journal_entry_ids"]
+    engine.undo(entry_id)
+    with pytest.raises(UnknownNameError):
+        store_graph.get_goal(goal_id)
+
+
+def test_store_undo_reverses_an_action_and_its_outcome(store_graph: StoreGraph) -> None:
+    add_act_region(store_graph, "d", "deploy")
+    plan = [{"do": "add_node", "id": "shipped", "content": "deploy shipped", "supports": ["d0"]}]
+    add_goal(store_graph, "g", "deploy", metadata={"plan": plan})
+    engine = Engine(store_graph, _act(), clock=clock)
+    before = store_graph.digest()
+    result = engine.run_cycle()
+    (dispatch,) = result["dispatches"]
+    assert dispatch["mode"] == "act" and dispatch["result"] == "ok"
+    assert (
+        store_graph.get_nodes(["shipped"])
+        and store_graph.get_goal("g").status == GoalStatus.COMPLETED
+    )
+    engine.undo(dispatch["details"]["journal_entry"])
+    assert store_graph.get_nodes(["shipped"]) == []
+    assert store_graph.get_goal("g").status == GoalStatus.ACTIVE
+    assert store_graph.outcomes_for("g", []) == []
+    assert store_graph.digest() == before
 
 
 def test_store_gap_candidates_include_failed_outcome_nodes(store_graph: StoreGraph) -> None:
@@ -138,7 +164,7 @@ def test_open_engine_on_a_file_persists_between_opens(tmp_path: Path) -> None:
 def test_escalation_cooldown_survives_a_new_engine_on_the_same_store(
     store_graph: StoreGraph,
 ) -> None:
-    add_goal(store_graph, "g", "quantum widgets")
+    add_goal(store_graph, "g", "quantum widgets", metadata={"explore_stalls": 3})
     first, second = ListNotifier(), ListNotifier()
     Engine(store_graph, _act(), notifier=first, clock=clock).run_cycle()
     result = Engine(store_graph, _act(), notifier=second, clock=clock).run_cycle()

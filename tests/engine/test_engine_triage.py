@@ -26,8 +26,8 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 CFG = TriageConfig()
 
 
-def _cov(decision: str, score: float, confidence: float = 0.7) -> Coverage:
-    return Coverage(decision, confidence, score, 0.3, 0.3, ())
+def _cov(decision: str, score: float, confidence: float = 0.7, risk: float = 0.3) -> Coverage:
+    return Coverage(decision, confidence, score, 0.3, risk, ())
 
 
 def _goal(gid: str, days: float | None, priority: GoalPriority = GoalPriority.HIGH) -> Goal:
@@ -76,8 +76,14 @@ def test_triage_ranks_items_by_urgency_times_gap_plus_surprise() -> None:
 def test_triage_assigns_dispatch_mode_from_coverage_and_topology() -> None:
     g = _goal("g", 1)
     cases = [
-        (_item(g, _cov("escalate", 0.2)), DispatchMode.ESCALATE),
-        (_item(g, _cov("learn", 0.50)), DispatchMode.EXPLORE),
+        (_item(g, _cov("escalate", 0.2, risk=0.9)), DispatchMode.ESCALATE),
+        # Low coverage at acceptable risk explores (document 002 §5, Goal B at 0.31).
+        (_item(g, _cov("escalate", 0.31)), DispatchMode.EXPLORE),
+        (
+            _item(g.model_copy(update={"metadata": {"explore_stalls": 3}}), _cov("escalate", 0.2)),
+            DispatchMode.ESCALATE,
+        ),
+        (_item(g, _cov("learn", 0.50)), DispatchMode.FOCUS),
         (_item(g, _cov("learn", 0.65)), DispatchMode.FOCUS),
         (_item(g, _cov("act", 0.9), cyclic=True), DispatchMode.FOCUS),
         (_item(g, _cov("act", 0.9)), DispatchMode.ACT),
@@ -89,8 +95,8 @@ def test_triage_assigns_dispatch_mode_from_coverage_and_topology() -> None:
 
 
 def test_dispatch_mode_of_a_surveyed_item_matches_the_rule() -> None:
-    item = replace(_item(_goal("g", 1), _cov("learn", 0.5)), gap=0.5)
-    assert dispatch_mode(item, CFG) == DispatchMode.EXPLORE
+    item = replace(_item(_goal("g", 1), _cov("learn", 0.4)), gap=0.6)
+    assert dispatch_mode(item, CFG) == DispatchMode.EXPLORE  # learn below 0.45 (§3.1.2)
 
 
 def test_attention_scores_are_deterministic_for_same_inputs() -> None:

@@ -71,6 +71,10 @@ class FakeBackend:
         self.calls.append(("set_goal", {"goal_id": goal_id, **fields}))
         return {"status": "ok"}
 
+    def health(self, window_turns: int | None) -> Mapping[str, Any]:
+        self.calls.append(("health", {"window_turns": window_turns}))
+        return {"status": "ok", "funnel": [], "signatures": []}
+
     def close(self) -> None:
         self.closed = True
 

@@ -198,3 +198,12 @@ def test_an_illegal_goal_transition_is_a_tool_error(backend: StoreBackend, bound
     )
     assert result.is_error
     assert _text(result).startswith("InvalidArgumentError: goal 'goal-deploy' cannot go from")
+
+
+def test_sources_registered_over_mcp_stay_trusted_for_learned_change_rates(
+    backend: StoreBackend, seeded_db: Path
+) -> None:
+    backend.register_source("registry", reports=["dep_version"])
+    assert backend.controller.world.source("registry").trusted
+    with Store.open(seeded_db) as store:
+        assert store.get_source("registry").trusted

@@ -94,6 +94,9 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
                     "attention_resolve",
                     {"candidate_id": chosen, "observations": {"dep_version": "4.2"}},
                 )
+                results["attention_health"] = await client.call_tool(
+                    "attention_health", {"window_turns": 10}
+                )
                 results["attention_set_goal"] = await client.call_tool(
                     "attention_set_goal",
                     {"goal_id": "goal-verify", "title": "verify the dependency version"},
@@ -103,6 +106,10 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
                 )
                 results["attention_run_cycle"] = await client.call_tool(
                     "attention_run_cycle", {"autonomy_override": "advise"}
+                )
+                results["salience"] = await client.call_tool(
+                    "salience",
+                    {"text": "about Docker", "history": [{"role": "user", "content": "Docker"}]},
                 )
                 results["refused"] = await client.call_tool(
                     "attention_run_cycle", {"autonomy_override": "act"}
@@ -122,6 +129,8 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
     assert results["attention_resolve"].structured_content["resolution"]["belief_changed"]
     assert results["refused"].is_error
     assert _text(results["refused"]).startswith("GovernanceError: ")
+    health = results["attention_health"].structured_content
+    assert health["funnel"][-1]["trigger"] == "all" and health["funnel"][-1]["selected"] >= 1
 
 
 def test_heedful_mcp_serve_survives_bad_calls(bounded: Any, tmp_path: Path) -> None:

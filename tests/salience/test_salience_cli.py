@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from heedful.cli import app
@@ -35,3 +37,55 @@ def test_fragments_are_filtered_per_turn() -> None:
 
 def test_missing_text_exits_2() -> None:
     assert CliRunner().invoke(app, ["salience"]).exit_code == 2
+
+
+def _write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "history.json"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_history_file_of_chat_messages_sets_focus(tmp_path: Path) -> None:
+    history = [
+        {"role": "user", "content": "Tell me about Docker"},
+        {"role": "assistant", "content": "Docker is a container runtime."},
+        {"role": "user", "content": [{"type": "text", "text": "more about Docker"}]},
+    ]
+    path = _write(tmp_path, json.dumps(history))
+    result = CliRunner().invoke(app, ["salience", "--json", "--history", path, "about Docker"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert record["turn"] == 1
+    assert record["focus_duration"] == 3
+
+
+def test_history_from_stdin() -> None:
+    result = CliRunner().invoke(
+        app, ["salience", "--json", "--history", "-", "about Docker"], input='["about Docker"]'
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["focus_duration"] == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "not valid JSON"),
+        ('{"role": "user", "content": "x"}', "must be a list"),
+        ('["ok", {"role": "robot", "content": "x"}]', "[1].role: unknown role 'robot'"),
+        ('[{"role": "user", "content": 3}]', "[0].content: must be a string"),
+    ],
+)
+def test_bad_history_file_is_one_line_exit_2(tmp_path: Path, content: str, message: str) -> None:
+    path = _write(tmp_path, content)
+    result = CliRunner().invoke(app, ["salience", "--history", path, "hello"])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_missing_history_file_exit_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["salience", "--history", str(tmp_path / "no.json"), "hi"])
+    assert result.exit_code == 2
+    assert "cannot read" in result.output

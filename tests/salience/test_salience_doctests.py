@@ -7,7 +7,17 @@ import pytest
 
 
 @pytest.mark.parametrize(
-    "module", ["alerting", "orienting", "selective", "sustained", "executive", "system"]
+    "module",
+    [
+        "alerting",
+        "orienting",
+        "selective",
+        "sustained",
+        "executive",
+        "system",
+        "history",
+        "subsystems",
+    ],
 )
 def test_docstring_examples_hold(module: str) -> None:
     mod = importlib.import_module(f"heedful.salience.{module}")

@@ -100,3 +100,33 @@ def test_mutating_returned_topics_does_not_affect_next_turn() -> None:
     attn = AttentionSystem()
     attn.process("about Docker").topics.clear()
     assert attn.process("about Docker").focus_duration == 2
+
+
+def test_document_class_api_call_shapes() -> None:
+    from heedful.salience import (
+        AlertingAttention,
+        ExecutiveAttention,
+        OrientingAttention,
+        SelectiveAttention,
+        SustainedAttention,
+    )
+
+    # Document 003 §4 calls the filter on the class, with keywords.
+    assert SelectiveAttention.filter(
+        fragments=["Docker port mapping guide", "Python venv setup", "Docker compose networking"],
+        topics=["Docker", "networking"],
+    ) == ["Docker port mapping guide", "Docker compose networking"]
+    assert AlertingAttention.score("urgent: broken!") == 1.0
+    assert OrientingAttention.extract("Tell me about Redis") == ["Redis"]
+    assert ExecutiveAttention.prioritize(0.2, ["config"]) == ["file_read", "file_write"]
+    sustained = SustainedAttention()
+    assert [sustained.update(["Docker"]), sustained.update(["Docker"])] == [1, 2]
+
+
+def test_system_exposes_its_subsystems_and_keeps_focus_in_sustained() -> None:
+    attn = AttentionSystem()
+    attn.process("about Docker")
+    attn.process("about Docker")
+    assert attn.sustained.focus_duration == attn.focus_duration == 2
+    state = attn.process("about Docker")
+    assert attn.filter(["Docker ports", "venv"], state) == ["Docker ports"]

@@ -33,6 +33,7 @@ from heedful.attention.estimators import (
 )
 from heedful.attention.generators import Generator, default_generators
 from heedful.attention.guard import Admission, CandidateTable, Guard, Saturation
+from heedful.attention.health import HealthReport, health
 from heedful.attention.model_estimator import ModelEstimator, estimated_problem
 from heedful.attention.selector import Selection, Selector, choose
 from heedful.attention.trace import Trace
@@ -68,6 +69,7 @@ __all__ = [
     "GeneratorConfig",
     "Guard",
     "GuardConfig",
+    "HealthReport",
     "HeuristicEstimator",
     "ModelEstimator",
     "Requirement",
@@ -84,6 +86,7 @@ __all__ = [
     "choose",
     "default_generators",
     "estimated_problem",
+    "health",
     "heuristic_voc",
     "p_stale",
 ]

@@ -9,16 +9,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from heedful.memory.freshness import DEFAULT_FRESHNESS
+from heedful.model.candidate import Floor
 from heedful.model.scenario import Volatility
 
 __all__ = [
     "DEFAULT_CONFIG",
     "DEFAULT_HAZARDS_PER_HOUR",
+    "AnomalyConfig",
     "AttentionConfig",
     "EstimatorConfig",
+    "FloorConfig",
     "GeneratorConfig",
     "GuardConfig",
+    "HealthConfig",
     "SelectorConfig",
+    "TraceConfig",
+    "VolatilityConfig",
 ]
 
 #: Default change hazards per hour by volatility class (SPEC §4.1; document 000 §9) — the
@@ -41,6 +47,18 @@ class EstimatorConfig:
         deadline_boost: Maximum multiplicative boost of the loss at a deadline of 0 s (§7).
         max_enumeration: Largest joint state space enumerated for decision-based pivotality.
         max_accuracy: Highest accuracy a report is credited with — no source is perfect (§10).
+        contradiction_boost: Contradiction candidates' loss is multiplied by ``1 + boost``: "a
+            high-priority check candidate" (§7 "Contradictions").
+        counter_evidence_bonus: A read of a source *other* than the one behind the current
+            belief gains ``bonus · gross`` — against self-confirmation (§25).
+        irreversible_weight: When the action the agent would take now is declared irreversible,
+            the loss of acting on a wrong value is multiplied by ``1 + weight`` (§3.3, §8.2).
+        switch_cost_base: Estimated switch cost (utility units) of leaving a focus for an
+            interruption that declares none (§11.4, Phase 5 "switching-cost estimates").
+        switch_cost_focus_share: Plus this share of the focus's value (work that must be resumed).
+        usefulness_min_samples: Resolved inspections of one similarity class (source kind, claim
+            type) before their history weighs in (§3.3 "historical usefulness").
+        usefulness_range: Bounds of the history factor multiplying the gross value.
     """
 
     hazards_per_hour: dict[Volatility, float] = field(
@@ -54,6 +72,13 @@ class EstimatorConfig:
     deadline_boost: float = 1.0
     max_enumeration: int = 65_536
     max_accuracy: float = 0.99
+    contradiction_boost: float = 0.5
+    counter_evidence_bonus: float = 0.1
+    irreversible_weight: float = 1.0
+    switch_cost_base: float = 0.02
+    switch_cost_focus_share: float = 0.1
+    usefulness_min_samples: int = 5
+    usefulness_range: tuple[float, float] = (0.5, 1.5)
 
 
 @dataclass(frozen=True)
@@ -66,6 +91,8 @@ class GeneratorConfig:
         deadline_horizon_s: Goals due within this raise deadline candidates (§7 "Deadlines").
         exploration_per_turn: Exploration candidates proposed per recomputation (§7).
         ttl_s: Lifetime of a candidate before it expires (§8 ``expires_at``).
+        diagnose_failures: A failed computation becomes a diagnostic candidate by itself (§7
+            "Failed actions"); off in the benchmark, whose reads have nothing to diagnose.
     """
 
     stale_threshold: float = 0.05
@@ -73,6 +100,7 @@ class GeneratorConfig:
     deadline_horizon_s: float = 3600.0
     exploration_per_turn: int = 1
     ttl_s: float = 3600.0
+    diagnose_failures: bool = True
 
 
 @dataclass(frozen=True)
@@ -87,6 +115,9 @@ class SelectorConfig:
             best candidate served first (§11.5, "per-goal minimum service").
         exploration_rate: Probability a selection explores, while the quota lasts (§20.4).
         exploration_fraction: Share of the per-turn budget exploration may use (§7, §20.4).
+        exploration_min_quota: Explorations allowed per turn whatever the budget (a budget under
+            ``1/fraction`` or an unlimited one would otherwise never explore); 0 with a budget
+            of 0.
     """
 
     hysteresis: float = 0.05
@@ -95,6 +126,7 @@ class SelectorConfig:
     min_service_turns: int = 5
     exploration_rate: float = 0.05
     exploration_fraction: float = 0.1
+    exploration_min_quota: int = 1
 
 
 @dataclass(frozen=True)
@@ -103,6 +135,11 @@ class GuardConfig:
 
     Attributes:
         table_size: Bound of the candidate table ("bounded queues").
+        controller_reserve: Share of the table submitted candidates can never take: kept for
+            the controller's own generators and for floors, so a flood cannot blind it.
+        submitted_ttl_s: Default lifetime of a submitted candidate that names no expiry.
+        flood_fill: Fill of the submitted share of the table at which refusals count as a
+            flood (anomaly signal).
         trusted_quota: Live candidates one trusted source may hold.
         untrusted_quota: Live candidates one untrusted source may hold ("candidate quotas").
         untrusted_rate_per_turn: New candidates one untrusted source may create per turn
@@ -114,7 +151,10 @@ class GuardConfig:
     """
 
     table_size: int = 10_000
-    trusted_quota: int = 10_000
+    controller_reserve: float = 0.2
+    submitted_ttl_s: float = 3_600.0
+    flood_fill: float = 0.9
+    trusted_quota: int = 2_000
     untrusted_quota: int = 50
     untrusted_rate_per_turn: int = 20
     max_aggregates: int = 256
@@ -124,13 +164,110 @@ class GuardConfig:
 
 
 @dataclass(frozen=True)
+class FloorConfig:
+    """Lexicographic floors from trusted metadata (document 000 §11.2).
+
+    Attributes:
+        claim_types: Claim type → floor (``safety_critical``, ``compliance`` …): a claim of that
+            type whose evidence is not fresh gets one read that bypasses ranking.
+        stale_threshold: Evidence with p_stale at least this is "stale" for the irreversible
+            and destructive floors (and not fresh for the claim-type floors).
+    """
+
+    claim_types: dict[str, Floor] = field(default_factory=dict)
+    stale_threshold: float = 0.05
+
+
+@dataclass(frozen=True)
+class AnomalyConfig:
+    """Priority-distribution anomaly detection (document 000 §24 "Anomaly detection").
+
+    Attributes:
+        shift_threshold: A shift is raised when the mean p_change of the scored candidates moves
+            this far from its running baseline.
+        smoothing: Weight of the newest mean in the running baseline (exponential average).
+        warmup: Recomputations observed before shifts are judged.
+        min_count: Fewest scored candidates on which a shift is judged.
+    """
+
+    shift_threshold: float = 0.3
+    smoothing: float = 0.2
+    warmup: int = 3
+    min_count: int = 5
+
+
+@dataclass(frozen=True)
+class VolatilityConfig:
+    """Learned change rates per claim class and per source (document 000 §9).
+
+    Attributes:
+        min_samples: Revisits of a class (or source) before its learned rate replaces the
+            volatility-class default.
+    """
+
+    min_samples: int = 5
+
+
+@dataclass(frozen=True)
+class TraceConfig:
+    """What the trace records (document 000 §12, Appendix A).
+
+    Attributes:
+        update_epsilon: A live candidate's predicted VOC must move at least this much since it
+            was last logged for a ``candidate_updated`` event.
+    """
+
+    update_epsilon: float = 0.05
+
+
+@dataclass(frozen=True)
+class HealthConfig:
+    """Thresholds of the §25 failure-mode signatures and the §5.3 funnel.
+
+    Attributes:
+        window_turns: Turns (the most recent) the health report reads.
+        inflation_share: Priority inflation when this share of selections saw a saturated table.
+        overinspection_useless_share: Overinspection when this share of resolved reads changed
+            nothing and realised value was below the cost spent.
+        underinspection_share: Underinspection when this share of stops left a candidate with
+            p_change ≥ ``pivotal_p_change`` unread.
+        pivotal_p_change: p_change counted as "pivotal state" for underinspection.
+        thrashing_share: Thrashing when accepted switches exceed this share of selections.
+        starvation_turns: A candidate alive this many turns without service is starving.
+        novelty_share: Novelty addiction when exploration takes more than this share of
+            selections while its realised value is below the rest's.
+        self_confirmation_ratio: Self-confirmation when contradiction candidates are selected
+            at less than this ratio of the others' selection rate.
+        blindness_recall: Candidate blindness when fewer than this share of opportunities fired.
+        min_events: Fewest relevant events for a signature to give a verdict (else ``n/a``).
+    """
+
+    window_turns: int = 100
+    inflation_share: float = 0.5
+    overinspection_useless_share: float = 0.8
+    underinspection_share: float = 0.2
+    pivotal_p_change: float = 0.5
+    thrashing_share: float = 0.3
+    starvation_turns: int = 10
+    novelty_share: float = 0.2
+    self_confirmation_ratio: float = 0.5
+    blindness_recall: float = 0.8
+    min_events: int = 3
+
+
+@dataclass(frozen=True)
 class AttentionConfig:
-    """The controller's configuration: estimator, generator, selector and guard parts."""
+    """The controller's configuration, one typed part per concern."""
 
     estimator: EstimatorConfig = field(default_factory=EstimatorConfig)
     generator: GeneratorConfig = field(default_factory=GeneratorConfig)
     selector: SelectorConfig = field(default_factory=SelectorConfig)
     guard: GuardConfig = field(default_factory=GuardConfig)
+    floors: FloorConfig = field(default_factory=FloorConfig)
+    anomaly: AnomalyConfig = field(default_factory=AnomalyConfig)
+    volatility: VolatilityConfig = field(default_factory=VolatilityConfig)
+    trace: TraceConfig = field(default_factory=TraceConfig)
+    health: HealthConfig = field(default_factory=HealthConfig)
 
 
 DEFAULT_CONFIG = AttentionConfig()

@@ -145,7 +145,8 @@ class SourceInfo:
         default_authority: Authority for claim types missing from ``authority``.
         cost: Cost of one inspection.
         age_s: Age of the data it holds.
-        trusted: Whether its candidates bypass untrusted quotas and rate limits.
+        trusted: Whether its candidates bypass untrusted quotas and rate limits and keep their
+            declared priority (default False: a source is trusted only when registered so).
         kind: Free label (``live_instrument``, ``cached_summary`` …).
     """
 
@@ -155,7 +156,7 @@ class SourceInfo:
     default_authority: float = 0.5
     cost: Cost = field(default_factory=Cost)
     age_s: float = 0.0
-    trusted: bool = True
+    trusted: bool = False
     kind: str = "document"
 
     def authority_for(self, claim_type: str) -> float:
@@ -171,11 +172,15 @@ class DecisionModel:
         variables: Claim id → domain.
         actions: Action id → utility rules (first matching ``when`` wins, as in SPEC §2).
         cost_weight: Utility units per unit of scalar cost.
+        irreversible: Actions that cannot be undone (trusted metadata; §3.3, §11.2).
+        destructive: Destructive operations, e.g. a deletion or a deployment (§11.2).
     """
 
     variables: Mapping[str, tuple[str, ...]]
     actions: Mapping[str, tuple[UtilityRule, ...]]
     cost_weight: float = 0.0
+    irreversible: frozenset[str] = frozenset()
+    destructive: frozenset[str] = frozenset()
 
     def utility(self, action: str, world: Mapping[str, str]) -> float:
         """u(action, world) by the first matching rule; 0 when none matches."""
@@ -193,19 +198,24 @@ class DecisionModel:
 
 @dataclass(frozen=True)
 class Failure:
-    """A failed action or tool call (doc 000 §7 "Failed actions")."""
+    """A failed action or tool call (doc 000 §7 "Failed actions").
+
+    ``cost`` is what diagnosing it is expected to cost (about what the failed call cost).
+    """
 
     id: str
     target: str
     loss: float = 1.0
     claim_ids: tuple[str, ...] = ()
+    cost: Cost = field(default_factory=Cost)
 
 
 @dataclass(frozen=True)
 class Interruption:
     """An incoming event (doc 000 §7 "Interruptions"): a candidate, not an automatic switch.
 
-    ``content`` is untrusted text; ``declared_loss`` comes from trusted metadata only.
+    ``content`` is untrusted text; ``declared_loss``, ``category`` and ``goal_ids`` come from
+    trusted metadata only (Phase 5: interruption classes, goal links).
     """
 
     id: str
@@ -214,6 +224,7 @@ class Interruption:
     declared_loss: float = 0.0
     goal_ids: tuple[str, ...] = ()
     switch_cost: float = 0.0
+    category: str = "event"
 
 
 @dataclass(frozen=True)
@@ -246,6 +257,10 @@ class AttentionContext:
         budget_left: Inspections left this turn (None = unlimited).
         cost_weight: λ_cost override (e.g. a scenario's cost weight).
         hazards_per_hour: λ per volatility class used for freshness.
+        pending_action: The action the agent would take now, when a decision is stated and it
+            declares irreversible actions (reversibility feature, §3.3).
+        usefulness: Similarity class (``source kind/claim type``) → (useful, resolved) counts of
+            past inspections (historical usefulness, §3.3).
     """
 
     now: datetime = field(default_factory=lambda: datetime(2026, 1, 1, tzinfo=UTC))
@@ -266,6 +281,8 @@ class AttentionContext:
     hazards_per_hour: Mapping[Volatility, float] = field(
         default_factory=lambda: dict(DEFAULT_HAZARDS_PER_HOUR)
     )
+    pending_action: str | None = None
+    usefulness: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     def active_goals(self) -> list[Goal]:
         """Goals with status ``active``."""

@@ -35,9 +35,11 @@ from heedful.attention.context import (
     Focus,
     Interruption,
 )
-from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
-from heedful.attention.generators import PENDING_ID, Generator, _utc, default_generators
+from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator, action_values
+from heedful.attention.floors import assign_floors, claim_floors
+from heedful.attention.generators import PENDING_ID, Generator, default_generators
 from heedful.attention.guard import Admission, Guard, Saturation, merge_candidates
+from heedful.attention.instruments import Instruments
 from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
 from heedful.attention.trace import Trace, TraceSink
@@ -45,6 +47,7 @@ from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMo
 from heedful.attention.world import World, as_cost
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
+from heedful.model.base import as_utc
 from heedful.model.candidate import (
     Candidate,
     CandidateKind,
@@ -151,6 +154,9 @@ class Controller:
         self._blocked: dict[str, str] = {}  # claim id → claim type awaiting a forced read
         self._turn_started = False
         self._skip_logged: set[tuple[str, str]] = set()
+        self.instruments = Instruments(config, self._log)
+        self._selected: dict[str, Estimate] = {}  # in flight → estimate at selection
+        self._resume: dict[str, Focus | None] = {}  # interruption in flight → focus to resume
         if self.mirror is not None:
             self.mirror.load(self.world, self.clock())
 
@@ -183,7 +189,11 @@ class Controller:
     ) -> bool:
         if self.mirror is not None:
             self.mirror.check_evidence(claim_id, value)
+        prev = self.world.beliefs.get(claim_id)
         ev, changed = self.world.record_evidence(claim_id, source_id, value, now=now, **kwargs)
+        if prev is not None and ev.succeeded:
+            interval = (ev.observed_at - prev.observed_at).total_seconds()
+            self.instruments.revisit(prev.claim_type, source_id, interval, changed)
         if self.mirror is not None and ev.succeeded and ev.value is not None:
             self.mirror.evidence(source_id, ev.value, ev.observed_at, self.world.beliefs[claim_id])
             self.mirror.learn_hazard(self.world, claim_id)
@@ -225,15 +235,29 @@ class Controller:
         *,
         declared_loss: float = 0.0,
         switch_cost: float = 0.0,
+        category: str = "event",
+        goal_ids: Sequence[str] = (),
     ) -> None:
-        """An incoming event from a registered source; its content is never parsed for priority."""
+        """An incoming event from a registered source; its content is never parsed for priority.
+
+        ``category`` (interruption class) and ``goal_ids`` (the goals it bears on) are trusted
+        metadata of the caller; a switch cost left at 0 is estimated from the focus.
+        """
         self.world.source(source_id)
         if not all(math.isfinite(x) and x >= 0 for x in (declared_loss, switch_cost)):
             raise InvalidArgumentError(
                 f"event {event_id!r}: losses and costs must be finite numbers ≥ 0"
             )
         self.interruptions.append(
-            Interruption(event_id, source_id, content, declared_loss, switch_cost=switch_cost)
+            Interruption(
+                event_id,
+                source_id,
+                content,
+                declared_loss,
+                goal_ids=tuple(goal_ids),
+                switch_cost=switch_cost,
+                category=category,
+            )
         )
 
     def set_focus(self, candidate_id: str | None, voc: float = 0.0) -> None:
@@ -265,6 +289,7 @@ class Controller:
         self.cost_weight = cost_weight
         self.guard.begin_turn()
         self.selector.begin_turn()
+        self.instruments.begin_turn()
         self._skip_logged.clear()
         self._turn_started = True
         return self.turn_id
@@ -274,7 +299,7 @@ class Controller:
         now = self.clock()
         w = self.world
         ids = set(w.beliefs) | {c for s in w.sources.values() for c in s.reports}
-        return AttentionContext(
+        ctx = AttentionContext(
             now=now,
             turn=self.turn,
             claims={c: w.claim_state(c, now) for c in sorted(ids)},
@@ -294,6 +319,12 @@ class Controller:
             else (w.decision.cost_weight if w.decision is not None else None),
             hazards_per_hour=w.hazards,
         )
+        self.instruments.enrich(ctx)
+        d = w.decision
+        if d is not None and (d.irreversible or d.destructive):
+            values = action_values(d, ctx)
+            ctx.pending_action = max(values, key=lambda a: values[a]) if values else None
+        return ctx
 
     def submit(self, candidate: Candidate) -> Candidate | None:
         """Submit a candidate from outside (e.g. a tool or worker); it passes the guard."""
@@ -303,7 +334,7 @@ class Controller:
         return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
 
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
-        status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}))
+        status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}), now)
         if status is Admission.CREATED and live is not None:
             self._log(
                 EventType.CANDIDATE_CREATED,
@@ -336,7 +367,7 @@ class Controller:
         now = ctx.now
         dropped: set[str] = set()  # interruptions no longer pending (expired or refused)
         for c in self.guard.table:
-            if c.expires_at is not None and _utc(c.expires_at) <= _utc(now):
+            if c.expires_at is not None and as_utc(c.expires_at) <= as_utc(now):
                 self.guard.table.remove(c.id)
                 self._waited.pop(c.id, None)
                 if c.kind is CandidateKind.HANDLE_INTERRUPTION:
@@ -353,13 +384,17 @@ class Controller:
             ctx.interruptions = tuple(self.interruptions)
         fresh: dict[tuple[str, str], Candidate] = {}
         external: list[Candidate] = []
-        for gen in self.generators:
-            for cand in gen.generate(ctx):
-                if cand.submitted_by is not None:
-                    external.append(cand)
-                    continue
-                key = (cand.kind.value, cand.target)
-                fresh[key] = merge_candidates(fresh[key], cand) if key in fresh else cand
+        proposals = [c for gen in self.generators for c in gen.generate(ctx)]
+        self.instruments.funnel(ctx, proposals)
+        floors = claim_floors(ctx, self.config.floors)
+        if floors:
+            proposals = assign_floors(proposals, floors, ctx.inspected)
+        for cand in proposals:
+            if cand.submitted_by is not None:
+                external.append(cand)
+                continue
+            key = (cand.kind.value, cand.target)
+            fresh[key] = merge_candidates(fresh[key], cand) if key in fresh else cand
         for c in self.guard.table:
             if c.submitted_by is not None or c.forced:
                 continue
@@ -371,6 +406,7 @@ class Controller:
                 continue
             self.guard.table.remove(c.id)
             self._waited.pop(c.id, None)
+            self.instruments.forget(c.id)
             self._log(
                 EventType.CANDIDATE_EXPIRED,
                 now,
@@ -393,18 +429,24 @@ class Controller:
             ):
                 continue
             est = self.estimator.estimate(c, ctx)
-            live = c.model_copy(
-                update={
-                    "predicted_voc": est.net,
-                    "p_stale": est.p_stale,
-                    "p_wrong": est.p_wrong,
-                    "p_change": est.p_change,
-                }
-            )
+            update: dict[str, Any] = {
+                "predicted_voc": est.net,
+                "p_stale": est.p_stale,
+                "p_wrong": est.p_wrong,
+                "p_change": est.p_change,
+                "switch_cost": est.switch_cost,
+            }
+            if c.submitted_by is None and not c.forced and c.kind is CandidateKind.INSPECT_SOURCE:
+                # §8.2: the estimate's E|ΔU|; generated candidates are rebuilt each time, so
+                # this never feeds back into the next estimate.
+                update["loss_if_wrong"] = max(est.expected_loss, 0.0)
+            live = c.model_copy(update=update)
             self.guard.table.put(live)
+            self.instruments.scored(live, est, now)
             scored.append((live, est))
         self.last_estimates = {c.id: e for c, e in scored}
         self.saturation = self.guard.saturation(e.p_change for _, e in scored)
+        self.instruments.anomalies(self.saturation, (e.p_change for _, e in scored), now)
         return scored
 
     def next(self) -> Candidate | Stop:
@@ -442,11 +484,10 @@ class Controller:
             )
         if sel.candidate is None:
             reason = sel.reason.removeprefix("stop:")
-            ev_type = (
-                EventType.ATTENTION_BUDGET_EXHAUSTED
-                if reason == "budget_exhausted"
-                else EventType.ATTENTION_TERMINATED_NEGATIVE_VOC
-            )
+            ev_type = {
+                "budget_exhausted": EventType.ATTENTION_BUDGET_EXHAUSTED,
+                "no_candidates": EventType.ATTENTION_TERMINATED_NO_CANDIDATES,
+            }.get(reason, EventType.ATTENTION_TERMINATED_NEGATIVE_VOC)
             if reason != "stay":
                 self._log(
                     ev_type,
@@ -454,6 +495,8 @@ class Controller:
                     predicted_voc=best,
                     budget_before=self.budget,
                     reason_code=reason,
+                    # For the §25 underinspection signature: how pivotal was what went unread.
+                    detail={"max_p_change": max((e.p_change for _, e in scored), default=None)},
                 )
             return Stop(reason, best)
         cand, est = sel.candidate, sel.estimate
@@ -462,6 +505,8 @@ class Controller:
             if c.id != cand.id and e.net > 0:
                 self._waited[c.id] = self._waited.get(c.id, 0) + 1
         self._waited.pop(cand.id, None)
+        self.instruments.forget(cand.id)
+        self._selected[cand.id] = est
         self._log(
             EventType.CANDIDATE_SELECTED,
             now,
@@ -471,7 +516,18 @@ class Controller:
             budget_before=self.budget,
             reason_code=sel.reason,
             forced=cand.forced,
-            detail={"target": cand.target, "saturation": self.saturation.share},
+            detail={
+                "target": cand.target,
+                "kind": cand.kind.value,
+                "trigger": cand.trigger.value,
+                "saturation": self.saturation.share,
+                "saturated": self.saturation.anomalous,
+                "category": next(  # interruption class (Phase 5), trusted metadata
+                    (i.category for i in self.interruptions if i.id == cand.target), None
+                )
+                if cand.kind is CandidateKind.HANDLE_INTERRUPTION
+                else None,
+            },
         )
         if self.budget is not None and not cand.forced:
             self.budget -= 1
@@ -485,6 +541,8 @@ class Controller:
                 forced=cand.forced,
             )
         if cand.kind in (CandidateKind.HANDLE_INTERRUPTION, CandidateKind.CONTINUE_TASK):
+            if cand.kind is CandidateKind.HANDLE_INTERRUPTION:
+                self._resume[cand.id] = self.focus  # resumption metadata (Phase 5)
             self.focus = Focus(cand.id, est.net)
             self.interruptions = [i for i in self.interruptions if i.id != cand.target]
         if cand.kind is CandidateKind.DIAGNOSE_FAILURE:
@@ -523,6 +581,7 @@ class Controller:
         )
         # Everything is checked: from here on the selection is consumed.
         del self._inflight[candidate_id]
+        est = self._selected.pop(candidate_id, None)
         now = self.clock()
         if withheld:
             self.committed.append(cand.target)
@@ -573,6 +632,8 @@ class Controller:
         after = self.best_action()
         if decision_changed is None and before is not None:
             decision_changed = before != after
+        if utility_delta is None and before is not None and after is not None:
+            utility_delta = self._utility_delta(before, after)
         res = Resolution(
             inspection_succeeded=succeeded,
             belief_changed=belief_changed,
@@ -583,9 +644,72 @@ class Controller:
         if decision_changed is not None:
             ev = EventType.DECISION_CHANGED if decision_changed else EventType.DECISION_UNCHANGED
             self.trace.write(ev, **kw, resolution=res)
+        self._after_outcome(cand, est, res, bool(observations) and succeeded, now)
         if cand.forced:
             self._rescue_if_satisfied(now)
         return res
+
+    def _utility_delta(self, before: str, after: str) -> float:
+        """Realised value of the change of mind: EU(after) − EU(before) under the new beliefs."""
+        d = self.world.decision
+        if d is None or before == after:
+            return 0.0
+        values = action_values(d, self.context())
+        return values.get(after, 0.0) - values.get(before, 0.0)
+
+    def _after_outcome(
+        self,
+        cand: Candidate,
+        est: Estimate | None,
+        res: Resolution,
+        evidence_used: bool,
+        now: datetime,
+    ) -> None:
+        """The §12 resolved record, then what the outcome teaches: a failure becomes a
+        diagnostic candidate (§7), a read counts toward its class's usefulness (§3.3), and a
+        finished interruption hands the focus back (Phase 5 resumption)."""
+        resumed: Focus | None = None
+        if cand.id in self._resume:
+            resumed = self._resume.pop(cand.id)
+            self.focus = resumed
+        self.trace.write(
+            EventType.RESOLVED,
+            turn_id=self.turn_id,
+            now=now,
+            candidate_id=cand.id,
+            predicted_voc=est.net if est is not None else cand.predicted_voc,
+            forced=cand.forced,
+            resolution=res,
+            detail={
+                "kind": cand.kind.value,
+                "target": cand.target,
+                "trigger": cand.trigger.value,
+                "cost_term": est.cost_term if est is not None else None,
+                "evidence_used": evidence_used,
+                "resumed_focus": resumed.candidate_id if resumed is not None else None,
+            },
+        )
+        if (
+            not res.inspection_succeeded
+            and self.config.generator.diagnose_failures
+            and cand.kind is not CandidateKind.DIAGNOSE_FAILURE
+        ):
+            loss = est.expected_loss if est is not None else 0.0
+            self.failures.append(
+                Failure(
+                    f"failed:{cand.id}",
+                    cand.target,
+                    max(loss, cand.loss_if_wrong) or self.config.estimator.default_loss,
+                    claim_ids=cand.claim_ids,
+                    cost=cand.cost,
+                )
+            )
+        src = self.world.sources.get(cand.target)
+        if cand.kind is CandidateKind.INSPECT_SOURCE and src is not None and cand.claim_ids:
+            belief = self.world.beliefs.get(cand.claim_ids[0])
+            ctype = belief.claim_type if belief is not None else cand.claim_ids[0]
+            useful = bool(res.belief_changed) or bool(res.decision_changed)
+            self.instruments.inspected(src.kind, ctype, useful)
 
     def _check_resolution(
         self,

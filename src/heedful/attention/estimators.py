@@ -27,7 +27,7 @@ from heedful.attention.context import (
     p_stale,
 )
 from heedful.attention.world import observation_accuracy, report_likelihood
-from heedful.model.candidate import Candidate, CandidateKind
+from heedful.model.candidate import Candidate, CandidateKind, Trigger
 
 __all__ = [
     "Estimate",
@@ -36,6 +36,7 @@ __all__ = [
     "SingleSignalEstimator",
     "action_values",
     "heuristic_voc",
+    "similarity_class",
 ]
 
 
@@ -55,6 +56,7 @@ class Estimate:
         net: Predicted VOC = gross − cost_term − switch_term.
         method: Which estimator produced it.
         vpi: Value of perfect information, when the estimator knows it (BMPS upper bound).
+        switch_cost: Switch cost used (declared, or estimated from the focus), utility units.
     """
 
     candidate_id: str
@@ -68,6 +70,12 @@ class Estimate:
     net: float
     method: str
     vpi: float | None = None
+    switch_cost: float = 0.0
+
+
+def similarity_class(source_kind: str, claim_type: str) -> str:
+    """The class "similar inspections" share for historical usefulness (§3.3)."""
+    return f"{source_kind}/{claim_type}"
 
 
 class Estimator(Protocol):
@@ -268,9 +276,8 @@ class HeuristicEstimator:
             context.cost_weight if context.cost_weight is not None else self.config.cost_weight
         )
         cost_term = cost_weight * candidate.cost.scalar()
-        switch_term = (
-            self.config.switch_weight * candidate.switch_cost if self.use_switch_cost else 0.0
-        )
+        switch_cost = self.switch_cost(candidate, context)
+        switch_term = self.config.switch_weight * switch_cost if self.use_switch_cost else 0.0
         boost = self._deadline_boost(candidate)
         if candidate.kind is not CandidateKind.INSPECT_SOURCE or not candidate.claim_ids:
             # Non-inspection computations carry their declared, trusted consequence.
@@ -290,7 +297,11 @@ class HeuristicEstimator:
                 switch_term,
                 gross - cost_term - switch_term,
                 self.name,
+                switch_cost=switch_cost,
             )
+        if candidate.trigger is Trigger.CONTRADICTION:
+            boost *= 1.0 + self.config.contradiction_boost
+        boost *= self._reversibility(context)
         gross = 0.0
         stale_max = wrong_max = change_max = loss_max = 0.0
         for claim_id in candidate.claim_ids:
@@ -303,7 +314,10 @@ class HeuristicEstimator:
             impact = self.impact(claim_id, candidate, context)
             change = wrong * authority * impact.pivotality
             loss = impact.loss * boost
-            gross += change * loss
+            source_of_belief = claim.evidence_source
+            counter = source_of_belief is not None and source_of_belief != candidate.target
+            bonus = 1.0 + self.config.counter_evidence_bonus if counter else 1.0
+            gross += change * loss * bonus * self._usefulness(candidate, claim, context)
             stale_max, wrong_max = max(stale_max, stale), max(wrong_max, wrong)
             if change * loss >= change_max * loss_max:
                 change_max, loss_max = change, loss
@@ -319,7 +333,48 @@ class HeuristicEstimator:
             switch_term,
             net,
             self.name,
+            switch_cost=switch_cost,
         )
+
+    def switch_cost(self, candidate: Candidate, context: AttentionContext) -> float:
+        """Declared switch cost, or for an interruption that declares none while a focus is held,
+        ``base + share · VOC(focus)`` (§11.4; Phase 5 "switching-cost estimates")."""
+        if candidate.switch_cost > 0 or context.focus is None:
+            return candidate.switch_cost
+        if candidate.kind is not CandidateKind.HANDLE_INTERRUPTION:
+            return candidate.switch_cost
+        if context.focus.candidate_id == candidate.id:
+            return 0.0
+        return self.config.switch_cost_base + self.config.switch_cost_focus_share * max(
+            context.focus.voc, 0.0
+        )
+
+    def _reversibility(self, context: AttentionContext) -> float:
+        """Loss multiplier when the pending action is declared irreversible (§3.3, §8.2)."""
+        d = context.decision
+        if d is not None and context.pending_action in d.irreversible:
+            return 1.0 + self.config.irreversible_weight
+        return 1.0
+
+    def _usefulness(
+        self, candidate: Candidate, claim: ClaimState, context: AttentionContext
+    ) -> float:
+        """History factor: this class's usefulness rate over the pooled rate, bounded (§3.3).
+
+        Both rates carry a uniform prior; the factor is 1 until the class has
+        ``usefulness_min_samples`` resolved inspections.
+        """
+        source = context.sources.get(candidate.target)
+        if source is None or not context.usefulness:
+            return 1.0
+        useful, n = context.usefulness.get(similarity_class(source.kind, claim.claim_type), (0, 0))
+        if n < self.config.usefulness_min_samples:
+            return 1.0
+        pooled_u = sum(u for u, _ in context.usefulness.values())
+        pooled_n = sum(m for _, m in context.usefulness.values())
+        ratio = ((useful + 1) / (n + 2)) / ((pooled_u + 1) / (pooled_n + 2))
+        lo, hi = self.config.usefulness_range
+        return min(max(ratio, lo), hi)
 
     def _deadline_boost(self, candidate: Candidate) -> float:
         if candidate.deadline_s is None:

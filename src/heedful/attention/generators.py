@@ -7,11 +7,12 @@ a placeholder id; the guard assigns real ids when it admits them.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any, Protocol
 
 from heedful.attention.config import GeneratorConfig
 from heedful.attention.context import AttentionContext, ClaimState, SourceInfo, claim_p_stale
+from heedful.model.base import as_utc
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
 from heedful.model.scenario import Volatility
 
@@ -88,11 +89,6 @@ class _Base:
 
     def _p_stale(self, claim: ClaimState, context: AttentionContext) -> float:
         return claim_p_stale(claim, context.hazards_per_hour)
-
-
-def _utc(moment: datetime) -> datetime:
-    """A naive datetime is taken as UTC (as the memory store does), so the two can be compared."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _claim(context: AttentionContext, claim_id: str) -> ClaimState:
@@ -224,6 +220,7 @@ class FailedActionGenerator(_Base):
                 trigger=Trigger.FAILED_ACTION,
                 claim_ids=f.claim_ids,
                 loss_if_wrong=f.loss,
+                cost=f.cost,
             )
             for f in context.failures
         ]
@@ -240,7 +237,7 @@ class DeadlineGenerator(_Base):
         for goal in context.active_goals():
             if goal.due_at is None:
                 continue
-            left = (_utc(goal.due_at) - _utc(context.now)).total_seconds()
+            left = (as_utc(goal.due_at) - as_utc(context.now)).total_seconds()
             if left > self.config.deadline_horizon_s:
                 continue
             for dep in goal.depends_on:
@@ -304,10 +301,12 @@ class ExplorationGenerator(_Base):
 
 
 def default_generators(config: GeneratorConfig | None = None) -> list[Generator]:
-    """The eight generators of document 000 §7, exploration last so others' triggers win."""
+    """The eight generators of document 000 §7, in trigger precedence: when two propose the same
+    read, the first one's trigger names it — contradiction first (§7: "a high-priority check
+    candidate", which the estimator boosts), exploration last so others' triggers win."""
     return [
-        StateSensitiveClaimGenerator(config),
         ContradictionGenerator(config),
+        StateSensitiveClaimGenerator(config),
         StaleBeliefGenerator(config),
         GoalDependencyGenerator(config),
         DeadlineGenerator(config),

@@ -22,6 +22,7 @@ from heedful.attention.validator import EvidenceRecord
 from heedful.attention.world import BeliefRecord, World
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
+from heedful.memory._base import check_text
 from heedful.model.candidate import TraceEvent
 from heedful.model.claim import Claim, Evidence, SourceRecord
 from heedful.model.goal import Goal
@@ -102,6 +103,10 @@ class StoreMirror:
 
     def source(self, info: SourceInfo) -> None:
         """Store a registered source."""
+        check_text(info.id, "source id")
+        check_text(info.kind, f"source {info.id!r}: kind")
+        for text in (*info.reports, *info.authority):
+            check_text(text, f"source {info.id!r}: claim id or type")
         self.store.add_source(
             SourceRecord(
                 id=info.id,
@@ -117,30 +122,41 @@ class StoreMirror:
         )
 
     def belief(self, rec: BeliefRecord) -> None:
-        """Store (or update) a belief."""
-        if not self._has_claim(rec.claim_id):
-            self.store.add_claim(
-                Claim(
-                    id=rec.claim_id,
-                    subject=rec.claim_id,
-                    value=rec.value,
-                    domain=rec.domain,
-                    claim_type=rec.claim_type,
-                    volatility=rec.volatility,
-                    origin="controller",
-                    source_id=rec.source_id,
-                    confidence=rec.confidence,
-                    observed_at=rec.observed_at.timestamp(),
+        """Store (or update) a belief.
+
+        The existence check and the write share one write transaction, so a second writer
+        cannot add the claim in between (which made "add or replace" fail with "already
+        exists").
+        """
+        check_text(rec.claim_id, "claim id")
+        where = f"claim {rec.claim_id!r}"
+        check_text(rec.claim_type, f"{where}: claim type")
+        for text in (rec.source_id or "", *(rec.domain or ())):
+            check_text(text, f"{where}: source id or domain value")
+        with self.store.transaction():
+            if not self._has_claim(rec.claim_id):
+                self.store.add_claim(
+                    Claim(
+                        id=rec.claim_id,
+                        subject=rec.claim_id,
+                        value=rec.value,
+                        domain=rec.domain,
+                        claim_type=rec.claim_type,
+                        volatility=rec.volatility,
+                        origin="controller",
+                        source_id=rec.source_id,
+                        confidence=rec.confidence,
+                        observed_at=rec.observed_at.timestamp(),
+                    )
                 )
+                return
+            self.store.update_claim(
+                rec.claim_id,
+                value=rec.value,
+                observed_at=rec.observed_at.timestamp(),
+                confidence=rec.confidence,
+                source_id=rec.source_id,
             )
-            return
-        self.store.update_claim(
-            rec.claim_id,
-            value=rec.value,
-            observed_at=rec.observed_at.timestamp(),
-            confidence=rec.confidence,
-            source_id=rec.source_id,
-        )
 
     def evidence(
         self, source_id: str, value: str, observed_at: datetime, belief: BeliefRecord
@@ -187,13 +203,14 @@ class StoreMirror:
         return True
 
     def goal(self, goal: Goal) -> None:
-        """Store (or replace) a goal."""
-        try:
-            self.store.get_goal(goal.id)
-        except UnknownNameError:
-            self.store.add_goal(goal)
-            return
-        self.store.update_goal(goal)
+        """Store (or replace) a goal; check and write share one transaction (see :meth:`belief`)."""
+        with self.store.transaction():
+            try:
+                self.store.get_goal(goal.id)
+            except UnknownNameError:
+                self.store.add_goal(goal)
+                return
+            self.store.update_goal(goal)
 
     def trace(self, event: TraceEvent) -> None:
         """Append one trace event."""

@@ -124,10 +124,14 @@ class Selector:
         self.explored_this_turn = 0
 
     def exploration_quota(self, turn_budget: int | None) -> int:
-        """Explorations allowed this turn: a bounded fraction of the turn's budget."""
+        """Explorations allowed this turn: a bounded fraction of the turn's budget, at least
+        ``exploration_min_quota`` (so small and unlimited budgets explore too), none of none."""
+        floor = self.config.exploration_min_quota
         if turn_budget is None:
+            return floor
+        if turn_budget <= 0:
             return 0
-        return math.floor(self.config.exploration_fraction * turn_budget)
+        return max(floor, math.floor(self.config.exploration_fraction * turn_budget))
 
     def select(
         self,

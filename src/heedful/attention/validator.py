@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 
 from heedful.attention.context import SourceInfo
+from heedful.model.base import as_utc
 
 __all__ = [
     "DEFAULT_CLAIM_POLICIES",
@@ -100,11 +101,6 @@ class Verdict:
     evidence_id: str | None = None
 
 
-def _utc(moment: datetime) -> datetime:
-    """A naive datetime is taken as UTC (as the memory store does), so the two can be compared."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 class ClaimValidator:
     """Checks claims against their type's evidence preconditions.
 
@@ -152,14 +148,14 @@ class ClaimValidator:
                     and e.source_id in auth_ids
                     and (
                         policy.max_age_s is None
-                        or (_utc(now) - _utc(e.observed_at)).total_seconds() <= policy.max_age_s
+                        or (as_utc(now) - as_utc(e.observed_at)).total_seconds() <= policy.max_age_s
                     )
                 ]
             else:
                 # Checked (successfully or found unavailable) at an authoritative source.
                 good = [e for e in mine if e.source_id in auth_ids]
             if good:
-                satisfied_by = max(good, key=lambda e: _utc(e.observed_at)).id
+                satisfied_by = max(good, key=lambda e: as_utc(e.observed_at)).id
             else:
                 violations.append(req)
         ok = not violations

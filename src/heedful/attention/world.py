@@ -130,7 +130,7 @@ class World:
         default_authority: float | None = None,
         cost: Cost | Mapping[str, Any] | None = None,
         age_s: float = 0.0,
-        trusted: bool = True,
+        trusted: bool = False,
         kind: str = "document",
     ) -> SourceInfo:
         """Register (or replace) a source with trusted metadata."""

@@ -30,7 +30,7 @@ import numpy as np
 import yaml
 
 import heedful
-from heedful.bench.families import generator_versions, get_family
+from heedful.bench.families import DEFAULT_SHIFT, check_shift, generator_versions, get_family
 from heedful.bench.manifest import git_output
 from heedful.errors import InvalidArgumentError, ScenarioError
 from heedful.model import Scenario, load_scenario_set, scenario_files, scenario_to_dict
@@ -128,6 +128,12 @@ def holdout_rngs(
     return np.random.default_rng(structure), np.random.default_rng(wording)
 
 
+def holdout_world_rng(key: bytes, family: str, index: int) -> np.random.Generator:
+    """The generator of the hidden model of hold-out scenario ``index`` (keyed like the rest)."""
+    entropy = int.from_bytes(_mac(key, "world", family, str(index)), "big")
+    return np.random.default_rng(np.random.SeedSequence(entropy))
+
+
 def key_fingerprint(key: bytes) -> str:
     """A short keyed fingerprint that tells which key made a set, revealing nothing of it."""
     return _mac(key, "fingerprint").hex()[:16]
@@ -150,8 +156,12 @@ def make_holdout(
     out: Path,
     *,
     cwd: Path | None = None,
+    shift: float = DEFAULT_SHIFT,
 ) -> HoldoutSet:
     """Generate ``count`` hold-out scenarios per family from the key in ``key_file``.
+
+    ``shift`` is the distance of the hidden models from the controller's defaults (see
+    :func:`heedful.bench.families.generate_family`); it is recorded in the generator versions.
 
     Each scenario is written to ``out/<opaque id>.yaml``; ``out/holdout.json`` records the
     families, count, generator versions and the key's fingerprint (never the key or a seed).
@@ -164,6 +174,7 @@ def make_holdout(
     if count < 1:
         raise InvalidArgumentError(f"count must be at least 1, got {count}")
     fams = [get_family(f) for f in families]
+    shift = check_shift(shift)
     if not fams:
         raise InvalidArgumentError("no family given")
     if _inside_project(out, cwd):
@@ -182,7 +193,8 @@ def make_holdout(
         for i in range(count):
             sid = holdout_id(key, fam.code, i)
             rng, wording = holdout_rngs(key, fam.code, i)
-            scenario = fam.make(rng, wording, sid)
+            world = fam.draw_world(shift, holdout_world_rng(key, fam.code, i))
+            scenario = fam.make(rng, wording, sid, world)
             path = out / f"{sid}.yaml"
             text = yaml.safe_dump(scenario_to_dict(scenario), sort_keys=False, allow_unicode=True)
             path.write_text(text, encoding="utf-8")
@@ -192,7 +204,7 @@ def make_holdout(
         "format": HOLDOUT_FORMAT,
         "families": [f.code for f in fams],
         "count": count,
-        "generator_versions": generator_versions([f.code for f in fams]),
+        "generator_versions": generator_versions([f.code for f in fams], shift=shift),
         "key_fingerprint": fingerprint,
         "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "heedful_version": heedful.__version__,

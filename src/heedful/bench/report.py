@@ -1,4 +1,4 @@
-"""Reports of a run: a ranked Rich table, and a self-contained offline ``report.html``.
+"""Reports of a run: a self-contained offline ``report.html`` (terminal tables: bench.table).
 
 The HTML has inline CSS and inline SVG only — no scripts, fonts or images from anywhere.
 """
@@ -6,31 +6,35 @@ The HTML has inline CSS and inline SVG only — no scripts, fonts or images from
 from __future__ import annotations
 
 import html
-import itertools
-import math
-import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
-from heedful.bench.initiation_report import initiation_html, initiation_tables
+from heedful.bench.initiation_report import initiation_html
+from heedful.bench.report_agents import agent_html
 from heedful.bench.report_diagnostics import diagnostics_html, failure_split_html
+from heedful.bench.report_timeline import TIMELINE_FILE, load_timeline, timeline_html
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
-from heedful.bench.stats import MeanCI, PairedDiff, Proportion
-from heedful.decision import StaticOracleResult
+from heedful.bench.stats import MeanCI, Proportion
+from heedful.bench.table import (  # the terminal tables, re-exported here
+    OracleRow,
+    neighbour_differences,
+    oracle_table,
+    print_tables,
+    ranked_rows,
+)
 
-OracleRow = tuple[str, StaticOracleResult, float | None]
-"""One scenario's oracle answer: id, static result, optimal adaptive value (if computed)."""
-
-
-def ranked_rows(results: Results, family: str = ALL_FAMILIES) -> list[AggregateRow]:
-    """Rows of one family, best mean score first (policies without a score last)."""
-    rows = [r for r in results.aggregates.rows if r.family == family]
-    return sorted(rows, key=lambda r: -r.score.mean if r.score else math.inf)
+__all__ = [
+    "OracleRow",
+    "neighbour_differences",
+    "oracle_table",
+    "print_tables",
+    "ranked_rows",
+    "render_html",
+    "write_report",
+]
 
 
 def _num(x: float, digits: int) -> str:
@@ -48,144 +52,6 @@ def _pct(p: Proportion) -> str:
     if p.p is None:
         return "—"
     return f"{100 * p.p:.0f}% [{100 * p.lo:.0f}, {100 * p.hi:.0f}]"
-
-
-def _table(results: Results, family: str) -> Table:
-    title = "all families" if family == ALL_FAMILIES else f"family {family}"
-    table = Table(title=f"heedful benchmark — {title}", title_justify="left", box=box.SIMPLE_HEAD)
-    for col, justify in [
-        ("#", "right"),
-        ("policy", "left"),
-        ("score", "right"),
-        ("95% CI", "right"),
-        ("regret", "right"),
-        ("optimal", "right"),
-        ("right act.", "right"),
-        ("recall", "right"),
-        ("trials", "right"),
-        ("unin.", "right"),
-        ("viol.", "right"),
-    ]:
-        table.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    adaptive = results.manifest.condition == "adaptive"
-    if adaptive:
-        table.add_column("adapt. regret", justify="right", no_wrap=True)
-    for i, r in enumerate(ranked_rows(results, family), start=1):
-        s = r.score
-        table.add_row(
-            str(i),
-            r.policy,
-            _num(s.mean, 1) if s else "—",
-            f"[{_num(s.lo, 1)}, {_num(s.hi, 1)}]" if s else "",
-            _num(r.regret.mean, 3),
-            f"{100 * r.optimal.p:.0f}%" if r.optimal.p is not None else "—",
-            f"{100 * r.action_correct.p:.0f}%" if r.action_correct.p is not None else "—",
-            f"{r.critical_recall.mean:.2f}" if r.critical_recall else "—",
-            str(r.n_trials),
-            str(r.n_uninformative),
-            str(r.n_violations),
-            *([_num(r.adaptive_regret.mean, 3) if r.adaptive_regret else "—"] if adaptive else []),
-        )
-    return table
-
-
-def oracle_table(rows: Sequence[OracleRow], adaptive: bool = False) -> Table:
-    """The table of ``heedful bench oracle``: V*, optimal sets, U_random, V(∅), critical sources.
-
-    Args:
-        rows: One entry per scenario.
-        adaptive: Add the optimal adaptive value column.
-    """
-    table = Table(title="Exact static oracle (SPEC §3)")
-    table.add_column("scenario", overflow="fold")
-    for column in ("budget", "V*"):
-        table.add_column(column, justify="right", no_wrap=True)
-    table.add_column("optimal sets", overflow="fold")
-    for column in ("U_random", "V(∅)"):
-        table.add_column(column, justify="right", no_wrap=True)
-    table.add_column("critical", overflow="fold")
-    if adaptive:
-        table.add_column("V adaptive", justify="right", no_wrap=True)
-    for scenario_id, r, v_ad in rows:
-        sets = ["{" + (", ".join(s) or "∅") + "}" for s in r.optimal_sets]
-        shown = "\n".join(sets[:3]) + (f"\n(+{len(sets) - 3} more)" if len(sets) > 3 else "")
-        cells = [
-            scenario_id,
-            str(r.budget),
-            f"{r.v_star:.4f}",
-            shown,
-            f"{r.u_random:.4f}",
-            f"{r.v_empty:.4f}",
-            ", ".join(r.critical) or "none",
-        ]
-        if v_ad is not None:
-            cells.append(f"{v_ad:.4f}")
-        table.add_row(*cells)
-    return table
-
-
-def print_tables(results: Results, console: Console | None = None) -> None:
-    """Print the ranked table over all families, then one per family."""
-    if console is None:
-        # Piped output gets room for the whole table instead of the 80-column default.
-        console = Console() if sys.stdout.isatty() else Console(width=140)
-    m = results.manifest
-    sealed = ", sealed hold-out (aggregates only)" if results.sealed else ""
-    console.print(
-        f"[bold]{m.n_scenarios} scenarios × {m.trials} trials, {m.condition} condition, "
-        f"seed {m.seed}{sealed}[/bold]"
-    )
-    families = sorted({r.family for r in results.aggregates.rows} - {ALL_FAMILIES})
-    console.print(_table(results, ALL_FAMILIES))
-    neighbours = neighbour_differences(results)
-    if neighbours:
-        console.print("[bold]paired score differences between neighbours in the ranking[/bold]")
-        for a, b, d in neighbours:
-            if d.a_better == d.b_better == 0:
-                sep = "  (identical on every trial)"
-            else:
-                sep = "" if d.lo > 0 else "  (not separated)"
-            console.print(
-                f"  {a} − {b}: {_num(d.mean, 1)} [{_num(d.lo, 1)}, {_num(d.hi, 1)}] "
-                f"on {d.n} matched trials{sep}"
-            )
-    if len(families) > 1:
-        for fam in families:
-            console.print()
-            console.print(_table(results, fam))
-    for extra in initiation_tables(results):
-        console.print()
-        console.print(extra)
-
-
-def neighbour_differences(
-    results: Results, family: str = ALL_FAMILIES
-) -> list[tuple[str, str, PairedDiff]]:
-    """Paired score differences ``rank i − rank i+1`` (CI above 0: the ranks are separated)."""
-    rows = [r for r in ranked_rows(results, family) if r.score is not None]
-    paired = {(p.policy_a, p.policy_b): p for p in results.aggregates.paired if p.family == family}
-    out = []
-    for upper, lower in itertools.pairwise(rows):
-        a, b = upper.policy, lower.policy
-        if (a, b) in paired and paired[(a, b)].score is not None:
-            d = paired[(a, b)].score
-        elif (b, a) in paired and paired[(b, a)].score is not None:
-            f = paired[(b, a)].score
-            assert f is not None
-            d = f.model_copy(
-                update={
-                    "mean": -f.mean,
-                    "lo": -f.hi,
-                    "hi": -f.lo,
-                    "a_better": f.b_better,
-                    "b_better": f.a_better,
-                }
-            )
-        else:
-            continue
-        assert d is not None
-        out.append((a, b, d))
-    return out
 
 
 # --- HTML ---------------------------------------------------------------------------------------
@@ -300,8 +166,9 @@ def _rows_table(rows: Sequence[AggregateRow]) -> str:
     return f"<table>{head}{body}</table>"
 
 
-def render_html(results: Results) -> str:
-    """Return the whole report as one self-contained HTML page."""
+def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str:
+    """Return the whole report as one self-contained HTML page (``timeline``: one trial's
+    attention trace, :mod:`heedful.bench.report_timeline`)."""
     m = results.manifest
     families = sorted({r.family for r in results.aggregates.rows} - {ALL_FAMILIES})
     out = [
@@ -321,7 +188,8 @@ def render_html(results: Results) -> str:
             "<p class='note'><b>Sealed hold-out run:</b> aggregates only — no per-trial records, "
             "scenario text or answers are published (document 000 §22).</p>"
         )
-    for fam in [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]:
+    shown = [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]
+    for fam in shown if results.aggregates.rows else []:
         rows = ranked_rows(results, fam)
         title = "All families" if fam == ALL_FAMILIES else f"Family {fam}"
         out += [f"<h2>{_e(title)}</h2>", _bar_chart(rows), _rows_table(rows)]
@@ -338,8 +206,9 @@ def render_html(results: Results) -> str:
             )
         out.append("</div>")
 
-    out.append(failure_split_html(results))
-    out.append(diagnostics_html(results))
+    if results.aggregates.rows:  # a run of families D and J only has no inspection rows
+        out.append(failure_split_html(results))
+        out.append(diagnostics_html(results))
 
     paired = [p for p in results.aggregates.paired if p.family == ALL_FAMILIES]
     if paired:
@@ -363,6 +232,16 @@ def render_html(results: Results) -> str:
         out.append("</table>")
 
     out.append(initiation_html(results))
+    out.append(agent_html(results))
+    out.append(timeline_html(timeline))
+    if results.kinds is not None:
+        from heedful.bench.kinds.html import kinds_html
+
+        out.append(kinds_html(results.kinds))
+    if results.calibration:
+        from heedful.bench.calibration_report import calibration_html
+
+        out.append(calibration_html(results.calibration))
     out.append("<h2>Manifest</h2><table>")
     for key, val in m.model_dump(mode="json").items():
         if key == "config":
@@ -375,5 +254,5 @@ def render_html(results: Results) -> str:
 def write_report(results: Results, path: str | Path) -> Path:
     """Write ``report.html``; return its path."""
     p = Path(path)
-    p.write_text(render_html(results), encoding="utf-8")
+    p.write_text(render_html(results, load_timeline(p.parent / TIMELINE_FILE)), encoding="utf-8")
     return p

@@ -10,6 +10,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from heedful.bench.agent_results import AgentAggregates
+from heedful.bench.calibration_records import CalibrationRow
+from heedful.bench.kinds.records import KindResults
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
 from heedful.errors import InvalidArgumentError
 
@@ -104,6 +107,9 @@ class Manifest(_Model):
     scenario_set_hash: str
     n_scenarios: int
     config: dict[str, Any]
+    #: Agents under test (SPEC §5.1): per agent its model, endpoint host, sampling settings,
+    #: prompt-template and tool-schema hashes; the validator mode(s). Never a key.
+    agent: dict[str, Any] | None = None
 
 
 class ScenarioSummary(_Model):
@@ -294,6 +300,8 @@ class Aggregates(_Model):
     paired: list[PairedRow]
     initiation: list[InitiationRow] = Field(default_factory=list)
     initiation_gap: list[InitiationGapRow] = Field(default_factory=list)
+    #: Agents under test: failure split per mode, rescue rate, lift, usage (docs/llm.md).
+    agents: AgentAggregates | None = None
 
     def row(self, policy: str, family: str = ALL_FAMILIES) -> AggregateRow:
         """Return the row of one policy and family (KeyError if absent)."""
@@ -320,6 +328,10 @@ class Results(_Model):
     #: (``trials`` is then empty in the file; :func:`load_results` fills it back).
     trials_file: str | None = None
     trials_count: int | None = Field(default=None, ge=0)
+    #: Trials and aggregates of the switching (D) and schedule (J) kinds, when the run had any.
+    kinds: KindResults | None = None
+    #: Predicted-VOC calibration of the controller policies (empty for sealed runs).
+    calibration: list[CalibrationRow] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _sealed_means_aggregates_only(self) -> Results:

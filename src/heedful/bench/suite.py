@@ -9,18 +9,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+from heedful.bench.agent import agent_class, is_agent
+from heedful.bench.agent_suite import AgentRun, run_suite
+from heedful.bench.calibration import calibrate
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
-from heedful.bench.families import FAMILIES, generate_suite, generator_versions, parse_family_list
+from heedful.bench.families import (
+    DEFAULT_SHIFT,
+    FAMILIES,
+    check_shift,
+    generate_suite,
+    generator_versions,
+    parse_family_list,
+)
 from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
+from heedful.bench.kinds import suite as kinds
+from heedful.bench.kinds.run import KindScenario, run_kinds
 from heedful.bench.parallel import resolve_workers
-from heedful.bench.policy import parse_policy_list, policy_names
+from heedful.bench.policy import policy_names
 from heedful.bench.report import write_report
-from heedful.bench.results import Results, write_results
-from heedful.bench.runner import run_benchmark
+from heedful.bench.report_timeline import write_timeline
+from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.errors import InvalidArgumentError
-from heedful.model import Condition, Scenario, load_scenario_set
+from heedful.model import Condition, Scenario
+from heedful.model.kinds_io import load_any_scenario_set
 
 #: ``--condition`` values: the scenarios' condition, or both side by side (initiation gap).
 CONDITIONS = ("announced", "unprompted", "both")
@@ -82,12 +96,14 @@ def select_scenarios(
     count: int,
     seed: int,
     condition: str = "announced",
+    shift: float = DEFAULT_SHIFT,
 ) -> tuple[list[Scenario], str, dict[str, str]]:
     """Load scenario files, or generate ``count`` per family; keep only the named families.
 
     ``condition``: ``announced`` (default) or ``unprompted`` generates that condition (from
     files: keeps only scenarios of that condition, except that the default keeps every file
-    scenario); ``both`` generates each scenario and its unprompted twin.
+    scenario); ``both`` generates each scenario and its unprompted twin. ``shift``: how far the
+    generated worlds' hidden models are from the controller's defaults (recorded in the versions).
 
     Returns:
         The scenarios, a description of their source, and the generator versions.
@@ -95,8 +111,9 @@ def select_scenarios(
     if count < 1:
         raise InvalidArgumentError(f"count must be at least 1, got {count}")
     _check_condition(condition)
+    shift = check_shift(shift)
     if paths:
-        scenarios = load_scenario_set(list(paths))
+        scenarios, _ = kinds.split_scenarios(load_any_scenario_set(list(paths)))
         if families:
             wanted = _family_labels(families)
             scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
@@ -109,13 +126,20 @@ def select_scenarios(
     codes = [f.code for f in parse_family_list(families or ",".join(DEFAULT_CONFIG.suite_families))]
     scenarios = []
     if condition in ("announced", "both"):
-        scenarios += generate_suite(codes, count, seed)
+        scenarios += generate_suite(codes, count, seed, shift=shift)
     if condition in ("unprompted", "both"):
-        scenarios += generate_suite(codes, count, seed, condition=Condition.UNPROMPTED)
-    source = f"generated: families {','.join(codes)}, {count} each, dev stream, seed {seed}"
+        scenarios += generate_suite(codes, count, seed, condition=Condition.UNPROMPTED, shift=shift)
+    source = (
+        f"generated: families {','.join(codes)}, {count} each, dev stream, seed {seed}, "
+        f"shift {shift:g}"
+    )
     if condition != "announced":
         source += f", condition {condition}"
-    return scenarios, source, generator_versions(codes, unprompted_twins=condition != "announced")
+    return (
+        scenarios,
+        source,
+        generator_versions(codes, unprompted_twins=condition != "announced", shift=shift),
+    )
 
 
 def run_to_folder(
@@ -133,6 +157,9 @@ def run_to_folder(
     progress: bool | None = None,
     config: BenchConfig = DEFAULT_CONFIG,
     condition: str = "announced",
+    agent_run: AgentRun | None = None,
+    policy_params: dict[str, dict[str, Any]] | None = None,
+    shift: float = DEFAULT_SHIFT,
     workers: int | None = 1,
 ) -> RunOutput:
     """Run the benchmark and write ``results.json``, its trial records and ``report.html``.
@@ -155,6 +182,12 @@ def run_to_folder(
             ``unprompted``/``both`` every trial records the document 000 §15.2 metrics, ``all``
             policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and ``both``
             runs each scenario and its unprompted twin on the same worlds (initiation gap).
+        agent_run: How agents named in ``policies`` (``llm``, ``llm-advised``) reach their
+            model, the validator mode and the concurrency (docs/llm.md).
+        policy_params: Constructor parameters of named policies (e.g. ``{"voc-learned":
+            {"model_file": "model.json"}}``); each named policy must be in the run.
+        shift: Distance of the generated worlds' hidden models from the controller's defaults
+            (0: exactly the defaults); ignored for files and hold-outs, which carry their truth.
         workers: Processes playing scenarios in parallel (``None``: one per CPU core); the
             results are the same for any count.
     """
@@ -164,10 +197,49 @@ def run_to_folder(
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
     resolve_workers(workers)  # a bad count fails before any work
     _check_condition(condition)
-    names = parse_policy_list(policies)
-    if condition != "announced" and policies.strip() == "all":
+    requested = [n.strip() for n in policies.split(",") if n.strip()]
+    agents = [n for n in requested if is_agent(n)]
+    if len(set(agents)) != len(agents):
+        raise InvalidArgumentError(f"an agent is listed twice in {policies!r}")
+    if agents and agent_run is None:
+        raise InvalidArgumentError(
+            f"agent {agents[0]!r} needs a model endpoint: give --model and --base-url"
+        )
+    for name in agents:
+        agent_class(name)  # a missing extra fails here, before any work
+    rest = ",".join(n for n in requested if not is_agent(n))
+    inspection_families, kind_codes = kinds.split_families(families)
+    kind_scenarios: list[KindScenario] = []
+    run_inspection = True
+    if holdout is None and scenario_paths:
+        found, kind_scenarios = kinds.split_scenarios(load_any_scenario_set(list(scenario_paths)))
+        if families:
+            wanted = _family_labels(families)
+            kind_scenarios = [s for s in kind_scenarios if s.view.family.lower() in wanted]
+            found = [s for s in found if s.view.family.lower() in wanted]
+        run_inspection = bool(found) or not kind_scenarios
+    elif holdout is None and kind_codes:
+        kind_scenarios = kinds.generate_kinds(kind_codes, count, seed)
+        run_inspection = inspection_families is not None
+    elif kind_codes:
+        raise InvalidArgumentError("families D and J are not part of sealed hold-outs yet")
+    if kind_scenarios and agents:
+        raise InvalidArgumentError("agents under test run on inspection scenarios only, not D/J")
+    names = kinds.inspection_policies(rest, need=run_inspection) if rest or not agents else []
+    if condition != "announced" and rest.strip() == "all":
         names = policy_names()
-    if holdout is not None:
+    params = policy_params or {}
+    for pname in params:
+        if pname not in names:
+            raise InvalidArgumentError(f"parameters are given for {pname!r}, which is not run")
+    specs = [PolicySpec(name=n, params=params.get(n, {})) for n in names]
+    if not run_inspection:
+        scenarios: list[Scenario] = []
+        source = (
+            "files: " + ", ".join(str(p) for p in scenario_paths) if scenario_paths else "generated"
+        )
+        versions: dict[str, str] = {}
+    elif holdout is not None:
         if scenario_paths:
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
         scenarios = load_holdout(holdout)
@@ -182,7 +254,12 @@ def run_to_folder(
         versions = {f: "holdout" for f in sorted({s.view.family for s in scenarios})}
     else:
         scenarios, source, versions = select_scenarios(
-            scenario_paths, families, count, seed, condition
+            scenario_paths,
+            inspection_families if families else None,
+            count,
+            seed,
+            condition,
+            shift,
         )
     # Make the output folder before the run, so a bad --out fails at once, not after the work.
     try:
@@ -190,27 +267,50 @@ def run_to_folder(
             folder = new_run_folder(runs_root, seed, "holdout" if holdout is not None else "")
         else:
             folder = out
+            if (folder / "results.json").exists():
+                raise InvalidArgumentError(
+                    f"{out} already holds a run (results.json); choose another --out or remove it"
+                )
             folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         where = out if out is not None else runs_root
         raise InvalidArgumentError(
             f"cannot use {where} as the output folder: {exc.strerror}"
         ) from None
-    results = run_benchmark(
-        scenarios,
-        names,
-        trials=trials,
-        seed=seed,
-        adaptive=adaptive,
-        config=config,
-        scenario_source=source,
-        generator_versions=versions,
-        progress=progress,
-        sealed=holdout is not None,
-        world_keys=twin_world_keys(scenarios),
-        initiation=condition != "announced",
-        workers=workers,
-    )
+    if run_inspection:
+        results = run_suite(
+            scenarios,
+            specs,
+            agents,
+            agent_run,
+            trials=trials,
+            seed=seed,
+            adaptive=adaptive,
+            config=config,
+            scenario_source=source,
+            generator_versions=versions,
+            progress=progress,
+            sealed=holdout is not None,
+            world_keys=twin_world_keys(scenarios),
+            initiation=condition != "announced",
+            workers=workers,
+        )
+        if holdout is None and names:
+            results = results.model_copy(update={"calibration": calibrate(scenarios, names)})
+    else:
+        results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
+    if kind_scenarios:
+        results = results.model_copy(
+            update={
+                "kinds": run_kinds(
+                    kind_scenarios, policies, trials=trials, seed=seed, config=config
+                )
+            }
+        )
+        results.manifest.generator_versions.update(kinds.kind_versions(kind_codes))
+        results.manifest.n_scenarios += len(kind_scenarios)
     results_path = write_results(results, folder / "results.json")
+    if scenarios:
+        write_timeline(folder, results, scenarios, world_keys=twin_world_keys(scenarios))
     report_path = write_report(results, folder / "report.html")
     return RunOutput(results, folder, results_path, report_path)

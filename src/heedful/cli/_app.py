@@ -54,6 +54,25 @@ def version() -> None:
     typer.echo(__version__)
 
 
+def _version_flag(value: bool) -> None:
+    if value:
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_version_flag,
+        is_eager=True,
+        help="Print the heedful version and exit.",
+    ),
+) -> None:
+    """Attention for persistent LLM agents, and a benchmark against an exact oracle."""
+
+
 def main() -> None:
     """Entry point of the ``heedful`` console script.
 

@@ -1,10 +1,11 @@
-"""``heedful bench`` (run, oracle, report) and the top-level ``heedful run``."""
+"""``heedful bench`` (run, oracle, report, ablations) and the top-level ``heedful run``."""
 
 from __future__ import annotations
 
 import typer
 
 from heedful.cli._app import console
+from heedful.cli.agent import DEFAULT_CACHE, build_agent_run
 
 bench_app = typer.Typer(
     help="Run the benchmark, the exact oracle and reports.", no_args_is_help=True
@@ -20,12 +21,29 @@ def register(root: typer.Typer) -> None:
     root.command("run")(run_default)
 
 
-def _print_run(output: object) -> None:
+def _print_results(results: object) -> None:
+    """The inspection tables, the D/J tables and the calibration table of a run's results."""
     from heedful.bench.report import print_tables
+    from heedful.bench.results import Results
+
+    assert isinstance(results, Results)
+    if results.aggregates.rows or not results.kinds:
+        print_tables(results)
+    if results.kinds:
+        from heedful.bench.kinds.run import print_kind_tables
+
+        print_kind_tables(results.kinds, console())
+    if results.calibration:
+        from heedful.bench.calibration_report import calibration_table
+
+        console().print(calibration_table(results.calibration))
+
+
+def _print_run(output: object) -> None:
     from heedful.bench.suite import RunOutput
 
     assert isinstance(output, RunOutput)
-    print_tables(output.results)
+    _print_results(output.results)
     typer.echo(f"results: {output.results_path}")
     typer.echo(f"report:  {output.report_path}")
 
@@ -71,7 +89,7 @@ def bench_run(
     family: str | None = typer.Option(
         None,
         "--family",
-        help="Families to generate or keep, e.g. G,B or C,E,F,I, or all (default: G,B).",
+        help="Families to generate or keep, e.g. G,B or C,E,F,I or D,J, or all (default: G,B).",
     ),
     count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
     policies: str = typer.Option("all", "--policies", help="Comma-separated policy names."),
@@ -89,12 +107,62 @@ def bench_run(
         "--condition",
         help="announced, unprompted (no budget or instruction in the task) or both (gap).",
     ),
+    model: str | None = typer.Option(None, "--model", help="Agents: model name at the endpoint."),
+    base_url: str | None = typer.Option(
+        None,
+        "--base-url",
+        help="Agents: OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1.",
+    ),
+    api_key_env: str | None = typer.Option(
+        None, "--api-key-env", help="Agents: environment variable holding the key (never stored)."
+    ),
+    concurrency: int = typer.Option(8, "--concurrency", help="Agents: trials in flight at once."),
+    mode: str = typer.Option(
+        "attention", "--mode", help="Agents: attention, production (claim validator on) or both."
+    ),
+    temperature: float = typer.Option(0.0, "--temperature", help="Agents: sampling temperature."),
+    max_tokens: int = typer.Option(
+        1024, "--max-tokens", help="Agents: completion tokens per call."
+    ),
+    timeout: float = typer.Option(60.0, "--timeout", help="Agents: seconds per HTTP request."),
+    retries: int = typer.Option(4, "--retries", help="Agents: retries on 429, 5xx and timeouts."),
+    cache: str = typer.Option(DEFAULT_CACHE, "--cache", help="Agents: SQLite response cache."),
+    no_cache: bool = typer.Option(
+        False, "--no-cache", help="Agents: call the endpoint every time."
+    ),
+    model_file: str | None = typer.Option(
+        None,
+        "--model-file",
+        help="Model JSON for voc-learned (from `heedful learn train`; default: the shipped one).",
+    ),
+    shift: float = typer.Option(
+        1.0,
+        "--shift",
+        help="Distance of the hidden worlds from the controller's model (0 = its defaults).",
+    ),
     workers: int | None = typer.Option(None, "--workers", help=_WORKERS_HELP),
 ) -> None:
-    """Run policies on scenarios against the exact oracle; write results.json and report.html."""
+    """Run policies on scenarios against the exact oracle; write results.json and report.html.
+
+    Agents under test (``--policies llm,llm-advised``) need ``--model`` and ``--base-url``.
+    """
     from pathlib import Path
 
     from heedful.bench.suite import run_to_folder
+
+    agent_run = build_agent_run(
+        model=model,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        concurrency=concurrency,
+        mode=mode,
+        temperature=temperature,
+        max_tokens=max_tokens,
+        timeout=timeout,
+        retries=retries,
+        cache=None if no_cache else cache,
+        progress=None,
+    )
 
     _print_run(
         run_to_folder(
@@ -108,6 +176,9 @@ def bench_run(
             holdout=Path(holdout) if holdout else None,
             out=Path(out) if out else None,
             condition=condition,
+            agent_run=agent_run,
+            policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
+            shift=shift,
             workers=workers,
         )
     )
@@ -119,19 +190,51 @@ def bench_report(
     out: str | None = typer.Option(
         None, "--out", help="HTML file to write (default: report.html beside RESULTS)."
     ),
+    markdown: bool = typer.Option(
+        False,
+        "--markdown",
+        help="Print only the score table as markdown (the README's first table); write no HTML.",
+    ),
 ) -> None:
     """Print the ranked table of a results file and regenerate its report.html."""
     from pathlib import Path
 
-    from heedful.bench.report import print_tables, write_report
+    from heedful.bench.report import write_report
     from heedful.bench.results import load_results
+    from heedful.bench.table import markdown_scores
 
     path = Path(results)
     loaded = load_results(path)
-    print_tables(loaded)
+    if markdown:
+        typer.echo(markdown_scores(loaded))
+        return
+    _print_results(loaded)
     typer.echo(
         f"report:  {write_report(loaded, Path(out) if out else path.with_name('report.html'))}"
     )
+
+
+@bench_app.command("ablations")
+def bench_ablations(
+    family: str = typer.Option(
+        "G,B,D,J", "--family", help="Families to run the table on (codes, names or all)."
+    ),
+    count: int = typer.Option(20, "--count", help="Scenarios generated per family."),
+    trials: int = typer.Option(5, "--trials", help="Trials per scenario and policy."),
+    seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
+    out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
+) -> None:
+    """Run document 000 §21's ablation table; print each row's paired difference against voc."""
+    from pathlib import Path
+
+    from heedful.bench.ablations import print_ablations, run_ablations
+
+    output = run_ablations(
+        families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None
+    )
+    print_ablations(output.results)
+    typer.echo(f"results: {output.results_path}")
+    typer.echo(f"report:  {output.report_path}")
 
 
 @bench_app.command("plan")

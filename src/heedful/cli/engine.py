@@ -19,10 +19,15 @@ def register(root: typer.Typer) -> None:
     root.add_typer(engine_app, name="engine")
 
 
-def _engine_for_cli(db: str, config: str | None, triage: str | None):  # type: ignore[no-untyped-def]
+def _engine_for_cli(  # type: ignore[no-untyped-def]
+    db: str, config: str | None, triage: str | None, governance: str | None = None
+):
     from heedful.engine import open_engine
+    from heedful.engine.governance import load_ampersand
 
     engine = open_engine(db, config, must_exist=True)
+    if governance is not None:
+        engine.configure(load_ampersand(governance, base=engine.config))
     if triage is not None:
         engine.config = engine.config.with_overrides(
             triage=engine.config.triage.model_copy(update={"method": triage})
@@ -37,11 +42,12 @@ def _engine_once(
     call: Callable[[Any], dict[str, Any]],
     table: Callable[[dict[str, Any]], Any],
     as_json: bool,
+    governance: str | None = None,
 ) -> None:
     """Open the engine, make one call, close it, and print the response as JSON or a table."""
     import json
 
-    engine = _engine_for_cli(db, config, triage)
+    engine = _engine_for_cli(db, config, triage, governance)
     try:
         response = call(engine)
     finally:
@@ -56,6 +62,11 @@ _DB = typer.Option(..., "--db", help="The memory store (SQLite file).")
 _CONFIG = typer.Option(None, "--config", help="Engine config file (JSON or YAML).")
 _JSON = typer.Option(False, "--json", help="Print the JSON response instead of a table.")
 _TRIAGE = typer.Option(None, "--triage", help="Triage method: formula (document 002) or voc.")
+_GOVERNANCE = typer.Option(
+    None,
+    "--governance",
+    help="ampersand.json whose governance block (autonomy, budget, escalate_when) applies.",
+)
 
 
 @engine_app.command("load")
@@ -82,12 +93,19 @@ def engine_survey(
     config: str | None = _CONFIG,
     triage: str | None = _TRIAGE,
     as_json: bool = _JSON,
+    governance: str | None = _GOVERNANCE,
 ) -> None:
     """Show the attention map: what needs attention and why (dispatches nothing)."""
     from heedful.engine.report import survey_table
 
     _engine_once(
-        db, config, triage, lambda e: e.survey(include_idle=include_idle), survey_table, as_json
+        db,
+        config,
+        triage,
+        lambda e: e.survey(include_idle=include_idle),
+        survey_table,
+        as_json,
+        governance,
     )
 
 
@@ -100,12 +118,19 @@ def engine_cycle(
     config: str | None = _CONFIG,
     triage: str | None = _TRIAGE,
     as_json: bool = _JSON,
+    governance: str | None = _GOVERNANCE,
 ) -> None:
     """Run one attention cycle now: survey, triage, dispatch, reflect."""
     from heedful.engine.report import cycle_table
 
     _engine_once(
-        db, config, triage, lambda e: e.run_cycle(autonomy_override=autonomy), cycle_table, as_json
+        db,
+        config,
+        triage,
+        lambda e: e.run_cycle(autonomy_override=autonomy),
+        cycle_table,
+        as_json,
+        governance,
     )
 
 
@@ -118,14 +143,15 @@ def engine_run(
     config: str | None = _CONFIG,
     triage: str | None = _TRIAGE,
     as_json: bool = typer.Option(False, "--json", help="One JSON cycle response per line."),
+    governance: str | None = _GOVERNANCE,
 ) -> None:
-    """Run the heartbeat loop until interrupted (Ctrl-C) or --cycles cycles have run."""
+    """Run the heartbeat loop (first cycle at once) until Ctrl-C or --cycles cycles have run."""
     import asyncio
     import json
 
     from heedful.engine.report import cycle_table
 
-    engine = _engine_for_cli(db, config, triage)
+    engine = _engine_for_cli(db, config, triage, governance)
     if heartbeat_ms is not None:
         engine.config = engine.config.with_overrides(heartbeat_ms=heartbeat_ms)
     out = console()
@@ -150,3 +176,48 @@ def engine_run(
         pass
     finally:
         engine.close()
+
+
+@engine_app.command("journal")
+def engine_journal(
+    db: str = _DB,
+    as_json: bool = typer.Option(False, "--json", help="One JSON entry per line."),
+) -> None:
+    """List what the engine changed, one entry per dispatch (undo with `engine undo ID`)."""
+    import json
+
+    from heedful.engine import open_engine
+
+    engine = open_engine(db, must_exist=True)
+    try:
+        entries = engine.journal_entries()
+    finally:
+        engine.close()
+    if not entries:
+        typer.echo(f"the journal of {db} is empty")
+    for entry in entries:
+        if as_json:
+            typer.echo(json.dumps(entry.to_dict(), ensure_ascii=False))
+            continue
+        state = f"  [undone {entry.undone_at}]" if entry.undone_at else ""
+        typer.echo(f"{entry.id}  {entry.at}  {entry.mode:<8} {entry.summary}{state}")
+        for line in entry.describe():
+            typer.echo(f"    {line}")
+
+
+@engine_app.command("undo")
+def engine_undo(
+    entry_id: str = typer.Argument(..., metavar="ENTRY", help="Journal entry id (j-...)."),
+    db: str = _DB,
+) -> None:
+    """Reverse one journal entry (refused if later entries changed the same nodes or goals)."""
+    from heedful.engine import open_engine
+
+    engine = open_engine(db, must_exist=True)
+    try:
+        entry = engine.undo(entry_id)
+    finally:
+        engine.close()
+    typer.echo(
+        f"undid {entry.id} ({entry.mode} '{entry.goal_id or '-'}'): {len(entry.ops)} change(s)"
+    )

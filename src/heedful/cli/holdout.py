@@ -25,6 +25,11 @@ def holdout_make(
         help="Secret key file outside the project; created (256 random bits, mode 0600) if absent.",
     ),
     out: str = typer.Option(..., "--out", help="Empty folder outside the project to write to."),
+    shift: float = typer.Option(
+        1.0,
+        "--shift",
+        help="Distance of the hidden worlds from the controller's model (0 = its defaults).",
+    ),
 ) -> None:
     """Generate a hold-out set: seeds derived from the key, opaque ids, no seed written."""
     from pathlib import Path
@@ -33,7 +38,7 @@ def holdout_make(
     from heedful.bench.holdout import make_holdout
 
     fams = [f.code for f in parse_family_list(family)]
-    made = make_holdout(fams, count, Path(key_file), Path(out))
+    made = make_holdout(fams, count, Path(key_file), Path(out), shift=shift)
     if made.key_created:
         typer.echo(f"created a new key in {key_file} — keep it secret and outside the project")
     typer.echo(

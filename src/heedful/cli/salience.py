@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import typer
+
+from heedful.cli._app import fail
+from heedful.errors import HeedfulError
 
 
 def register(root: typer.Typer) -> None:
@@ -21,6 +27,11 @@ def salience_command(
         help="A memory fragment to filter by each turn's topics (repeatable).",
     ),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per turn per line."),
+    history: str | None = typer.Option(
+        None,
+        "--history",
+        help="JSON file ('-': stdin) with the earlier turns: a list of strings or chat messages.",
+    ),
 ) -> None:
     """Run the salience pipeline of document 003 over TEXTs as consecutive turns."""
     import json
@@ -28,6 +39,8 @@ def salience_command(
     from heedful.salience import AttentionSystem, selective_filter, urgency_counts
 
     system = AttentionSystem()
+    if history is not None:
+        system.observe(_read_history(history))
     for turn, text in enumerate(texts, start=1):
         state = system.process(text)
         kept = selective_filter(fragment, state.context_filter) if fragment else None
@@ -54,3 +67,24 @@ def salience_command(
             typer.echo(f"  {name:<15} {value}")
         for item in kept or []:
             typer.echo(f"    - {item}")
+
+
+def _read_history(path: str) -> Any:
+    """The parsed JSON of a ``--history`` file; one clear line (exit 2) when unreadable."""
+    import json
+    from pathlib import Path
+
+    from heedful.salience import history_texts
+
+    name = "stdin" if path == "-" else path
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        data = json.loads(text)
+        history_texts(data, where=f"{name}")
+    except OSError as exc:
+        raise fail(f"--history {name}: cannot read: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise fail(f"--history {name}: not valid JSON: {exc}") from None
+    except HeedfulError as exc:
+        raise fail(f"--history {exc}") from None
+    return data

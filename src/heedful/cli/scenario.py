@@ -23,26 +23,30 @@ def scenario_validate(
     ),
 ) -> None:
     """Validate scenario files; print `ok FILE (N scenarios)` for each."""
-    from heedful.model import load_scenarios, scenario_files
+    from heedful.model import scenario_files
+    from heedful.model.kinds_io import load_any_scenarios
 
     for path in scenario_files(paths):
-        n = len(load_scenarios(path))
+        n = len(load_any_scenarios(path))
         typer.echo(f"ok {path} ({n} scenario{'' if n == 1 else 's'})")
 
 
 @scenario_app.command("schema")
 def scenario_schema() -> None:
-    """Print the JSON Schema of the scenario file format."""
+    """Print the JSON Schema of the scenario file format (every kind: inspection, switching,
+    schedule)."""
     import json
 
-    from heedful.model import scenario_json_schema
+    from heedful.model.kinds_io import all_scenario_json_schema
 
-    typer.echo(json.dumps(scenario_json_schema(), indent=2, ensure_ascii=False))
+    typer.echo(json.dumps(all_scenario_json_schema(), indent=2, ensure_ascii=False))
 
 
 @scenario_app.command("generate")
 def scenario_generate(
-    family: str = typer.Option(..., "--family", help="Family code or name, e.g. G or budgeted."),
+    family: str = typer.Option(
+        ..., "--family", help="Family code or name, e.g. G or budgeted (or D, J)."
+    ),
     count: int = typer.Option(10, "--count", help="How many scenarios."),
     seed: int = typer.Option(0, "--seed", help="Root seed."),
     out: str | None = typer.Option(None, "--out", help="YAML file to write (default: stdout)."),
@@ -51,6 +55,11 @@ def scenario_generate(
     ),
     unprompted: bool = typer.Option(
         False, "--unprompted", help="Generate the unprompted twins (SPEC §4.2)."
+    ),
+    shift: float = typer.Option(
+        1.0,
+        "--shift",
+        help="Distance of the hidden worlds from the controller's model (0 = its defaults).",
     ),
 ) -> None:
     """Generate scenarios of one family as a YAML list."""
@@ -70,10 +79,23 @@ def scenario_generate(
         )
     stream = Stream.DEV
     cond = Condition.UNPROMPTED if unprompted else Condition.ANNOUNCED
-    items = [
-        scenario_to_dict(s)
-        for s in generate_family(family, count, seed, stream=stream, condition=cond)
-    ]
+    from heedful.bench.kinds.suite import kind_code
+
+    code = kind_code(family)
+    if code is not None:  # families D and J: switching / schedule scenarios
+        from heedful.bench.kinds.run import generate_kind_family
+        from heedful.model.kinds_io import any_scenario_to_dict
+
+        if unprompted:
+            raise fail(f"family {code} has no unprompted twin (it is not an inspection family)")
+        items = [any_scenario_to_dict(s) for s in generate_kind_family(code, count, seed)]
+    else:
+        items = [
+            scenario_to_dict(s)
+            for s in generate_family(
+                family, count, seed, stream=stream, condition=cond, shift=shift
+            )
+        ]
     text = yaml.safe_dump(items, sort_keys=False, allow_unicode=True)
     if out is None:
         typer.echo(text, nl=False)

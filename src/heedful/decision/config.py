@@ -18,6 +18,9 @@ class DecisionLimits:
         max_subsets: Subsets the static oracle may enumerate (document 000 §14.3 asks for
             C(30, 5) = 142,506 to be routine; the default leaves two orders of magnitude).
         max_static_flops: Estimated floating-point work of the static oracle.
+        max_static_bytes: Estimated peak memory of the static oracle's enumeration, in bytes
+            (about ``40·budget + 48`` bytes per subset, measured; 490 sources at budget 3 need
+            about 3 GB).
         max_rows: Joint observation rows held in memory at once (value of one set, static oracle).
         max_adaptive_nodes: Decision nodes the adaptive oracle or a policy evaluation may expand.
         max_adaptive_flops: Estimated floating-point work of the adaptive oracle.
@@ -26,6 +29,7 @@ class DecisionLimits:
     max_worlds: int = 200_000
     max_subsets: int = 20_000_000
     max_static_flops: float = 5e10
+    max_static_bytes: float = 1.5e9
     max_rows: int = 4_000_000
     max_adaptive_nodes: int = 2_000_000
     max_adaptive_flops: float = 5e10

@@ -119,6 +119,14 @@ def _check_size(
             f"the static oracle would value {n_subsets:,} subsets ({n_all} sources, budget {k}); "
             f"the limit is {lim.max_subsets:,}"
         )
+    # Index arrays, values and the temporaries of one size level (measured: ~40·k + 48 B each).
+    memory = n_subsets * (40 * k + 48)
+    if memory > lim.max_static_bytes:
+        raise ProblemTooLargeError(
+            f"the static oracle would need about {memory / 1e9:.2g} GB of memory for "
+            f"{n_subsets:,} subsets ({n_all} sources, budget {k}); "
+            f"the limit is {lim.max_static_bytes / 1e9:.2g} GB"
+        )
     kk = min(k, len(ks))
     e = _elementary(ks, kk)
     # levels ≤ kk − 2 materialise their joint rows; the last two levels cost, per joint row of

@@ -14,19 +14,23 @@ from heedful.engine.config import (
     CoverageConfig,
     DispatchMode,
     EngineConfig,
+    EscalateWhen,
     GovernanceConfig,
     TriageConfig,
     load_engine_config,
 )
 from heedful.engine.coverage import Coverage, assess
+from heedful.engine.defaults import GapDecomposer, GraphResearch, PlanExecutor
 from heedful.engine.engine import Engine
-from heedful.engine.governance import autonomy_json_schema, config_from_ampersand
+from heedful.engine.governance import autonomy_json_schema, config_from_ampersand, load_ampersand
+from heedful.engine.journal import Journal, JournalEntry, RecordingGraph, UndoableGraph, undo
 from heedful.engine.memgraph import InMemoryGraph
 from heedful.engine.ports import (
     ActionPort,
     ActionRequest,
     ActionResult,
     Conclusion,
+    DecomposerPort,
     DeliberationRequest,
     DeliberationResult,
     DeliberatorPort,
@@ -34,13 +38,14 @@ from heedful.engine.ports import (
     Finding,
     GraphPort,
     LogNotifier,
+    NoActionExecutor,
     Notice,
     NotifierPort,
     ResearchPort,
 )
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.results import CycleResult, DispatchRecord, Ledger
-from heedful.engine.store_adapter import StoreGraph, open_engine
+from heedful.engine.store_adapter import StoreGraph, journal_path, open_engine
 from heedful.engine.topology import Component, DeliberationBudget, Topology, analyze
 from heedful.engine.triage import AttentionItem, triage
 
@@ -56,6 +61,7 @@ __all__ = [
     "Coverage",
     "CoverageConfig",
     "CycleResult",
+    "DecomposerPort",
     "DeliberationBudget",
     "DeliberationRequest",
     "DeliberationResult",
@@ -65,26 +71,38 @@ __all__ = [
     "EdgeRecord",
     "Engine",
     "EngineConfig",
+    "EscalateWhen",
     "FaultLineDeliberator",
     "Finding",
+    "GapDecomposer",
     "GovernanceConfig",
     "GraphPort",
+    "GraphResearch",
     "InMemoryGraph",
+    "Journal",
+    "JournalEntry",
     "Ledger",
     "LogNotifier",
+    "NoActionExecutor",
     "NodeRecord",
     "Notice",
     "NotifierPort",
     "OutcomeRecord",
+    "PlanExecutor",
+    "RecordingGraph",
     "ResearchPort",
     "StoreGraph",
     "Topology",
     "TriageConfig",
+    "UndoableGraph",
     "analyze",
     "assess",
     "autonomy_json_schema",
     "config_from_ampersand",
+    "journal_path",
+    "load_ampersand",
     "load_engine_config",
     "open_engine",
     "triage",
+    "undo",
 ]

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from heedful.errors import InvalidArgumentError
+from heedful.model.base import FrozenModel
+from heedful.model.nesting import NestingError, parse_bounded
 
 
 class AutonomyLevel(StrEnum):
@@ -42,11 +44,7 @@ class DispatchMode(StrEnum):
     IDLE = "idle"
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class CoverageWeights(_Frozen):
+class CoverageWeights(FrozenModel):
     """Weights of the coverage score (Graphonomous Coverage defaults; brief of issue 4)."""
 
     semantic: float = Field(default=0.40, ge=0.0)
@@ -56,7 +54,7 @@ class CoverageWeights(_Frozen):
     outcome_reliability: float = Field(default=0.10, ge=0.0)
 
 
-class CoverageThresholds(_Frozen):
+class CoverageThresholds(FrozenModel):
     """act / learn thresholds (document 002 §2.1 via Coverage.recommend); else escalate."""
 
     act_coverage: float = 0.72
@@ -67,7 +65,7 @@ class CoverageThresholds(_Frozen):
     learn_max_risk: float = 0.75
 
 
-class CoverageConfig(_Frozen):
+class CoverageConfig(FrozenModel):
     """Coverage calculator configuration (formulas in docs/engine.md)."""
 
     weights: CoverageWeights = CoverageWeights()
@@ -95,7 +93,7 @@ class CoverageConfig(_Frozen):
     )
 
 
-class TriageConfig(_Frozen):
+class TriageConfig(FrozenModel):
     """Triage formula of document 002 §2.1 and §3.1.2."""
 
     #: ``attention_score = urgency × gap + surprise_weight × surprise`` (§3.1.2).
@@ -117,10 +115,15 @@ class TriageConfig(_Frozen):
     priority_weight: dict[str, float] = Field(
         default_factory=lambda: {"low": 0.3, "normal": 0.6, "high": 1.0, "critical": 1.0}
     )
-    #: ``learn`` items below this coverage explore, above it they focus. Document 002 §3.1.2
-    #: writes 0.45, which equals the learn threshold and makes explore unreachable; we split
-    #: the learn band [0.45, 0.72) at its midpoint instead (see docs/engine.md).
-    explore_below_coverage: float = 0.585
+    #: ``learn`` items below this coverage explore, above it they focus (§3.1.2: 0.45).
+    explore_below_coverage: float = 0.45
+    #: Resolution of §3.1.2 vs §5 (docs/engine.md): an ``escalate`` decision explores instead
+    #: when the goal's risk is at most this (the low coverage is a gap learning can fill) —
+    #: §5's "Goal B, coverage 0.31 → EXPLORE". Above it, it escalates. Default: learn_max_risk.
+    explore_escalations_up_to_risk: float = Field(default=0.75, ge=0.0, le=1.0)
+    #: ...unless this many explores in a row did not raise the goal's coverage (then a human
+    #: must look: escalate). Counted in the goal's ``metadata.explore_stalls`` (ours).
+    explore_stall_limit: int = Field(default=3, ge=1)
     #: Goal-less items propose a goal when their gap exceeds this (§3.1.2).
     propose_min_gap: float = 0.3
     #: Surprise: failed/unexpected outcomes within this window count (ours).
@@ -132,8 +135,8 @@ class TriageConfig(_Frozen):
     voc_base_cost: float = 0.01
 
 
-class BudgetConfig(_Frozen):
-    """Per-cycle compute budget, document 002 §2.4."""
+class BudgetConfig(FrozenModel):
+    """Per-cycle compute budget, document 002 §2.4, plus fair use (document 000 §11.5)."""
 
     max_items_per_cycle: int = Field(default=3, ge=0)
     max_explore_calls: int = Field(default=5, ge=0)
@@ -141,9 +144,16 @@ class BudgetConfig(_Frozen):
     max_action_dispatches: int = Field(default=1, ge=0)
     total_timeout_ms: float = Field(default=60_000.0, gt=0)
     escalation_cooldown_ms: float = Field(default=300_000.0, ge=0)
+    #: Bounded aging bonus (document 000 §11.5): each cycle a non-idle item waits unserved adds
+    #: this to its selection score (not to its attention_score), up to ``aging_cap`` (ours).
+    aging_bonus: float = Field(default=0.05, ge=0.0)
+    aging_cap: float = Field(default=0.5, ge=0.0)
+    #: An item deferred this many cycles in a row at ``act`` level (no action budget, cooldown,
+    #: no plan) yields its slot to items that can use it (ours).
+    yield_after_deferrals: int = Field(default=2, ge=1)
 
 
-class DeliberationBudgetConfig(_Frozen):
+class DeliberationBudgetConfig(FrozenModel):
     """κ → deliberation budget (Graphonomous Topology.deliberation_budget, capped linear)."""
 
     max_iterations_cap: int = 4
@@ -155,7 +165,22 @@ class DeliberationBudgetConfig(_Frozen):
     confidence_cap: float = 0.95
 
 
-class GovernanceConfig(_Frozen):
+class EscalateWhen(FrozenModel):
+    """``governance.escalate_when`` of ampersand.json (document 002 §4.6, §4.8).
+
+    Applies to items whose mode is ``act`` (a real-world action): when a condition holds the
+    item escalates instead. Explore and focus only enrich the graph, so they are not gated.
+
+    Attributes:
+        confidence_below: Escalate when the coverage ``decision_confidence`` is below this.
+        cost_exceeds_usd: Escalate when the goal's ``metadata.estimated_cost_usd`` exceeds this.
+    """
+
+    confidence_below: float | None = Field(default=None, ge=0.0, le=1.0)
+    cost_exceeds_usd: float | None = Field(default=None, ge=0.0)
+
+
+class GovernanceConfig(FrozenModel):
     """Governance policy (document 002 §4.6: ampersand.json ``governance.autonomy``).
 
     Attributes:
@@ -167,9 +192,13 @@ class GovernanceConfig(_Frozen):
     max_level: AutonomyLevel = AutonomyLevel.ACT
     require_approval_for: tuple[DispatchMode, ...] = ()
     max_actions_per_hour: int | None = Field(default=None, ge=0)
+    escalate_when: EscalateWhen = EscalateWhen()
+    #: Act level auto-activates the goals the engine proposes (§3.2.4), unless ``propose`` is in
+    #: ``require_approval_for`` or this is false.
+    auto_activate_proposed: bool = True
 
 
-class EngineConfig(_Frozen):
+class EngineConfig(FrozenModel):
     """Complete engine configuration.
 
     Attributes:
@@ -179,8 +208,22 @@ class EngineConfig(_Frozen):
         region_search_limit: Nodes retrieved by goal title per goal (§3.1.1: 20).
         explore_depth: Hops of internal expansion in explore mode (ours).
         max_gap_regions: Goal-less regions surveyed when no goal is active (ours).
+        enabled: Whether a host process (``heedful mcp serve``) starts the heartbeat by itself
+            (§3.1: "OFF by default — opt-in"). ``heedful engine run`` and ``Engine.activate``
+            are explicit starts and run regardless.
+        first_cycle_at_start: The heartbeat runs a cycle as soon as it starts, then every
+            ``heartbeat_ms`` (ours: no silent first interval).
+        surprise_trigger: A cycle whose reflect records an outcome or re-surveys a goal with
+            surprise at or above this starts the next cycle at once (§2.2 "surprising
+            outcome"); ``None`` disables it.
+        reflect_neighbours: Reflect also re-surveys active goals whose regions share a node
+            with what a dispatch wrote (their coverage may have moved).
     """
 
+    enabled: bool = False
+    first_cycle_at_start: bool = True
+    surprise_trigger: float | None = Field(default=0.5, ge=0.0, le=1.0)
+    reflect_neighbours: bool = True
     autonomy: AutonomyLevel = AutonomyLevel.OBSERVE
     heartbeat_ms: float = Field(default=300_000.0, gt=0)
     deadline_lead_ms: float = Field(default=3_600_000.0, ge=0)
@@ -237,8 +280,10 @@ def load_engine_config(path: str | Path) -> EngineConfig:
     except UnicodeDecodeError:
         raise InvalidArgumentError(f"cannot read engine config {p}: not UTF-8 text") from None
     try:
-        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        data = parse_bounded(
+            lambda: json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+        )
+    except (json.JSONDecodeError, yaml.YAMLError, NestingError) as exc:
         raise InvalidArgumentError(
             f"engine config {p} is not valid: {parse_error_line(exc)}"
         ) from None

@@ -24,6 +24,8 @@ from heedful.engine.ports import (
     ActionPort,
     ActionRequest,
     ActionResult,
+    ConsolidatorPort,
+    DecomposerPort,
     DeliberationRequest,
     DeliberationResult,
     DeliberatorPort,
@@ -36,7 +38,13 @@ from heedful.engine.ports import (
 )
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.results import DispatchRecord, Ledger
-from heedful.engine.survey import CRYSTALLIZES, ENGINE_TRACE, ENGINE_TRACE_KEY, is_engine_trace
+from heedful.engine.survey import (
+    CRYSTALLIZES,
+    ENGINE_TRACE,
+    ENGINE_TRACE_KEY,
+    MERGED_INTO,
+    is_inactive,
+)
 from heedful.engine.topology import Component, deliberation_budget
 from heedful.engine.triage import AttentionItem
 from heedful.model import EdgeType, NodeType
@@ -94,7 +102,7 @@ class Dispatcher:
         graph: Read access for explore's internal expansion (never written here).
         config: Engine configuration.
         level: Autonomy level of this cycle.
-        ports: ``research``, ``deliberator``, ``actions`` and ``notifier`` ports.
+        ports: ``research``, ``deliberator``, ``actions``, ``notifier`` and ``decomposer``.
         escalations: Last escalation time per item key (shared across cycles; updated here).
         actions_allowed: Callback asking the action-rate governor for permission.
         now: Cycle time.
@@ -110,6 +118,8 @@ class Dispatcher:
         deliberator: DeliberatorPort,
         actions: ActionPort,
         notifier: NotifierPort,
+        decomposer: DecomposerPort,
+        consolidator: ConsolidatorPort,
         escalations: dict[str, datetime],
         actions_allowed: Callable[[], bool],
         now: datetime,
@@ -121,6 +131,8 @@ class Dispatcher:
         self.deliberator = deliberator
         self.actions = actions
         self.notifier = notifier
+        self.decomposer = decomposer
+        self.consolidator = consolidator
         self.escalations = escalations
         self.actions_allowed = actions_allowed
         self.now = now
@@ -176,7 +188,7 @@ class Dispatcher:
         )
         if needs_approval:
             if mode == DispatchMode.ESCALATE and self._cooling(item):
-                record.reason = "escalation_cooldown_ms: escalated recently"
+                record.reason = self._cooldown_reason()
                 return
             await self._propose_to_human(record)
             return
@@ -191,6 +203,10 @@ class Dispatcher:
             record.reason = "idle"
             return
         await handler(record)
+
+    def _cooldown_reason(self) -> str:
+        seconds = self.config.budget.escalation_cooldown_ms / 1000
+        return f"escalated recently (cooldown {seconds:g} s)"
 
     def _cooling(self, item: AttentionItem) -> bool:
         """Escalated within the cooldown? Remembered in memory and, for goals escalated at
@@ -222,7 +238,7 @@ class Dispatcher:
     async def _escalate(self, record: DispatchRecord, why: str = "") -> None:
         item = record.item
         if self._cooling(item):
-            record.result, record.reason = "deferred", "escalation_cooldown_ms: escalated recently"
+            record.result, record.reason = "deferred", self._cooldown_reason()
             return
         message = f"needs attention: '{item.goal_title}' — {why or item.rationale()}"
         await call_port(
@@ -246,9 +262,11 @@ class Dispatcher:
                         region.add(node_id)
                         found.append(node_id)
             # Engine traces are bookkeeping, not knowledge: never link them to a goal.
-            found = [n.id for n in self.graph.get_nodes(found) if not is_engine_trace(n)]
+            found = [n.id for n in self.graph.get_nodes(found) if not is_inactive(n)]
             linked.extend(found[: max(0, limit - len(linked))])
             frontier = found
+        # Strategy 2: consolidation over what the goal's region now reaches.
+        await self.consolidate(record, [*region])
         gaps = sorted(item.coverage.gaps, key=lambda g: (not g.startswith("unknown:"), g))
         if not gaps:
             gaps = [f"unknown: {w}" for w in terms(item.goal_title)[:3]]
@@ -262,7 +280,13 @@ class Dispatcher:
             findings.extend(await call_port(self.research.research, item.goal_title, gap))
         w = record.writes
         new_ids = []
+        retrieved: list[str] = []
         for finding in findings:
+            if finding.node_id is not None:
+                # Retrieved knowledge already in the graph: link it, do not copy it.
+                if finding.node_id not in region and finding.node_id not in retrieved:
+                    retrieved.append(finding.node_id)
+                continue
             node_id = _new_id("finding")
             new_ids.append(node_id)
             w.nodes.append(
@@ -300,15 +324,60 @@ class Dispatcher:
         w.edges.extend(
             EdgeRecord(trace_id, n, EdgeType.DERIVED_FROM) for n in [*new_ids, *linked][:20]
         )
-        w.link_nodes.extend([*linked, *new_ids])
+        w.link_nodes.extend(dict.fromkeys([*linked, *retrieved, *new_ids]))
+        unresolved = [
+            g for g in researched if g.startswith("unknown:") and not self._found_for(g, findings)
+        ]
+        if item.goal is not None and unresolved:
+            w.sub_goals.extend(
+                await call_port(self.decomposer.decompose, item.goal, unresolved, self.now)
+            )
         record.result = "ok"
         record.details = {
+            **record.details,
             "linked_nodes": len(linked),
+            "retrieved_nodes": retrieved,
             "findings": len(findings),
             "explore_calls": len(researched),
             "new_node_ids": new_ids,
             "trace_node_id": trace_id,
+            "sub_goals": [g.id for g in w.sub_goals],
         }
+
+    async def consolidate(self, record: DispatchRecord, node_ids: list[str]) -> int:
+        """Merge duplicates among ``node_ids`` into ``record.writes``; return how many."""
+        nodes = self.graph.get_nodes(node_ids)
+        pairs = await call_port(self.consolidator.consolidate, nodes)
+        by_id = {n.id: n for n in nodes}
+        w = record.writes
+        for keep, drop in pairs:
+            old = by_id.get(drop)
+            if old is None or keep not in by_id:
+                continue
+            w.nodes.append(
+                NodeRecord(
+                    old.id,
+                    old.type,
+                    old.content,
+                    old.confidence,
+                    self.now,
+                    {**old.metadata, MERGED_INTO: keep},
+                )
+            )
+            for e in self.graph.edges_touching([drop]):
+                src = keep if e.source == drop else e.source
+                dst = keep if e.target == drop else e.target
+                if src != dst:
+                    w.edges.append(EdgeRecord(src, dst, e.type, e.weight))
+        merged = [[k, d] for k, d in pairs if d in by_id and k in by_id]
+        if merged:
+            record.details["merged"] = merged
+        return len(merged)
+
+    @staticmethod
+    def _found_for(gap: str, findings: list[Finding]) -> bool:
+        word = gap.partition(":")[2].strip().lower()
+        return any(word in f.content.lower() for f in findings)
 
     async def _focus(self, record: DispatchRecord) -> None:
         item = record.item
@@ -389,8 +458,13 @@ class Dispatcher:
         )
         record.details["executing"] = False
         if result is None:
-            record.reason = "no action executor configured"
+            self.ledger.action_dispatches -= 1
+            record.reason = "nothing to execute (no metadata.plan step, no proposed sub-goal)"
             return
+        record.writes.nodes.extend(result.nodes)
+        record.writes.edges.extend(result.edges)
+        record.writes.activate_goals.extend(result.activate_goals)
+        record.writes.goal_metadata.update(result.goal_metadata)
         record.writes.outcomes.append(
             OutcomeRecord(
                 status=result.status,

@@ -19,34 +19,44 @@ from datetime import UTC, datetime
 from typing import Any
 
 from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
+from heedful.engine.defaults import (
+    DuplicateConsolidator,
+    GapDecomposer,
+    GraphResearch,
+    PlanExecutor,
+)
 from heedful.engine.dispatch import Dispatcher
 from heedful.engine.governance import (
     ActionRateLimit,
+    apply_escalate_when,
     check_override,
     effective_level,
     parse_level,
 )
+from heedful.engine.journal import Journal, JournalEntry, undo
 from heedful.engine.ports import (
     ActionPort,
+    ConsolidatorPort,
+    DecomposerPort,
     DeliberatorPort,
     FaultLineDeliberator,
     GraphPort,
     LogNotifier,
-    NoActionExecutor,
-    NoResearch,
     NotifierPort,
     ResearchPort,
 )
+from heedful.engine.records import OutcomeRecord
 from heedful.engine.reflect import reflect
 from heedful.engine.results import CycleResult, DispatchRecord
 from heedful.engine.survey import survey
 from heedful.engine.telemetry import Subscriber, Telemetry
 from heedful.engine.triage import AttentionItem, triage
+from heedful.model import SURPRISING
 from heedful.model.goal import GoalStatus
 
 _log = logging.getLogger("heedful.engine")
 
-TRIGGERS = ("heartbeat", "deadline", "event", "manual")
+TRIGGERS = ("start", "heartbeat", "deadline", "surprise", "event", "manual")
 
 
 class Engine:
@@ -55,10 +65,16 @@ class Engine:
     Args:
         graph: Storage (goals, knowledge graph, outcomes).
         config: Engine configuration (autonomy, budget, triage, governance...).
-        research: Research port for explore (default: none configured).
+        research: Research port for explore (default: :class:`GraphResearch`, retrieval over
+            the graph's own full-text index).
         deliberator: Deliberator port for focus (default: :class:`FaultLineDeliberator`).
-        actions: Action port for act (default: none configured → act is deferred).
+        actions: Action port for act (default: :class:`PlanExecutor`, the goal's plan steps;
+            pass :class:`NoActionExecutor` to never act).
         notifier: Notifier for escalations and advise proposals (default: :class:`LogNotifier`).
+        decomposer: Goal decomposition for explore (default: :class:`GapDecomposer`).
+        consolidator: Duplicate merging for explore and IDLE (default:
+            :class:`DuplicateConsolidator`).
+        journal: Where reflect journals its writes (default: in memory).
         clock: Wall-clock source (UTC); tests pass a fixed clock.
     """
 
@@ -71,14 +87,22 @@ class Engine:
         deliberator: DeliberatorPort | None = None,
         actions: ActionPort | None = None,
         notifier: NotifierPort | None = None,
+        decomposer: DecomposerPort | None = None,
+        consolidator: ConsolidatorPort | None = None,
+        journal: Journal | None = None,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.graph = graph
         self.config = config or EngineConfig()
-        self.research: ResearchPort = research or NoResearch()
+        self.research: ResearchPort = research or GraphResearch(graph)
         self.deliberator: DeliberatorPort = deliberator or FaultLineDeliberator()
-        self.actions: ActionPort = actions or NoActionExecutor()
+        self.actions: ActionPort = actions or PlanExecutor(graph)
         self.notifier: NotifierPort = notifier or LogNotifier()
+        self.decomposer: DecomposerPort = decomposer or GapDecomposer(graph)
+        self.consolidator: ConsolidatorPort = consolidator or DuplicateConsolidator()
+        self.journal = journal or Journal()
+        self._waiting: dict[str, int] = {}
+        self._deferrals: dict[str, int] = {}
         self.clock = clock or (lambda: datetime.now(UTC))
         self.telemetry = Telemetry()
         self._requested_level = self.config.autonomy
@@ -96,6 +120,12 @@ class Engine:
         self.cycles_run = 0
         self.last_cycle: CycleResult | None = None
 
+    def configure(self, config: EngineConfig) -> None:
+        """Replace the configuration, including the requested autonomy level and rate limit."""
+        self.config = config
+        self._requested_level = config.autonomy
+        self._rate = ActionRateLimit(config.governance.max_actions_per_hour)
+
     # --- levels ---------------------------------------------------------------------------------
 
     @property
@@ -112,7 +142,8 @@ class Engine:
     def attention_map(self) -> list[AttentionItem]:
         """Survey and triage: the ranked attention items (reads only)."""
         now = self.clock()
-        return triage(survey(self.graph, now, self.config), now, self.config.triage)
+        ranked = triage(survey(self.graph, now, self.config), now, self.config.triage)
+        return apply_escalate_when(ranked, self.config.governance)
 
     def survey(self, include_idle: bool = False) -> dict[str, Any]:
         """The ``attention_survey`` response (document 002 §3.3); dispatches nothing."""
@@ -190,8 +221,7 @@ class Engine:
             {"items_surveyed": len(items)},
             {"trigger": trigger, "autonomy": level.value, "cycle_id": result.cycle_id},
         )
-        selected = [i for i in items if i.dispatch_mode != DispatchMode.IDLE]
-        selected = selected[: budget.max_items_per_cycle]
+        selected = self._select([i for i in items if i.dispatch_mode != DispatchMode.IDLE])
         dispatcher = Dispatcher(
             self.graph,
             self.config,
@@ -200,6 +230,8 @@ class Engine:
             deliberator=self.deliberator,
             actions=self.actions,
             notifier=self.notifier,
+            decomposer=self.decomposer,
+            consolidator=self.consolidator,
             escalations=self._escalations,
             actions_allowed=lambda: self._allow_action(now),
             now=now,
@@ -207,36 +239,54 @@ class Engine:
         try:
             async with asyncio.timeout_at(deadline):
                 for item in selected:
-                    result.dispatches.append(await dispatcher.dispatch(item))
+                    record = await dispatcher.dispatch(item)
+                    result.dispatches.append(record)
+                    self._emit_dispatch(record, result.cycle_id)
+                if (
+                    not selected
+                    and items
+                    and level == AutonomyLevel.ACT
+                    and budget.max_items_per_cycle
+                ):
+                    await self._idle_consolidation(dispatcher, items, result)
         except TimeoutError:
             result.timed_out = True
             if dispatcher.current is not None:
                 dispatcher.timed_out(dispatcher.current)
                 result.dispatches.append(dispatcher.current)
+                self._emit_dispatch(dispatcher.current, result.cycle_id)
             for item in selected[len(result.dispatches) :]:
-                result.dispatches.append(
-                    DispatchRecord(
-                        item, item.dispatch_mode, "timeout", "not started: cycle timed out"
-                    )
+                record = DispatchRecord(
+                    item, item.dispatch_mode, "timeout", "not started: cycle timed out"
                 )
+                result.dispatches.append(record)
+                self._emit_dispatch(record, result.cycle_id)
         result.ledger = dispatcher.ledger
         if level != AutonomyLevel.OBSERVE:
-            result.proposed_goal_ids = reflect(
-                self.graph, result.dispatches, now=now, config=self.config, telemetry=self.telemetry
+            reflection = reflect(
+                self.graph,
+                result.dispatches,
+                now=now,
+                config=self.config,
+                telemetry=self.telemetry,
+                level=level,
+                journal=self.journal,
+                cycle_id=result.cycle_id,
+                surveyed=items,
             )
-        for record in result.dispatches:
-            self.telemetry.emit(
-                "dispatch",
-                {"duration_ms": record.duration_ms, "attention_score": record.item.attention_score},
-                {
-                    "mode": record.mode.value,
-                    "result": record.result,
-                    "goal_id": record.item.goal_id,
-                    "kappa": record.item.topology.max_kappa,
-                    "coverage": record.item.coverage.coverage_score,
-                    "cycle_id": result.cycle_id,
-                },
-            )
+            result.proposed_goal_ids = reflection.proposed_goal_ids
+            result.journal_entry_ids = reflection.journal_entry_ids
+            result.resurveyed = reflection.resurveyed
+            self._age(items, result, level)
+            threshold = self.config.surprise_trigger
+            if (
+                threshold is not None
+                and trigger != "surprise"
+                and reflection.max_new_surprise >= threshold
+                and reflection.max_new_surprise > 0
+            ):
+                result.surprise_triggered = self._active
+                self._poke("surprise")
         result.duration_ms = (time.perf_counter() - started) * 1000.0
         result.next_heartbeat_ms = self._next_heartbeat_in_ms()
         self.cycles_run += 1
@@ -248,6 +298,71 @@ class Engine:
             {"modes": modes, "cycle_id": result.cycle_id, "timed_out": result.timed_out},
         )
         return result
+
+    async def _idle_consolidation(
+        self, dispatcher: Dispatcher, items: list[AttentionItem], result: CycleResult
+    ) -> None:
+        """IDLE (§2.1): nothing needs attention, so run the consolidator over every region."""
+        record = DispatchRecord(items[0], DispatchMode.IDLE, "ok", "idle: consolidation")
+        region = list(dict.fromkeys(n for i in items for n in i.region_node_ids))
+        if await dispatcher.consolidate(record, region):
+            record.reason = f"idle: merged {len(record.details['merged'])} duplicate node(s)"
+            result.dispatches.append(record)
+            self._emit_dispatch(record, result.cycle_id)
+
+    def _emit_dispatch(self, record: DispatchRecord, cycle_id: str) -> None:
+        """The ``dispatch`` event, as soon as the item is dispatched (before reflect)."""
+        self.telemetry.emit(
+            "dispatch",
+            {"duration_ms": record.duration_ms, "attention_score": record.item.attention_score},
+            {
+                "mode": record.mode.value,
+                "result": record.result,
+                "goal_id": record.item.goal_id,
+                "kappa": record.item.topology.max_kappa,
+                "coverage": record.item.coverage.coverage_score,
+                "cycle_id": cycle_id,
+            },
+        )
+
+    def _select(self, candidates: list[AttentionItem]) -> list[AttentionItem]:
+        """The items this cycle serves: best first, with bounded aging and yielding.
+
+        Document 000 §11.5: an item that waits unserved gains ``aging_bonus`` per cycle (capped
+        at ``aging_cap``) on top of its triage score — for selection only, its
+        ``attention_score`` is unchanged — and an item deferred ``yield_after_deferrals``
+        cycles in a row yields its slot once. Only non-idle items compete, so aging never
+        promotes an item that needs nothing.
+        """
+        b = self.config.budget
+        use_voc = self.config.triage.method == "voc"
+
+        def key(item: AttentionItem) -> tuple[bool, float, str]:
+            yielding = self._deferrals.get(item.key, 0) >= b.yield_after_deferrals
+            bonus = min(b.aging_cap, b.aging_bonus * self._waiting.get(item.key, 0))
+            base = item.voc if use_voc else item.attention_score
+            return (yielding, -(base + bonus), item.key)
+
+        ranked = sorted(candidates, key=key)
+        return ranked[: b.max_items_per_cycle]
+
+    def _age(self, items: list[AttentionItem], result: CycleResult, level: AutonomyLevel) -> None:
+        """Update waiting and deferral counts after a cycle (advise and act levels)."""
+        served = {r.item.key: r for r in result.dispatches}
+        b = self.config.budget
+        for item in items:
+            if item.dispatch_mode == DispatchMode.IDLE:
+                self._waiting.pop(item.key, None)
+                continue
+            record = served.get(item.key)
+            if record is None:
+                self._waiting[item.key] = self._waiting.get(item.key, 0) + 1
+                if self._deferrals.get(item.key, 0) >= b.yield_after_deferrals:
+                    self._deferrals[item.key] = 0  # it has yielded its slot once
+                continue
+            self._waiting[item.key] = 0
+            deferred = level == AutonomyLevel.ACT and record.result == "deferred"
+            self._deferrals[item.key] = self._deferrals.get(item.key, 0) + 1 if deferred else 0
 
     def _allow_action(self, now: datetime) -> bool:
         stamp = now.timestamp()
@@ -337,6 +452,14 @@ class Engine:
         beat = self.config.heartbeat_ms / 1000.0
         self._next_beat = time.monotonic() + beat
         self._wake = asyncio.Event()
+        if self.config.first_cycle_at_start and self._active:
+            try:
+                await self.arun_cycle(trigger="start")
+            except Exception:
+                if self._stop_on_error:
+                    self._active = False
+                    raise
+                _log.exception("attention cycle (start) failed")
         while self._active:
             delay = self._next_beat - time.monotonic()
             try:
@@ -375,6 +498,50 @@ class Engine:
         if not self._active or self._next_beat is None:
             return None
         return max(0.0, (self._next_beat - time.monotonic()) * 1000.0)
+
+    # --- outcomes, journal -----------------------------------------------------------------------
+
+    def record_outcome(self, outcome: OutcomeRecord) -> str:
+        """Record an outcome reported from outside; a surprising one triggers a cycle now.
+
+        A failed, timed-out or unexpected outcome whose confidence reaches
+        ``config.surprise_trigger`` wakes the heartbeat (trigger ``surprise``, document 002 §2.2)
+        when it is running.
+
+        Returns:
+            The outcome id.
+        """
+        outcome_id = self.graph.record_outcome(outcome)
+        threshold = self.config.surprise_trigger
+        if (
+            threshold is not None
+            and outcome.status in SURPRISING
+            and outcome.confidence >= threshold
+        ):
+            self._poke("surprise")
+        return outcome_id
+
+    def journal_entries(self) -> list[JournalEntry]:
+        """Every journal entry, oldest first (what each dispatch changed, and undo state)."""
+        return self.journal.entries()
+
+    def undo(self, entry_id: str) -> JournalEntry:
+        """Reverse one journal entry (see :func:`heedful.engine.journal.undo`)."""
+        with self._cycle_lock:
+            return undo(self.graph, self.journal, entry_id, now=self.clock())
+
+    def start_if_enabled(self) -> bool:
+        """Start the heartbeat if ``config.enabled`` (document 002 §3.1: off by default).
+
+        Call from inside a running event loop (a host such as the MCP server).
+
+        Returns:
+            Whether the heartbeat was started.
+        """
+        if not self.config.enabled:
+            return False
+        self.activate()
+        return True
 
     def close(self) -> None:
         """Stop the heartbeat and close the graph port if it can be closed."""

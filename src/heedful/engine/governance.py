@@ -9,11 +9,20 @@ maximum"). The ampersand.json ``governance.autonomy`` block maps onto :class:`En
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
+from heedful.engine.config import (
+    AutonomyLevel,
+    DispatchMode,
+    EngineConfig,
+    EscalateWhen,
+    GovernanceConfig,
+)
+from heedful.engine.triage import AttentionItem
 from heedful.errors import GovernanceError, InvalidArgumentError
 
 
@@ -38,6 +47,37 @@ def check_override(override: AutonomyLevel, maximum: AutonomyLevel) -> AutonomyL
             f"autonomy override {override.value!r} exceeds the governance maximum {maximum.value!r}"
         )
     return override
+
+
+def escalate_when_reason(item: AttentionItem, rule: EscalateWhen) -> str:
+    """Why ``governance.escalate_when`` turns this act item into an escalation ("" if not)."""
+    if item.dispatch_mode != DispatchMode.ACT:
+        return ""
+    confidence = item.coverage.decision_confidence
+    if rule.confidence_below is not None and confidence < rule.confidence_below:
+        return f"escalate_when: confidence {confidence:.2f} < {rule.confidence_below:g}"
+    cost = item.goal.metadata.get("estimated_cost_usd") if item.goal is not None else None
+    if (
+        rule.cost_exceeds_usd is not None
+        and isinstance(cost, int | float)
+        and not isinstance(cost, bool)
+        and cost > rule.cost_exceeds_usd
+    ):
+        return f"escalate_when: cost ${cost:g} > ${rule.cost_exceeds_usd:g}"
+    return ""
+
+
+def apply_escalate_when(
+    items: Sequence[AttentionItem], governance: GovernanceConfig
+) -> list[AttentionItem]:
+    """Turn act items that meet ``escalate_when`` into escalations (document 002 §4.6)."""
+    out = []
+    for item in items:
+        why = escalate_when_reason(item, governance.escalate_when)
+        if why:
+            item = replace(item, dispatch_mode=DispatchMode.ESCALATE, mode_reason=why)
+        out.append(item)
+    return out
 
 
 class ActionRateLimit:
@@ -89,6 +129,41 @@ def autonomy_json_schema() -> dict[str, Any]:
     return AutonomyDecl.model_json_schema()
 
 
+def _escalate_when(raw: Any) -> EscalateWhen:
+    """Parse ``governance.escalate_when``; unknown conditions are refused, not ignored."""
+    if raw is None:
+        return EscalateWhen()
+    if not isinstance(raw, dict):
+        raise InvalidArgumentError("governance.escalate_when: must be an object")
+    try:
+        return EscalateWhen.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InvalidArgumentError(f"governance.escalate_when.{where}: {first['msg']}") from None
+
+
+def load_ampersand(
+    path: str, *, org_max: str = "act", base: EngineConfig | None = None
+) -> EngineConfig:
+    """Read an ampersand.json file and compose the engine config (:func:`config_from_ampersand`)."""
+    import json
+    from pathlib import Path
+
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InvalidArgumentError(f"cannot read governance file {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidArgumentError(f"governance file {path} is not valid JSON: {exc}") from None
+    if not isinstance(document, dict):
+        raise InvalidArgumentError(f"governance file {path} must hold a JSON object")
+    try:
+        return config_from_ampersand(document, org_max=org_max, base=base)
+    except InvalidArgumentError as exc:
+        raise InvalidArgumentError(f"{path}: {exc}") from None
+
+
 def config_from_ampersand(
     document: dict[str, Any],
     *,
@@ -105,7 +180,10 @@ def config_from_ampersand(
     Returns:
         The composed config; a declared level above ``org_max`` is downgraded to it.
     """
-    raw = document.get("governance", {}).get("autonomy")
+    block = document.get("governance")
+    if not isinstance(block, dict):
+        raise InvalidArgumentError("ampersand document has no governance block")
+    raw = block.get("autonomy")
     if raw is None:
         raise InvalidArgumentError("ampersand document has no governance.autonomy block")
     try:
@@ -131,6 +209,7 @@ def config_from_ampersand(
             "max_level": cap,
             "require_approval_for": tuple(decl.budget.require_approval_for),
             "max_actions_per_hour": decl.budget.max_actions_per_hour,
+            "escalate_when": _escalate_when(block.get("escalate_when")),
         }
     )
     changes: dict[str, Any] = {

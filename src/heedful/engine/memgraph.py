@@ -165,6 +165,54 @@ class InMemoryGraph:
                 found.setdefault(node.id)
         return [n for n in found if n in self.nodes][:limit]
 
+    # undo (heedful.engine.journal.UndoableGraph) -----------------------------------------
+
+    def _reindex(self) -> None:
+        self._index.clear()
+        self._touching.clear()
+        self._outcomes_by_node.clear()
+        self._outcomes_by_goal.clear()
+        for node in self.nodes.values():
+            for word in terms(node.content):
+                self._index[word].add(node.id)
+        edges, self.edges = self.edges, []
+        for edge in edges:
+            self.add_edge(edge)
+        outcomes, self.outcomes = self.outcomes, []
+        for outcome in outcomes:
+            self.record_outcome(outcome)
+
+    def remove_node(self, node_id: str) -> None:
+        """Delete a node and its edges."""
+        self.nodes.pop(node_id, None)
+        self.edges = [e for e in self.edges if node_id not in (e.source, e.target)]
+        self._reindex()
+
+    def restore_node(self, node: NodeRecord) -> None:
+        """Put a node back as given."""
+        self.nodes[node.id] = node
+        self._reindex()
+
+    def remove_edge(self, edge: EdgeRecord) -> None:
+        """Delete the edges with this source, target and type."""
+        key = (edge.source, edge.target, edge.type)
+        self.edges = [e for e in self.edges if (e.source, e.target, e.type) != key]
+        self._reindex()
+
+    def remove_outcome(self, outcome_id: str) -> None:
+        """Delete an outcome."""
+        self.outcomes = [o for o in self.outcomes if o.id != outcome_id]
+        self._reindex()
+
+    def remove_goal(self, goal_id: str) -> None:
+        """Delete a goal."""
+        self.goals.pop(goal_id, None)
+
+    def restore_goal(self, goal: Goal) -> None:
+        """Write a goal back exactly as given (no transition check)."""
+        self.get_goal(goal.id)
+        self.goals[goal.id] = goal
+
     def digest(self) -> str:
         """SHA-256 over a canonical dump of goals, nodes, edges and outcomes."""
         state = {

@@ -19,6 +19,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
@@ -102,12 +103,15 @@ class Finding:
         confidence: 0..1.
         supports: Existing node ids it supports (the engine adds ``supports`` edges).
         source: Where it came from (URL, tool name).
+        node_id: An **existing** node the research retrieved (e.g. from the graph's own
+            full-text index): the engine links it to the goal instead of storing a copy.
     """
 
     content: str
     confidence: float = 0.6
     supports: tuple[str, ...] = ()
     source: str = ""
+    node_id: str | None = None
 
 
 class ResearchPort(Protocol):
@@ -242,6 +246,10 @@ class ActionResult:
         detail: Description.
         progress: New goal progress 0..1 (1.0 completes the goal), or ``None``.
         goal_status: A status the goal should move to (e.g. ``blocked``), or ``None``.
+        nodes: Knowledge the action produced, stored (and journaled) by reflect.
+        edges: Edges the action produced.
+        activate_goals: Proposed goals the action activates.
+        goal_metadata: Keys to set in the goal's metadata (e.g. plan progress).
     """
 
     status: OutcomeStatus
@@ -249,6 +257,10 @@ class ActionResult:
     detail: str = ""
     progress: float | None = None
     goal_status: GoalStatus | None = None
+    nodes: tuple[NodeRecord, ...] = ()
+    edges: tuple[EdgeRecord, ...] = ()
+    activate_goals: tuple[str, ...] = ()
+    goal_metadata: dict[str, object] = field(default_factory=dict)
 
 
 class ActionPort(Protocol):
@@ -272,6 +284,32 @@ class NoActionExecutor:
     def execute(self, request: ActionRequest) -> ActionResult | None:
         """Do nothing."""
         return None
+
+
+# --- explore strategy 4: goal decomposition ------------------------------------------------
+
+
+class DecomposerPort(Protocol):
+    """Goal decomposition (document 002 §3.2.1 strategy 4): sub-goals for what research missed."""
+
+    def decompose(
+        self, goal: Goal, unresolved_gaps: Sequence[str], now: datetime
+    ) -> list[Goal] | Awaitable[list[Goal]]:
+        """Proposed sub-goals (status ``proposed``, source ``inferred``) — or none."""
+        ...
+
+
+# --- explore strategy 2 and IDLE: consolidation ------------------------------------------
+
+
+class ConsolidatorPort(Protocol):
+    """Consolidator (document 002 §3.2.1 strategy 2, §2.1 IDLE): which nodes to merge."""
+
+    def consolidate(
+        self, nodes: Sequence[NodeRecord]
+    ) -> list[tuple[str, str]] | Awaitable[list[tuple[str, str]]]:
+        """``(kept, merged)`` node id pairs; the engine writes (and journals) the merges."""
+        ...
 
 
 # --- escalate / advise: notifier -----------------------------------------------------------

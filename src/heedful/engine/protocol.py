@@ -44,12 +44,38 @@ CONTRACTS: dict[str, dict[str, Any]] = {
             "topology": {"in": "context", "out": "topology_result"},
             "explore": {"in": "attention_map", "out": "context"},
             "store": {"in": "*", "out": "context"},
+            "enrich": {"in": "context", "out": "context"},
         },
         "accepts_from": ["*"],
         "feeds_into": ["*"],
         "a2a_skills": ["graph-memory"],
     },
 }
+
+# Capabilities §4.8/§4.9 use whose contracts live in other [&] prompts, not in document 002.
+# Their shapes here are ours and minimal: enough to type-check the document's pipelines.
+CONTRACTS.update(
+    {
+        "&time.anomaly": {
+            "capability": "&time.anomaly",
+            "operations": {"detect": {"in": "context", "out": "context"}},
+            "accepts_from": ["*"],
+            "feeds_into": ["*"],
+        },
+        "&space.fleet": {
+            "capability": "&space.fleet",
+            "operations": {"locate": {"in": "*", "out": "*"}},
+            "accepts_from": ["*"],
+            "feeds_into": ["*"],
+        },
+        "&reason.argument": {
+            "capability": "&reason.argument",
+            "operations": {"evaluate": {"in": "*", "out": "verdict"}},
+            "accepts_from": ["*"],
+            "feeds_into": ["output"],
+        },
+    }
+)
 
 #: The primitives of the protocol (§4.1): attention adds none.
 PRIMITIVES = ("&memory", "&reason", "&time", "&space", "&body", "&govern")
@@ -75,8 +101,13 @@ def check_pipeline(source: str, steps: Sequence[str]) -> list[str]:
         raise InvalidArgumentError(f"unknown pipeline source {source!r}")
     current = SOURCES[source]
     types = []
-    for step in steps:
-        capability, _, operation = step.rpartition(".")
+    for raw in steps:
+        step = raw.split("(", 1)[0].strip()  # "&reason.deliberate(budget: :κ)" → the name
+        if step in CONTRACTS:
+            # A bare capability runs its operation of the same name (&reason.deliberate).
+            capability, operation = step, step.rpartition(".")[2]
+        else:
+            capability, _, operation = step.rpartition(".")
         contract = CONTRACTS.get(capability)
         if contract is None or operation not in contract["operations"]:
             raise InvalidArgumentError(f"unknown operation {step!r}")
@@ -86,3 +117,17 @@ def check_pipeline(source: str, steps: Sequence[str]) -> list[str]:
         current = current if op["out"] == "*" else op["out"]
         types.append(current)
     return types
+
+
+def check_pipeline_text(text: str) -> list[str]:
+    """Type-check a pipeline written as in document 002 (``a |> b() |> c()``, ``#`` comments).
+
+    Example:
+        >>> check_pipeline_text("heartbeat |> &reason.attend.survey() |> &reason.attend.triage()")
+        ['attention_map', 'attention_map']
+    """
+    lines = [line.split("#", 1)[0] for line in text.splitlines()]
+    parts = [p.strip() for p in " ".join(lines).split("|>") if p.strip()]
+    if not parts:
+        raise InvalidArgumentError("empty pipeline")
+    return check_pipeline(parts[0], parts[1:])

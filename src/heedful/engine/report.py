@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,10 +53,12 @@ def _arrow(before: Any, after: Any, fmt: str) -> str:
 def cycle_table(response: Mapping[str, Any]) -> Table:
     """The dispatches of one cycle as a table."""
     used = response["budget_used"]
+    results = Counter(str(d["result"]) for d in response["dispatches"])
+    outcome = ", ".join(f"{n} {result}" for result, n in sorted(results.items()))
     title = (
         f"Cycle {response['cycle_id']} ({response['trigger']}, autonomy "
-        f"{response['autonomy_level']}): {response['items_dispatched']} of "
-        f"{response['items_surveyed']} item(s) dispatched"
+        f"{response['autonomy_level']}): {response['items_surveyed']} item(s) surveyed, "
+        + (outcome or "none dispatched")
         + (" — TIMED OUT" if response["timed_out"] else "")
     )
     table = Table(

@@ -46,6 +46,9 @@ class Writes:
     goal_status: GoalStatus | None = None
     proposed_goal: Goal | None = None
     escalated_at: datetime | None = None
+    sub_goals: list[Goal] = field(default_factory=list)
+    activate_goals: list[str] = field(default_factory=list)
+    goal_metadata: dict[str, Any] = field(default_factory=dict)
 
     def empty(self) -> bool:
         """Whether nothing is to be written."""
@@ -58,6 +61,9 @@ class Writes:
             or self.progress is not None
             or self.goal_status is not None
             or self.escalated_at is not None
+            or self.sub_goals
+            or self.activate_goals
+            or self.goal_metadata
         )
 
 
@@ -108,6 +114,9 @@ class CycleResult:
     duration_ms: float = 0.0
     next_heartbeat_ms: float | None = None
     proposed_goal_ids: list[str] = field(default_factory=list)
+    journal_entry_ids: list[str] = field(default_factory=list)
+    resurveyed: list[dict[str, Any]] = field(default_factory=list)
+    surprise_triggered: bool = False
 
     @property
     def items_dispatched(self) -> int:
@@ -134,5 +143,8 @@ class CycleResult:
             "timed_out": self.timed_out,
             "duration_ms": round(self.duration_ms, 3),
             "proposed_goal_ids": list(self.proposed_goal_ids),
+            "journal_entry_ids": list(self.journal_entry_ids),
+            "resurveyed": list(self.resurveyed),
+            "surprise_triggered": self.surprise_triggered,
             "next_heartbeat_ms": self.next_heartbeat_ms,
         }

@@ -28,6 +28,7 @@ from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import EdgeType, NodeType, OutcomeStatus
 from heedful.model.goal import Goal
+from heedful.model.nesting import NestingError, parse_bounded
 
 
 class _Node(BaseModel):
@@ -82,8 +83,10 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
     except UnicodeDecodeError:
         raise InvalidArgumentError(f"cannot read {p}: not UTF-8 text") from None
     try:
-        data: Any = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        data: Any = parse_bounded(
+            lambda: json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+        )
+    except (json.JSONDecodeError, yaml.YAMLError, NestingError) as exc:
         raise InvalidArgumentError(
             f"{p} is not valid {p.suffix.lstrip('.') or 'YAML'}: {parse_error_line(exc)}"
         ) from None
@@ -93,7 +96,7 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
         raise InvalidArgumentError(f"{p}:{where}: {first['msg']}") from None
-    _check_references(graph, seed)
+    _check_references(graph, seed, p)
     for n in seed.nodes:
         graph.add_node(NodeRecord(n.id, n.type, n.content, n.confidence, None, n.metadata))
     for e in seed.edges:
@@ -112,33 +115,42 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
     }
 
 
-def _check_references(graph: GraphPort, seed: _SeedFile) -> None:
-    """Refuse, before writing anything, ids that exist twice and references to unknown ids."""
+def _check_references(graph: GraphPort, seed: _SeedFile, path: Path) -> None:
+    """Refuse, before writing anything, ids that exist twice and references to unknown ids.
+
+    Each error names the file and the place in it (``seed.yaml:edges.1.target: ...``).
+    """
     new_nodes: set[str] = set()
-    for n in seed.nodes:
+    for i, n in enumerate(seed.nodes):
         if n.id in new_nodes or graph.get_nodes([n.id]):
-            raise InvalidArgumentError(f"node '{n.id}' already exists")
+            raise InvalidArgumentError(f"{path}:nodes.{i}.id: node '{n.id}' already exists")
         new_nodes.add(n.id)
     new_goals: set[str] = set()
-    for g in seed.goals:
+    for i, g in enumerate(seed.goals):
         if g.id in new_goals or _goal_exists(graph, g.id):
-            raise InvalidArgumentError(f"goal '{g.id}' already exists")
+            raise InvalidArgumentError(f"{path}:goals.{i}.id: goal '{g.id}' already exists")
         new_goals.add(g.id)
-    wanted = [e.source for e in seed.edges] + [e.target for e in seed.edges]
-    wanted += [i for o in seed.outcomes for i in o.node_ids]
-    missing = set(wanted) - new_nodes
+    wanted = [(f"edges.{i}.source", e.source) for i, e in enumerate(seed.edges)]
+    wanted += [(f"edges.{i}.target", e.target) for i, e in enumerate(seed.edges)]
+    wanted.sort(key=lambda w: (int(w[0].split(".")[1]), w[0].endswith("target")))
+    wanted += [
+        (f"outcomes.{i}.node_ids.{j}", node_id)
+        for i, o in enumerate(seed.outcomes)
+        for j, node_id in enumerate(o.node_ids)
+    ]
+    missing = {node_id for _, node_id in wanted} - new_nodes
     if missing:
         missing -= {n.id for n in graph.get_nodes(sorted(missing))}
-    for node_id in wanted:
+    for where, node_id in wanted:
         if node_id in missing:
-            raise InvalidArgumentError(f"unknown node '{node_id}'")
-    for o in seed.outcomes:
+            raise InvalidArgumentError(f"{path}:{where}: unknown node '{node_id}'")
+    for i, o in enumerate(seed.outcomes):
         if (
             o.goal_id is not None
             and o.goal_id not in new_goals
             and not _goal_exists(graph, o.goal_id)
         ):
-            raise InvalidArgumentError(f"unknown goal '{o.goal_id}'")
+            raise InvalidArgumentError(f"{path}:outcomes.{i}.goal_id: unknown goal '{o.goal_id}'")
 
 
 def _goal_exists(graph: GraphPort, goal_id: str) -> bool:

@@ -16,6 +16,7 @@ from typing import Any
 
 from heedful.engine.config import EngineConfig, load_engine_config
 from heedful.engine.engine import Engine
+from heedful.engine.journal import Journal
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
@@ -118,7 +119,10 @@ class StoreGraph:
         return self.store.gap_candidates(limit)
 
     def add_node(self, node: NodeRecord) -> str:
-        """Store a node (the store stamps its times)."""
+        """Store a node, or replace the content, confidence and metadata of an existing one."""
+        if node.id and self.get_nodes([node.id]):
+            self.restore_node(node)
+            return node.id
         stored = self.store.add_node(
             Node(
                 id=node.id,
@@ -156,6 +160,34 @@ class StoreGraph:
         )
         return str(stored.id)
 
+    # undo (heedful.engine.journal.UndoableGraph) -----------------------------------------
+
+    def remove_node(self, node_id: str) -> None:
+        """Delete a node and its edges."""
+        self.store.delete_node(node_id)
+
+    def restore_node(self, node: NodeRecord) -> None:
+        """Put a node's content, confidence and metadata back."""
+        self.store.update_node(
+            node.id, content=node.content, confidence=node.confidence, metadata=dict(node.metadata)
+        )
+
+    def remove_edge(self, edge: EdgeRecord) -> None:
+        """Delete one edge."""
+        self.store.delete_edge(edge.source, edge.target, edge.type)
+
+    def remove_outcome(self, outcome_id: str) -> None:
+        """Delete an outcome."""
+        self.store.delete_outcome(int(outcome_id))
+
+    def remove_goal(self, goal_id: str) -> None:
+        """Delete a goal."""
+        self.store.delete_goal(goal_id)
+
+    def restore_goal(self, goal: Goal) -> None:
+        """Write a goal back exactly as given (no transition check)."""
+        self.store.restore_goal(goal)
+
     def digest(self) -> str:
         """The store's graph digest."""
         return self.store.graph_digest()
@@ -174,7 +206,9 @@ def open_engine(
         path: SQLite file (created if missing unless ``must_exist``) or ``":memory:"``.
         config: Engine configuration, or the path of a JSON/YAML config file.
         must_exist: Refuse to create a new store file.
-        **ports: ``research``, ``deliberator``, ``actions``, ``notifier`` or ``clock`` overrides.
+        **ports: ``research``, ``deliberator``, ``actions``, ``notifier``, ``decomposer``,
+            ``journal`` or ``clock`` overrides. The journal defaults to ``<path>.journal.jsonl``
+            (in memory for ``":memory:"``).
 
     Raises:
         InvalidArgumentError: ``must_exist`` and there is no file at ``path``; bad config file.
@@ -187,4 +221,11 @@ def open_engine(
         )
     if config is not None and not isinstance(config, EngineConfig):
         config = load_engine_config(os.fspath(config))
+    if "journal" not in ports and text != ":memory:":
+        ports["journal"] = Journal(journal_path(text))
     return Engine(StoreGraph.open(text), config, **ports)
+
+
+def journal_path(db: str | os.PathLike[str]) -> Path:
+    """Where ``open_engine`` keeps the journal of the store at ``db``: ``<db>.journal.jsonl``."""
+    return Path(f"{os.fspath(db)}.journal.jsonl")

@@ -28,9 +28,18 @@ ENGINE_TRACE_KEY = "engine"
 ENGINE_TRACE = "explore_trace"
 
 
+#: Node metadata of a duplicate merged by consolidation: the node it was merged into.
+MERGED_INTO = "merged_into"
+
+
 def is_engine_trace(node: NodeRecord) -> bool:
-    """Whether a node is the engine's bookkeeping (excluded from regions and coverage)."""
+    """Whether a node is the engine's bookkeeping (an exploration trace)."""
     return node.metadata.get(ENGINE_TRACE_KEY) == ENGINE_TRACE
+
+
+def is_inactive(node: NodeRecord) -> bool:
+    """Excluded from regions and coverage: bookkeeping, or a duplicate merged into another."""
+    return is_engine_trace(node) or MERGED_INTO in node.metadata
 
 
 def goal_region(graph: GraphPort, goal: Goal, limit: int) -> list[str]:
@@ -81,7 +90,7 @@ def survey_region(
     config: EngineConfig,
 ) -> AttentionItem:
     """Coverage, effective topology and surprise of one region."""
-    nodes = [n for n in graph.get_nodes(region) if not is_engine_trace(n)]
+    nodes = [n for n in graph.get_nodes(region) if not is_inactive(n)]
     ids = {n.id for n in nodes}
     edges = graph.edges_among(list(ids))
     outcomes = graph.outcomes_for(goal.id if goal else None, list(ids))

@@ -40,6 +40,7 @@ class AttentionItem:
         dispatch_mode: What the item needs.
         voc: Value-of-computation estimate (always computed; ranks under ``voc`` triage).
         goal: The goal itself (not serialised).
+        mode_reason: Why the mode differs from the table, e.g. a governance ``escalate_when``.
     """
 
     goal_id: str | None
@@ -55,6 +56,7 @@ class AttentionItem:
     dispatch_mode: DispatchMode = DispatchMode.IDLE
     voc: float = 0.0
     goal: Goal | None = field(default=None, compare=False, repr=False)
+    mode_reason: str = ""
 
     @property
     def key(self) -> str:
@@ -71,7 +73,8 @@ class AttentionItem:
             parts.append(f"surprise {self.surprise:.2f}")
         if self.friction > 0:
             parts.append(f"circular dependencies (κ={self.friction})")
-        return f"{', '.join(parts)} → {self.dispatch_mode.value}."
+        why = f" ({self.mode_reason})" if self.mode_reason else ""
+        return f"{', '.join(parts)} → {self.dispatch_mode.value}{why}."
 
     def to_dict(self) -> dict[str, object]:
         """The item in the response shape of document 002 §3.3 (plus a few extras)."""
@@ -152,17 +155,40 @@ def attention_score(urgency: float, gap: float, surprise: float, config: TriageC
     return urgency * gap + config.surprise_weight * surprise
 
 
+#: Goal metadata key counting explores in a row that did not raise coverage.
+EXPLORE_STALLS = "explore_stalls"
+
+
+def explore_stalls(goal: Goal | None) -> int:
+    """Explores in a row that did not raise the goal's coverage (0 when unknown)."""
+    if goal is None:
+        return 0
+    value = goal.metadata.get(EXPLORE_STALLS, 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def dispatch_mode(item: AttentionItem, config: TriageConfig) -> DispatchMode:
-    """The mode an item needs (document 002 §2.1 dispatch table, §3.1.2).
+    """The mode an item needs (document 002 §2.1 dispatch table, §3.1.2, resolved with §5).
 
     Goal-less items propose a goal when the gap is significant, else idle (§2.1: "no active
-    goals + coverage gaps → PROPOSE"). Goal items: escalate → escalate; learn below the explore
-    line → explore; other learn → focus; act with κ > 0 → focus; act → act.
+    goals + coverage gaps → PROPOSE"). Goal items:
+
+    * ``escalate`` decision → **explore** when the risk is at most
+      ``explore_escalations_up_to_risk`` and exploring has not stalled
+      ``explore_stall_limit`` times (the coverage is simply low: §5's "Goal B, coverage 0.31 →
+      EXPLORE"); otherwise escalate;
+    * ``learn`` below ``explore_below_coverage`` → explore; other ``learn`` → focus;
+    * ``act`` with κ > 0 → focus; ``act`` → act.
     """
     cov = item.coverage
     if item.goal_id is None:
         return DispatchMode.PROPOSE if item.gap > config.propose_min_gap else DispatchMode.IDLE
     if cov.decision == "escalate":
+        if (
+            cov.risk_score <= config.explore_escalations_up_to_risk
+            and explore_stalls(item.goal) < config.explore_stall_limit
+        ):
+            return DispatchMode.EXPLORE
         return DispatchMode.ESCALATE
     if cov.decision == "learn":
         if cov.coverage_score < config.explore_below_coverage:

@@ -29,6 +29,24 @@ def dumps(value: Any, what: str) -> str:
         raise InvalidArgumentError(f"{what} is not JSON-serialisable: {exc}") from exc
 
 
+def not_unicode(exc: UnicodeEncodeError) -> InvalidArgumentError:
+    """The error for text SQLite cannot store: a lone surrogate is not valid Unicode."""
+    bad = exc.object[exc.start : exc.end]
+    shown = bad.encode("unicode_escape").decode("ascii") if isinstance(bad, str) else repr(bad)
+    return InvalidArgumentError(
+        f"text is not valid Unicode: lone surrogate {shown} at position {exc.start}"
+    )
+
+
+def check_text(value: str, what: str) -> str:
+    """Return ``value`` if it is valid Unicode text; raise InvalidArgumentError naming ``what``."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidArgumentError(f"{what}: {not_unicode(exc)}") from None
+    return value
+
+
 def loads(text: str) -> Any:
     """Parse JSON written by :func:`dumps`."""
     return json.loads(text)
@@ -80,6 +98,8 @@ class StoreBase:
             self._rollback()
             if isinstance(exc, sqlite3.Error):
                 raise StoreError(f"store write failed: {exc}") from exc
+            if isinstance(exc, UnicodeEncodeError):
+                raise not_unicode(exc) from None
             raise
         self._depth = 0
         try:
@@ -114,5 +134,7 @@ class StoreBase:
                 return self._conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"store read failed: {exc}") from exc
+        except UnicodeEncodeError as exc:
+            raise not_unicode(exc) from None
         except OverflowError as exc:  # an integer argument beyond SQLite's 64-bit range
             raise InvalidArgumentError(f"query argument out of range: {exc}") from exc

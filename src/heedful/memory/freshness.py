@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from heedful.errors import InvalidArgumentError
+from heedful.model.base import FrozenModel
 from heedful.model.scenario import Volatility
 
 SECONDS_PER_HOUR = 3600.0
@@ -31,7 +32,7 @@ def _default_hazards() -> dict[Volatility, float]:
     }
 
 
-class FreshnessConfig(BaseModel):
+class FreshnessConfig(FrozenModel):
     """Hazard rates per volatility class, in changes per **hour** (SPEC §4.1, document 000 §9).
 
     Attributes:
@@ -39,8 +40,6 @@ class FreshnessConfig(BaseModel):
         min_revisits_to_learn: A subject's learned hazard (Cho & Garcia-Molina over its stored
             revisits) replaces its class default once it has at least this many revisits.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     hazards_per_hour: dict[Volatility, float] = Field(default_factory=_default_hazards)
     min_revisits_to_learn: int = Field(default=5, ge=1)

@@ -14,6 +14,7 @@ from pydantic_core import PydanticSerializationError
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory._base import StoreBase, dumps
+from heedful.model.base import as_utc
 from heedful.model.goal import Goal, GoalPriority, GoalStatus, can_transition
 
 #: Sort rank of priorities: ``list_goals`` returns the most important first.
@@ -142,6 +143,17 @@ class GoalsMixin(StoreBase):
         with self._tx():
             return self.update_goal(_rebuild(self.get_goal(goal_id), progress=progress))
 
+    def restore_goal(self, goal: Goal) -> Goal:
+        """Write ``goal`` back exactly as given (no transition check): for undoing a change.
+
+        Raises:
+            UnknownNameError: No goal with this id.
+        """
+        with self._tx():
+            self.get_goal(goal.id)
+            self._write_goal(goal)
+        return goal
+
     def delete_goal(self, goal_id: str) -> None:
         """Delete goal ``goal_id``."""
         with self._tx() as conn:
@@ -150,9 +162,7 @@ class GoalsMixin(StoreBase):
 
 
 def _epoch(value: datetime) -> float:
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.timestamp()
+    return as_utc(value).timestamp()
 
 
 def _rebuild(goal: Goal, **changes: object) -> Goal:

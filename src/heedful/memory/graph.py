@@ -169,6 +169,14 @@ class GraphMixin(StoreBase):
                 (edge.src, edge.dst, edge.edge_type.value, edge.weight),
             )
 
+    def delete_edge(self, src: str, dst: str, edge_type: EdgeType) -> None:
+        """Delete the edge ``src → dst`` of ``edge_type`` (no error if absent)."""
+        with self._tx() as conn:
+            conn.execute(
+                "DELETE FROM edges WHERE src = ? AND dst = ? AND edge_type = ?",
+                (src, dst, edge_type.value),
+            )
+
     def edges(self, node_ids: Collection[str] | None = None) -> list[Edge]:
         """Return edges with **both** ends in ``node_ids`` (all edges when None)."""
         if node_ids is None:

@@ -56,6 +56,11 @@ class OutcomesMixin(StoreBase):
             update={"id": cursor.lastrowid, "node_ids": tuple(dict.fromkeys(outcome.node_ids))}
         )
 
+    def delete_outcome(self, outcome_id: int) -> None:
+        """Delete outcome ``outcome_id`` and its node links (no error if absent)."""
+        with self._tx() as conn:
+            conn.execute("DELETE FROM outcomes WHERE id = ?", (outcome_id,))
+
     def outcomes(
         self,
         *,

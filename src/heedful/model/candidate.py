@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from heedful.model.base import FrozenModel
 from heedful.model.scenario import Cost, Volatility
 
 __all__ = [
@@ -137,7 +138,7 @@ class Candidate(BaseModel):
 
 
 class EventType(StrEnum):
-    """Attention trace event types (document 000 Appendix A)."""
+    """Attention trace event types: document 000 Appendix A, then three extensions (§12, §24)."""
 
     CANDIDATE_CREATED = "candidate_created"
     CANDIDATE_UPDATED = "candidate_updated"
@@ -158,6 +159,11 @@ class EventType(StrEnum):
     ATTENTION_TERMINATED_NEGATIVE_VOC = "attention_terminated_negative_voc"
     VALIDATOR_VIOLATION = "validator_violation"
     VALIDATOR_RESCUE = "validator_rescue"
+    # Beyond Appendix A: the §12 "after outcome" record, a stop with nothing to consider (not a
+    # negative-VOC verdict), and the §24 anomaly alert.
+    RESOLVED = "resolved"
+    ATTENTION_TERMINATED_NO_CANDIDATES = "attention_terminated_no_candidates"
+    ANOMALY_RAISED = "anomaly_raised"
 
 
 class FailureCode(StrEnum):
@@ -179,10 +185,8 @@ class FailureCode(StrEnum):
     VALIDATOR_RESCUED = "VALIDATOR_RESCUED"
 
 
-class Resolution(BaseModel):
+class Resolution(FrozenModel):
     """What happened when a selected candidate was executed (document 000 §12, "after outcome")."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     inspection_succeeded: bool
     belief_changed: bool | None = None
@@ -191,7 +195,7 @@ class Resolution(BaseModel):
     actual_cost: Cost | None = None
 
 
-class TraceEvent(BaseModel):
+class TraceEvent(FrozenModel):
     """One line of the attention trace (document 000 §12). Written before outcomes where possible.
 
     Attributes:
@@ -208,8 +212,6 @@ class TraceEvent(BaseModel):
         resolution: Outcome fields, for resolution events.
         detail: Small structured extras (never prose rationales).
     """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     event: EventType
     turn_id: str

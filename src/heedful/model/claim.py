@@ -14,19 +14,18 @@ taken as UTC).
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     field_validator,
     model_validator,
 )
 
+from heedful.model.base import FrozenModel, as_utc
 from heedful.model.scenario import Cost, Volatility
 
 #: A claim value: any JSON scalar (scenario domains are strings, but numbers and flags are common).
@@ -36,9 +35,7 @@ ClaimValue = str | int | float | bool | None
 def to_epoch(value: Any) -> Any:
     """Convert a ``datetime`` to epoch seconds (naive = UTC); leave anything else to pydantic."""
     if isinstance(value, datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        return value.timestamp()
+        return as_utc(value).timestamp()
     return value
 
 
@@ -66,7 +63,7 @@ class ClaimType:
     GENERAL = "general"
 
 
-class Claim(BaseModel):
+class Claim(FrozenModel):
     """A belief: ``subject`` has ``value``.
 
     Attributes:
@@ -84,8 +81,6 @@ class Claim(BaseModel):
         dirty_reason: Why it is dirty.
         dirty_cause: The claim whose change made it dirty (itself for a contradiction).
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(min_length=1)
     subject: str = Field(min_length=1)
@@ -108,7 +103,7 @@ class Claim(BaseModel):
         return max(0.0, now - self.observed_at)
 
 
-class Evidence(BaseModel):
+class Evidence(FrozenModel):
     """One source's report about a claim.
 
     Attributes:
@@ -119,8 +114,6 @@ class Evidence(BaseModel):
         id: Assigned by the store when recorded (``None`` before).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
     claim_id: str = Field(min_length=1)
     source_id: str = Field(min_length=1)
     value: ClaimValue
@@ -130,7 +123,7 @@ class Evidence(BaseModel):
     _check_time = field_validator("observed_at")(_finite)
 
 
-class SourceRecord(BaseModel):
+class SourceRecord(FrozenModel):
     """A source and how far it is trusted, per claim type (document 000 §10).
 
     Attributes:
@@ -146,8 +139,6 @@ class SourceRecord(BaseModel):
         reports: The claims one inspection of it informs.
         age_s: How old its data is when read (seconds), ≥ 0.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(min_length=1)
     kind: str = "unknown"
@@ -201,7 +192,7 @@ class JustificationKind(StrEnum):
     CONTRADICTS = "contradicts"
 
 
-class Justification(BaseModel):
+class Justification(FrozenModel):
     """An edge between two claims: ``subject kind object``.
 
     Attributes:
@@ -210,8 +201,6 @@ class Justification(BaseModel):
         object: The other claim.
         weight: Strength of the relation (0..1).
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     subject: str = Field(min_length=1)
     kind: JustificationKind
@@ -243,7 +232,7 @@ class OutcomeStatus(StrEnum):
 SURPRISING = frozenset({OutcomeStatus.FAILURE, OutcomeStatus.TIMEOUT, OutcomeStatus.UNEXPECTED})
 
 
-class Outcome(BaseModel):
+class Outcome(FrozenModel):
     """The recorded result of an action.
 
     Attributes:
@@ -255,8 +244,6 @@ class Outcome(BaseModel):
         description: Short text.
         id: Assigned by the store when recorded.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     status: OutcomeStatus
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)

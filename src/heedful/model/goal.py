@@ -12,6 +12,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from heedful.model.base import FrozenModel
+
 
 class GoalStatus(StrEnum):
     """Lifecycle state of a goal."""
@@ -65,10 +67,8 @@ def can_transition(old: GoalStatus, new: GoalStatus) -> bool:
     return new in GOAL_TRANSITIONS[old]
 
 
-class ClaimDependency(BaseModel):
+class ClaimDependency(FrozenModel):
     """A claim a goal's decision depends on, with how much it matters (0..1)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     claim_id: str
     weight: float = Field(default=1.0, ge=0.0, le=1.0)

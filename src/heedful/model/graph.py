@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from heedful.model.base import FrozenModel
 from heedful.model.claim import Timestamp
 
 
@@ -35,7 +36,7 @@ class EdgeType(StrEnum):
     CONTRADICTS = "contradicts"
 
 
-class Node(BaseModel):
+class Node(FrozenModel):
     """A knowledge-graph node.
 
     Attributes:
@@ -47,8 +48,6 @@ class Node(BaseModel):
         updated_at: Set by the store on every write.
         metadata: Free-form JSON object.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(min_length=1)
     node_type: NodeType = NodeType.SEMANTIC
@@ -66,10 +65,8 @@ class Node(BaseModel):
         return value
 
 
-class Edge(BaseModel):
+class Edge(FrozenModel):
     """A directed, typed, weighted edge ``src → dst``."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     src: str = Field(min_length=1)
     dst: str = Field(min_length=1)

@@ -10,7 +10,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from heedful.model.base import FrozenModel
 
 FORMAT_V1 = "heedful.scenario/v1"
 
@@ -40,11 +42,7 @@ class ScenarioKind(StrEnum):
     SCHEDULE = "schedule"
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Cost(_Frozen):
+class Cost(FrozenModel):
     """Cost of one computation. Scalar cost = tool_calls + tokens/1000 + latency_ms/1000."""
 
     tokens: float = Field(default=0.0, ge=0.0)
@@ -56,7 +54,7 @@ class Cost(_Frozen):
         return self.tool_calls + self.tokens / 1000.0 + self.latency_ms / 1000.0
 
 
-class SalienceCues(_Frozen):
+class SalienceCues(FrozenModel):
     """Visible surface cues of a source (what a salience-driven policy reacts to)."""
 
     urgent_words: int = Field(default=0, ge=0)
@@ -65,21 +63,21 @@ class SalienceCues(_Frozen):
     repeats: int = Field(default=0, ge=0)
 
 
-class VariableView(_Frozen):
+class VariableView(FrozenModel):
     """A latent variable as the agent sees it: its domain and volatility class."""
 
     domain: tuple[str, ...]
     volatility: Volatility = Volatility.MEDIUM
 
 
-class UtilityRule(_Frozen):
+class UtilityRule(FrozenModel):
     """One rule of an action's utility: the first rule whose ``when`` matches the world wins."""
 
     when: dict[str, str] = Field(default_factory=dict)
     value: float
 
 
-class ActionView(_Frozen):
+class ActionView(FrozenModel):
     """An action the agent can finally take, with its (visible) utility rules."""
 
     description: str = ""
@@ -93,7 +91,7 @@ class ActionView(_Frozen):
         raise AssertionError("validated scenarios always end with a matching rule")
 
 
-class Belief(_Frozen):
+class Belief(FrozenModel):
     """What the agent currently holds about a variable."""
 
     variable: str
@@ -103,7 +101,7 @@ class Belief(_Frozen):
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
 
 
-class SourceView(_Frozen):
+class SourceView(FrozenModel):
     """A source as the agent sees it (no accuracy, no failure rate, no echo, no render)."""
 
     id: str
@@ -117,7 +115,7 @@ class SourceView(_Frozen):
     content: str = ""
 
 
-class TaskView(_Frozen):
+class TaskView(FrozenModel):
     """What a policy or an agent under test receives: the task and its visible interface.
 
     It has no scenario id, family or condition: an id could identify the scenario (and, with a
@@ -170,7 +168,7 @@ class ScenarioView(TaskView):
         return TaskView.model_construct(**fields)
 
 
-class SourceTruth(_Frozen):
+class SourceTruth(FrozenModel):
     """PRIVATE behaviour of a source: noisy reports (``accuracy``) or fixed ones (``echo``)."""
 
     accuracy: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -179,7 +177,7 @@ class SourceTruth(_Frozen):
     render: str | None = None
 
 
-class ScenarioTruth(_Frozen):
+class ScenarioTruth(FrozenModel):
     """PRIVATE half of a scenario: evaluator-only."""
 
     priors: dict[str, tuple[float, ...]]
@@ -187,7 +185,7 @@ class ScenarioTruth(_Frozen):
     world: dict[str, str] | None = None
 
 
-class Scenario(_Frozen):
+class Scenario(FrozenModel):
     """A loaded scenario: the visible ``view`` and the private ``truth``, kept apart.
 
     Hand a policy ``scenario.view`` only. ``origin`` names the file it came from.

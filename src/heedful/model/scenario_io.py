@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from heedful.errors import ScenarioError
+from heedful.model.nesting import NestingError, parse_bounded
 from heedful.model.scenario import (
     FORMAT_V1,
     ActionView,
@@ -389,8 +390,10 @@ def _parse(path: Path) -> Any:
         ) from None
     try:
         if path.suffix.lower() == ".json":
-            return json.loads(text, object_pairs_hook=_unique_json_object)
-        return yaml.load(text, Loader=_UniqueKeyLoader)
+            return parse_bounded(lambda: json.loads(text, object_pairs_hook=_unique_json_object))
+        return parse_bounded(lambda: yaml.load(text, Loader=_UniqueKeyLoader))
+    except NestingError as exc:
+        raise ScenarioError(str(exc), file=str(path)) from None
     except json.JSONDecodeError as exc:
         raise ScenarioError(
             f"invalid JSON at line {exc.lineno}: {exc.msg}", file=str(path)

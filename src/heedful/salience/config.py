@@ -29,6 +29,10 @@ class SalienceConfig:
         urgent_tools: Tools prioritised by high urgency (§5).
         file_words: File-related topic words (§5, "File-related topic words").
         file_tools: Tools prioritised by a file-related topic (§5).
+        context_depth_base: History items to retrieve on a first turn ("Integration with the
+            Runtime" step 4: "longer focus = more history for this topic"; the numbers are ours).
+        context_depth_per_turn: Extra items per further turn of sustained focus.
+        context_depth_cap: Most items, however long the focus.
     """
 
     urgency_keywords: frozenset[str] = field(
@@ -74,6 +78,9 @@ class SalienceConfig:
         )
     )
     file_tools: tuple[str, ...] = ("file_read", "file_write")
+    context_depth_base: int = 5
+    context_depth_per_turn: int = 5
+    context_depth_cap: int = 50
 
 
 DEFAULT_CONFIG = SalienceConfig()

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from heedful.salience.alerting import alerting_urgency
+from heedful.errors import InvalidArgumentError
 from heedful.salience.config import DEFAULT_CONFIG, SalienceConfig
-from heedful.salience.executive import executive_tools
-from heedful.salience.orienting import orienting_topics
+from heedful.salience.history import history_texts, message_text
 from heedful.salience.state import AttentionState
-from heedful.salience.sustained import sustained_focus
+from heedful.salience.subsystems import (
+    AlertingAttention,
+    ExecutiveAttention,
+    OrientingAttention,
+    SelectiveAttention,
+    SustainedAttention,
+)
 
 __all__ = ["AttentionSystem"]
 
@@ -34,54 +40,127 @@ class AttentionSystem:
 
     def __init__(self, config: SalienceConfig = DEFAULT_CONFIG) -> None:
         self.config = config
-        self._previous_topics: list[str] | None = None
-        self._duration = 0
+        self.alerting = AlertingAttention()
+        self.orienting = OrientingAttention()
+        self.sustained = SustainedAttention(config)
+        self.selective = SelectiveAttention()
+        self.executive = ExecutiveAttention()
 
     @property
     def started(self) -> bool:
         """Whether this conversation has had a turn (without ``history``) yet."""
-        return self._previous_topics is not None
+        return self.sustained.previous_topics is not None
 
     @property
     def focus_duration(self) -> int:
         """Focus duration of the last turn processed; 0 before the first turn."""
-        return self._duration
+        return self.sustained.focus_duration
+
+    def filter(self, fragments: Sequence[str], state: AttentionState) -> list[str]:
+        """Selective attention with this turn's ``context_filter`` (document 003 §4, runtime 2).
+
+        Example:
+            >>> attn = AttentionSystem()
+            >>> attn.filter(["Docker ports", "Python venv"], attn.process("about Docker"))
+            ['Docker ports']
+        """
+        return self.selective.filter(fragments, state.context_filter, config=self.config)
+
+    def context_depth(self, state: AttentionState) -> int:
+        """How much history to retrieve for this turn: longer focus, deeper context.
+
+        Document 003's runtime step 4 ("longer focus = more history for this topic"):
+        ``base + per_turn × (focus_duration − 1)``, capped (numbers in :class:`SalienceConfig`).
+
+        Example:
+            >>> attn = AttentionSystem()
+            >>> [attn.context_depth(attn.process("about Docker")) for _ in range(3)]
+            [5, 10, 15]
+        """
+        c = self.config
+        depth = c.context_depth_base + c.context_depth_per_turn * max(0, state.focus_duration - 1)
+        return min(c.context_depth_cap, depth)
 
     def reset(self) -> None:
         """Forget the conversation: the next turn is a first turn again."""
-        self._previous_topics = None
-        self._duration = 0
+        self.sustained.reset()
 
-    def process(self, text: str, history: Sequence[str] | None = None) -> AttentionState:
+    def observe(self, history: Sequence[str | Mapping[str, Any]]) -> None:
+        """Advance this conversation over earlier turns without returning their states.
+
+        Args:
+            history: Strings or chat messages, oldest first (see :meth:`process`).
+
+        Raises:
+            InvalidArgumentError: An item of ``history`` is malformed; the message names it.
+        """
+        for earlier in history_texts(history):
+            self.process(earlier)
+
+    def process(
+        self,
+        text: str | Mapping[str, Any],
+        history: Sequence[str | Mapping[str, Any]] | None = None,
+    ) -> AttentionState:
         """Run the five subsystems on one turn.
 
         Args:
-            text: This turn's user input.
-            history: Optional texts of the earlier turns of the conversation, oldest first. When
-                given, the call is stateless: focus is computed by replaying ``history`` then
-                ``text`` from a first turn, and the instance's own state is neither read nor
-                changed. When ``None``, the instance's state is used and advanced.
+            text: This turn's user input: a string, or a ``user`` chat message
+                (``{"role": "user", "content": ...}``).
+            history: Optional earlier turns of the conversation, oldest first: strings (each a
+                user turn) or chat messages (mappings with ``role`` and ``content``; ``content``
+                a string, a list of text parts, or one part). Only ``user`` messages are turns;
+                ``assistant``, ``system``, ``developer``, ``tool`` and ``function`` messages are
+                skipped (see :mod:`heedful.salience.history`). When given, the call is
+                stateless: focus is computed by replaying the user turns then ``text`` from a
+                first turn, and the instance's own state is neither read nor changed. When
+                ``None``, the instance's state is used and advanced.
 
         Returns:
             The state of this turn.
+
+        Raises:
+            InvalidArgumentError: ``text`` is not a string or user message, or an item of
+                ``history`` is malformed; the message names the offending item.
+
+        Example:
+            >>> AttentionSystem().process(
+            ...     "More about Docker",
+            ...     [{"role": "user", "content": "Tell me about Docker"},
+            ...      {"role": "assistant", "content": "Docker is a container runtime."}],
+            ... ).focus_duration
+            2
         """
-        topics = orienting_topics(text, config=self.config)
-        if history is None:
-            duration = sustained_focus(
-                self._previous_topics, self._duration, topics, config=self.config
-            )
-            self._previous_topics = list(topics)
-            self._duration = duration
-        else:
+        text = self._turn_text(text)
+        if history is not None:
             replay = AttentionSystem(self.config)
-            for earlier in history:
-                replay.process(earlier)
-            duration = replay.process(text).focus_duration
-        urgency = alerting_urgency(text, config=self.config)
+            replay.observe(history)
+            return replay.process(text)
+        cfg = self.config
+        topics = self.orienting.extract(text, config=cfg)
+        duration = self.sustained.update(topics)
+        urgency = self.alerting.score(text, config=cfg)
         return AttentionState(
             urgency=urgency,
             topics=list(topics),
             focus_duration=duration,
-            priority_tools=executive_tools(urgency, topics, config=self.config),
+            priority_tools=self.executive.prioritize(urgency, topics, config=cfg),
             context_filter=list(topics),
+        )
+
+    @staticmethod
+    def _turn_text(text: object) -> str:
+        if isinstance(text, str):
+            return text
+        if isinstance(text, Mapping):
+            if text.get("role") != "user":
+                raise InvalidArgumentError(
+                    f"text: a chat message passed as the turn must have role 'user', "
+                    f"got {text.get('role')!r}"
+                )
+            if "content" not in text:
+                raise InvalidArgumentError("text.content: a user message needs 'content'")
+            return message_text(text["content"], "text.content")
+        raise InvalidArgumentError(
+            f"text: must be a string or a user chat message, got {type(text).__name__}"
         )

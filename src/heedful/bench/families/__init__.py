@@ -12,6 +12,7 @@ module of this folder is imported, so adding a family means adding one module.
 from __future__ import annotations
 
 import importlib
+import math
 import pkgutil
 from collections.abc import Sequence
 
@@ -19,12 +20,13 @@ import numpy as np
 
 from heedful.bench.families import unprompted
 from heedful.bench.families._registry import FAMILIES, Family, Maker, register_family
+from heedful.bench.families._worlds import DEFAULT_SHIFT, World, WorldSpec
 from heedful.bench.seeds import Stream, name_key, seed_sequence
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import Condition, Scenario
 
 #: Version of the generator machinery; each family also has its own version.
-GENERATOR_VERSION = "heedful.families/1"
+GENERATOR_VERSION = "heedful.families/2"
 
 # Importing every public module of this folder registers its family (private helpers start
 # with "_"); a new family is one new module, nothing else to edit.
@@ -72,6 +74,26 @@ def scenario_rngs(
     return np.random.default_rng(structure), np.random.default_rng(wording)
 
 
+def world_rng(
+    family: str, seed: int, index: int, stream: Stream = Stream.DEV
+) -> np.random.Generator:
+    """Return the generator of the hidden model of scenario ``index`` of a family (its own
+    stream, so the visible scenario is the same at every shift)."""
+    return np.random.default_rng(seed_sequence(seed, stream, name_key(f"{family}/world"), index))
+
+
+def check_shift(shift: float) -> float:
+    """Return ``shift`` as a float, or raise if it is negative or not finite.
+
+    Raises:
+        InvalidArgumentError: naming the bad value.
+    """
+    value = float(shift)
+    if not (math.isfinite(value) and value >= 0.0):
+        raise InvalidArgumentError(f"shift must be a finite number ≥ 0, got {shift!r}")
+    return value
+
+
 def generate_family(
     name: str,
     count: int,
@@ -79,8 +101,13 @@ def generate_family(
     *,
     stream: Stream = Stream.DEV,
     condition: Condition = Condition.ANNOUNCED,
+    shift: float = DEFAULT_SHIFT,
 ) -> list[Scenario]:
     """Generate ``count`` scenarios of one family from a root seed and a seed stream.
+
+    ``shift`` (≥ 0) sets how far every scenario's hidden model is from the controller's defaults
+    (0: exactly the defaults; see :mod:`heedful.bench.families._worlds`). The visible scenarios
+    are the same at every shift; only the hidden truth moves.
 
     ``condition=UNPROMPTED`` returns the unprompted twins of the same scenarios (same structure
     and truth, a task that neither asks for inspection nor states a budget; ids end in ``-u``;
@@ -88,9 +115,10 @@ def generate_family(
 
     Raises:
         UnknownNameError: unknown family.
-        InvalidArgumentError: ``count < 1`` or a negative seed.
+        InvalidArgumentError: ``count < 1``, a negative seed or a bad shift.
     """
     fam = get_family(name)
+    shift = check_shift(shift)
     if count < 1:
         raise InvalidArgumentError(f"count must be at least 1, got {count}")
     if seed < 0:
@@ -99,7 +127,8 @@ def generate_family(
     out = []
     for i in range(count):
         rng, wording = scenario_rngs(fam.code, seed, i, stream)
-        made = fam.make(rng, wording, f"{fam.code}-{tag}{seed}-{i:04d}")
+        world = fam.draw_world(shift, world_rng(fam.code, seed, i, stream))
+        made = fam.make(rng, wording, f"{fam.code}-{tag}{seed}-{i:04d}", world)
         if condition is Condition.UNPROMPTED:
             made = unprompted.unprompted_twin(
                 made, unprompted.twin_wording(fam.code, seed, i, stream)
@@ -115,21 +144,23 @@ def generate_suite(
     *,
     stream: Stream = Stream.DEV,
     condition: Condition = Condition.ANNOUNCED,
+    shift: float = DEFAULT_SHIFT,
 ) -> list[Scenario]:
-    """Generate ``count`` scenarios of each named family (in the given condition)."""
+    """Generate ``count`` scenarios of each named family (in the given condition and shift)."""
     return [
         s
         for f in families
-        for s in generate_family(f, count, seed, stream=stream, condition=condition)
+        for s in generate_family(f, count, seed, stream=stream, condition=condition, shift=shift)
     ]
 
 
 def generator_versions(
-    families: Sequence[str], *, unprompted_twins: bool = False
+    families: Sequence[str], *, unprompted_twins: bool = False, shift: float = DEFAULT_SHIFT
 ) -> dict[str, str]:
-    """Return ``{code: version}`` for the named families plus the machinery version (and the
-    unprompted task rewriter's, when it was used)."""
-    out = {"generator": GENERATOR_VERSION}
+    """Return ``{code: version}`` for the named families plus the machinery version, the shift
+    of the hidden models (``"shift"``: which worlds were used) and the unprompted task
+    rewriter's version, when it was used."""
+    out = {"generator": GENERATOR_VERSION, "shift": f"{check_shift(shift):g}"}
     out.update({get_family(f).code: get_family(f).version for f in families})
     if unprompted_twins:
         out["unprompted"] = unprompted.VERSION
@@ -137,10 +168,14 @@ def generator_versions(
 
 
 __all__ = [
+    "DEFAULT_SHIFT",
     "FAMILIES",
     "GENERATOR_VERSION",
     "Family",
     "Maker",
+    "World",
+    "WorldSpec",
+    "check_shift",
     "family_names",
     "generate_family",
     "generate_suite",
@@ -149,4 +184,5 @@ __all__ = [
     "parse_family_list",
     "register_family",
     "scenario_rngs",
+    "world_rng",
 ]

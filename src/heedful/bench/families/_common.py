@@ -2,7 +2,10 @@
 
 Structural draws (priors, accuracies, roles, metadata) use ``rng``; names, labels, teasers and the
 task text use ``wording``. Hidden fields are always derived from visible ones through
-:mod:`heedful.bench.families._signals`.
+:mod:`heedful.bench.families._signals` and the scenario's hidden model (:mod:`._worlds`).
+Surface fields carry nothing about a source's role: the ``kind`` and label are wording draws, the
+order is shuffled, and ids are given *after* the shuffle (so a ``-2`` suffix marks a later
+position, not a role).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import numpy as np
 
 from heedful.bench.families import _signals as signals
 from heedful.bench.families import _words as words
+from heedful.bench.families._worlds import World
 from heedful.model import FORMAT_V1, Scenario, Volatility, scenario_from_dict
 
 
@@ -31,6 +35,7 @@ class Builder:
         scenario_id: Id of the scenario.
         family: Family code written into the scenario.
         system: The system the task is about (a wording choice).
+        world: The scenario's hidden model (``World()``: the controller's defaults).
     """
 
     def __init__(
@@ -41,8 +46,10 @@ class Builder:
         *,
         family: str,
         system: str,
+        world: World | None = None,
     ) -> None:
         self.rng = rng
+        self.world = world or World()
         self.wording = wording
         self.scenario_id = scenario_id
         self.family = family
@@ -61,10 +68,16 @@ class Builder:
         scenario_id: str,
         *,
         family: str,
+        world: World | None = None,
     ) -> Builder:
         """Return a builder for a scenario about a system drawn from :data:`words.SYSTEMS`."""
         return cls(
-            rng, wording, scenario_id, family=family, system=str(wording.choice(words.SYSTEMS))
+            rng,
+            wording,
+            scenario_id,
+            family=family,
+            system=str(wording.choice(words.SYSTEMS)),
+            world=world,
         )
 
     def values(self, table: tuple[tuple[str, ...], ...]) -> list[str]:
@@ -92,7 +105,9 @@ class Builder:
             idx = int(self.rng.integers(len(domain))) if believed is None else believed
             conf = float(self.rng.uniform(*confidence))
             age = float(math.exp(self.rng.uniform(math.log(age_s[0]), math.log(age_s[1]))))
-            prior = signals.honest_prior(self.rng, len(domain), idx, conf, age, volatility)
+            prior = signals.honest_prior(
+                self.rng, len(domain), idx, conf, age, volatility, self.world
+            )
             self.beliefs.append(
                 {
                     "variable": name,
@@ -103,7 +118,9 @@ class Builder:
                 }
             )
         else:
-            prior = signals.honest_prior(self.rng, len(domain), None, 0.0, 0.0, volatility)
+            prior = signals.honest_prior(
+                self.rng, len(domain), None, 0.0, 0.0, volatility, self.world
+            )
         self.variables[name] = {"domain": domain, "prior": prior, "volatility": volatility.value}
         return name
 
@@ -140,6 +157,11 @@ class Builder:
             ],
         }
 
+    def echoes(self, default: float) -> bool:
+        """Draw whether a would-be echo source echoes (its family's default rate, moved by the
+        hidden model). One structure draw at every shift."""
+        return bool(self.rng.random() < self.world.echo_rate(default))
+
     def _new_id(self, label: str) -> str:
         base = _slug(label)
         sid, n = base, 2
@@ -155,51 +177,55 @@ class Builder:
         authority: float,
         age_s: float,
         cues: dict[str, Any],
-        kind: str | None = None,
         cost: dict[str, Any] | None = None,
         echo: dict[str, str] | None = None,
         fails: float | None = None,
         label: str | None = None,
         suffix: str = "",
-    ) -> str:
+    ) -> None:
         """Add a source; its hidden accuracy follows its authority and age (unless ``echo``).
 
         ``label`` overrides the drawn label; ``suffix`` is appended to the teaser (family H's
-        injected text).
+        injected text); ``fails`` is the family's default failure rate (else drawn in
+        ``[0, 0.1)``), moved by the hidden model. The ``kind`` is a wording draw from one pool
+        for every source. The id is given by :meth:`build`, after the sources are shuffled.
         """
         authority = round(float(authority), 3)
         label = label or signals.source_label(self.wording, self.system)
         topic = str(self.wording.choice(words.ASPECTS + words.SYSTEMS))
         src: dict[str, Any] = {
-            "id": self._new_id(label),
             "label": label,
-            "kind": kind or signals.kind_for_authority(self.rng, authority),
+            "kind": str(self.wording.choice(words.KINDS)),
             "reports": list(reports),
             "authority": authority,
             "age_s": round(float(age_s), 1),
             "cost": cost or signals.draw_cost(self.rng),
             "salience": cues,
             "content": (signals.teaser(self.wording, cues, topic) + " " + suffix).strip(),
-            "fails": round(float(self.rng.uniform(0.0, 0.1) if fails is None else fails), 3),
+            "fails": round(
+                self.world.fails(float(self.rng.uniform(0.0, 0.1) if fails is None else fails)), 3
+            ),
         }
+        # The accuracy is drawn even for an echo, so whether a source echoes (a hidden draw that
+        # moves with the shift) never changes the structure draws that follow.
+        accs = [
+            signals.honest_accuracy(
+                self.rng,
+                authority,
+                age_s,
+                Volatility(self.variables[v]["volatility"]),
+                len(self.variables[v]["domain"]),
+                self.world,
+            )
+            for v in reports
+        ]
         if echo is not None:
             src["echo"] = dict(echo)
         elif reports:
-            accs = [
-                signals.honest_accuracy(
-                    self.rng,
-                    authority,
-                    age_s,
-                    Volatility(self.variables[v]["volatility"]),
-                    len(self.variables[v]["domain"]),
-                )
-                for v in reports
-            ]
             src["accuracy"] = round(float(np.mean(accs)), 4)
         if reports:
             src["render"] = f"{label}: " + ", ".join(f"{v} is {{{v}}}" for v in reports)
         self.sources.append(src)
-        return str(src["id"])
 
     def distractors(self, n: int, noise: str, *, silent: float = 0.5, loud: float = 0.85) -> None:
         """Add ``n`` distractors of any authority and age, with loud or (else) mixed cues.
@@ -222,6 +248,11 @@ class Builder:
     def build(self, *, budget: int, cost_weight: float, actions_text: list[str]) -> dict[str, Any]:
         """Return the scenario as a file-form dict (sources shuffled: position says nothing)."""
         order = self.rng.permutation(len(self.sources))
+        # Ids in the shuffled order: a "-2" suffix says only that the label came up before.
+        sources = [
+            {"id": self._new_id(self.sources[int(i)]["label"])} | self.sources[int(i)]
+            for i in order
+        ]
         template = str(self.wording.choice(words.TASK_TEMPLATES))
         return {
             "format": FORMAT_V1,
@@ -235,7 +266,7 @@ class Builder:
             "variables": self.variables,
             "actions": self.actions,
             "beliefs": self.beliefs,
-            "sources": [self.sources[int(i)] for i in order],
+            "sources": sources,
         }
 
     def validate(self, raw: dict[str, Any]) -> Scenario:

@@ -7,17 +7,19 @@ A family module defines its generator and decorates it with :func:`register_fami
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from heedful.bench.families._worlds import World, WorldSpec
 from heedful.model import Scenario
 
-#: A family's generator, ``make(rng, wording, scenario_id) -> Scenario``: ``rng`` draws the
-#: structure (roles, priors, accuracies, utilities, metadata), ``wording`` the surface (names,
-#: labels, teasers, task text, injected text) independently of it, and ``scenario_id`` is the id to
-#: give the scenario.
-Maker = Callable[[np.random.Generator, np.random.Generator, str], Scenario]
+#: A family's generator, ``make(rng, wording, scenario_id, world) -> Scenario``: ``rng`` draws the
+#: structure (roles, metadata, utilities, and the standard draws behind priors and accuracies),
+#: ``wording`` the surface (names, labels, kinds, teasers, task text, injected text) independently
+#: of it, ``scenario_id`` is the id to give the scenario and ``world`` is its hidden model (drawn
+#: from the family's :class:`WorldSpec` at the run's shift; pass it to ``Builder.start``).
+Maker = Callable[[np.random.Generator, np.random.Generator, str, World], Scenario]
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class Family:
         version: Generator version; bump on any change that can move scores.
         description: One line.
         make: The generator (see :data:`Maker`).
+        world: The family's own distribution of hidden models (docs/benchmark.md).
     """
 
     code: str
@@ -37,6 +40,11 @@ class Family:
     version: str
     description: str
     make: Maker
+    world: WorldSpec = field(default_factory=WorldSpec)
+
+    def draw_world(self, shift: float, rng: np.random.Generator) -> World:
+        """Draw one scenario's hidden model from this family's spec at ``shift`` (≥ 0)."""
+        return World.draw(self.world, shift, rng)
 
 
 #: Every registered family by code, in registration order (filled by importing the package).
@@ -44,14 +52,16 @@ FAMILIES: dict[str, Family] = {}
 
 
 def register_family(
-    code: str, name: str, *, version: str, description: str
+    code: str, name: str, *, version: str, description: str, world: WorldSpec | None = None
 ) -> Callable[[Maker], Maker]:
     """Function decorator: register a generator as family ``code`` (long name ``name``).
 
     Example::
 
         @register_family("G", "budgeted", version="G-v1", description="budgeted inspection")
-        def generate_budgeted(rng, wording, scenario_id): ...
+        def generate_budgeted(rng, wording, scenario_id, world): ...
+
+    ``world`` is the family's own :class:`WorldSpec` (default: ``WorldSpec()``).
 
     Raises:
         ValueError: the code or the name is taken by another generator, or the code is not one
@@ -61,7 +71,7 @@ def register_family(
         raise ValueError(f"family code must be one upper-case letter, got {code!r}")
 
     def decorate(make: Maker) -> Maker:
-        fam = Family(code, name, version, description, make)
+        fam = Family(code, name, version, description, make, world or WorldSpec())
         for other in FAMILIES.values():
             same = other.code == code or other.name.lower() == name.lower()
             if same and other.make.__qualname__ != make.__qualname__:

@@ -1,14 +1,15 @@
 """Honest-signal helpers shared by the generators (SPEC §5; document 000 §9, §10, §14.1).
 
-The hidden quantities are derived from the visible ones plus noise:
+The hidden quantities follow the visible ones through the scenario's own hidden model
+(:class:`~heedful.bench.families._worlds.World`), plus noise:
 
-* a variable's prior puts ``confidence · (1 − p_stale)`` (SPEC §4.1) on the believed value, where
-  ``p_stale = 1 − exp(−λ(volatility) · age)``, mixed with a little Dirichlet noise;
-* a source's accuracy is its visible authority, decayed toward chance by the staleness of the data
-  it holds, plus Gaussian noise.
+* a variable's prior puts ``keep = confidence^κ · (1 − p_stale)`` on the believed value, mixed
+  with Dirichlet noise;
+* a source's accuracy rises with its visible authority and decays toward chance with the
+  staleness of the data it holds, plus Gaussian noise.
 
-So a policy that reads authority, age and volatility correctly is rewarded, and no label gives the
-answer away.
+So a policy that reads authority, age and volatility is rewarded, no label gives the answer away,
+and at a shift above 0 the exact numbers are not the controller's formulas.
 """
 
 from __future__ import annotations
@@ -17,44 +18,10 @@ import math
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
 
 from heedful.bench.families import _words as words
+from heedful.bench.families._worlds import World
 from heedful.model import Volatility
-
-
-class SignalConfig(BaseModel):
-    """Numbers of the honest-signal model.
-
-    Attributes:
-        hazard_per_hour: Change hazard per volatility class (SPEC §4.1 defaults).
-        prior_noise: Weight of the Dirichlet(1) noise mixed into every prior.
-        accuracy_noise_sd: Standard deviation of the Gaussian noise on accuracy.
-        max_accuracy: Accuracies are capped here (no source is perfect).
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    hazard_per_hour: dict[Volatility, float] = Field(
-        default_factory=lambda: {
-            Volatility.IMMUTABLE: 0.0,
-            Volatility.LOW: 0.001,
-            Volatility.MEDIUM: 0.05,
-            Volatility.HIGH: 0.5,
-            Volatility.VERY_HIGH: 5.0,
-        }
-    )
-    prior_noise: float = Field(default=0.1, ge=0.0, le=1.0)
-    accuracy_noise_sd: float = Field(default=0.03, ge=0.0)
-    max_accuracy: float = Field(default=0.99, gt=0.0, le=1.0)
-
-
-SIGNALS = SignalConfig()
-
-
-def p_stale(volatility: Volatility, age_s: float, config: SignalConfig = SIGNALS) -> float:
-    """Return ``1 − exp(−λ · age)``, the chance a value of this volatility changed since age_s."""
-    return 1.0 - math.exp(-config.hazard_per_hour[volatility] * age_s / 3600.0)
 
 
 def honest_prior(
@@ -64,9 +31,12 @@ def honest_prior(
     confidence: float,
     age_s: float,
     volatility: Volatility,
-    config: SignalConfig = SIGNALS,
+    world: World,
 ) -> list[float]:
     """Return a prior over ``size`` values that follows the visible belief and its staleness.
+
+    The structure ``rng`` makes the same draws at every shift (the visible scenario does not
+    depend on the world); ``world`` sets the numbers.
 
     Args:
         rng: Structure randomness.
@@ -75,12 +45,12 @@ def honest_prior(
         confidence: Visible confidence of the belief.
         age_s: Visible age of the belief.
         volatility: Visible volatility class of the variable.
-        config: The signal model.
+        world: The scenario's hidden model.
     """
     if believed is None:
         base = rng.dirichlet(np.full(size, 3.0))
     else:
-        keep = confidence * (1.0 - p_stale(volatility, age_s, config))
+        keep = world.keep(confidence, volatility, age_s)
         # After a change the new value is any of the others; "keep" can also land on the old one.
         others = rng.dirichlet(np.full(size - 1, 4.0))
         base = np.empty(size)
@@ -88,7 +58,7 @@ def honest_prior(
         rest = (1.0 - base[believed]) * others
         base[[i for i in range(size) if i != believed]] = rest
     noise = rng.dirichlet(np.ones(size))
-    prior = (1.0 - config.prior_noise) * base + config.prior_noise * noise
+    prior = (1.0 - world.prior_noise) * base + world.prior_noise * noise
     prior = np.clip(prior, 1e-6, None)
     prior = prior / prior.sum()
     return _exact_sum(prior)
@@ -107,16 +77,14 @@ def honest_accuracy(
     age_s: float,
     volatility: Volatility,
     size: int,
-    config: SignalConfig = SIGNALS,
+    world: World,
 ) -> float:
-    """Return a hidden accuracy that follows visible authority and the staleness of the data.
+    """Return a hidden accuracy that rises with visible authority and falls with data staleness.
 
-    ``accuracy ≈ (1 − s) · authority + s / size`` with ``s = p_stale(volatility, age_s)``, plus
-    noise, clipped to ``[1/size, max_accuracy]``.
+    See :meth:`World.accuracy`; at shift 0 it is ``(1 − s)·authority + s/size`` plus noise of
+    sd 0.03, clipped to ``[1/size, 0.99]``.
     """
-    s = p_stale(volatility, age_s, config)
-    acc = (1.0 - s) * authority + s / size + rng.normal(0.0, config.accuracy_noise_sd)
-    return float(min(max(acc, 1.0 / size), config.max_accuracy))
+    return world.accuracy(authority, volatility, age_s, size, float(rng.standard_normal()))
 
 
 #: A count given either fixed or as a half-open ``(low, high)`` range to draw from uniformly.
@@ -198,12 +166,3 @@ def source_label(wording: np.random.Generator, system: str) -> str:
 def pick(wording: np.random.Generator, items: tuple[Any, ...], k: int) -> list[Any]:
     """Pick ``k`` distinct items."""
     return [items[i] for i in wording.choice(len(items), size=k, replace=False)]
-
-
-def kind_for_authority(rng: np.random.Generator, authority: float) -> str:
-    """A visible ``kind`` that tracks authority loosely (an honest but noisy signal)."""
-    if authority >= 0.85 and rng.random() < 0.8:
-        return str(rng.choice(words.INSTRUMENT_KINDS))
-    if authority >= 0.55 and rng.random() < 0.7:
-        return str(rng.choice(words.MIDDLE_KINDS))
-    return str(rng.choice(words.CHATTER_KINDS))

@@ -215,3 +215,15 @@ QUAD_VALUES = (
 
 #: Family I: kinds of the agent's own earlier write-ups (they look like documents, not chatter).
 SELF_KINDS = ("analysis", "document", "runbook", "report", "memory")
+
+#: Every ``kind`` a generated source can carry. A kind is surface wording, drawn for every source
+#: alike from this one pool: it says nothing about the source's role (issue 9).
+KINDS = tuple(
+    sorted(
+        set(INSTRUMENT_KINDS)
+        | set(MIDDLE_KINDS)
+        | set(CHATTER_KINDS)
+        | set(SUMMARY_KINDS)
+        | set(SELF_KINDS)
+    )
+)

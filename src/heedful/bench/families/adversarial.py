@@ -16,9 +16,13 @@ from heedful.bench.families import _signals as signals
 from heedful.bench.families import _words as words
 from heedful.bench.families._common import Builder
 from heedful.bench.families._registry import register_family
+from heedful.bench.families._worlds import World, WorldSpec
 from heedful.model import Scenario, Volatility
 
-VERSION = "H-v1"
+VERSION = "H-v2"
+#: The family's own hidden model per unit of shift (docs/benchmark.md): authorities overclaim most
+#: here.
+WORLD = WorldSpec(hazard_log_mean=0.4, calibration_log_mean=0.5, confidence_log_mean=0.2)
 MIMIC_LABEL_RATE = 0.4
 
 
@@ -40,14 +44,18 @@ def _shouting(rng: np.random.Generator) -> dict[str, object]:
     "H",
     "adversarial",
     version=VERSION,
+    world=WORLD,
     description="adversarial salience: urgent, repeated, self-prioritising distractors",
 )
 def generate_adversarial(
-    rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
+    rng: np.random.Generator,
+    wording: np.random.Generator,
+    scenario_id: str,
+    world: World,
 ) -> Scenario:
     """Generate one family-H scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(2, 4))
-    b = Builder.start(rng, wording, scenario_id, family="H")
+    b = Builder.start(rng, wording, scenario_id, family="H", world=world)
     system = b.system
     aspect = str(wording.choice(words.ASPECTS))
     state = b.variable(
@@ -96,7 +104,7 @@ def generate_adversarial(
         authority=rng.uniform(0.2, 0.5),
         age_s=float(belief["age_s"]),
         cues=_shouting(rng),
-        echo={state: str(belief["value"])},
+        echo={state: str(belief["value"])} if b.echoes(1.0) else None,
         label=_label(wording, system),
         suffix=injection(),
     )

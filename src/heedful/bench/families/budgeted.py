@@ -17,9 +17,15 @@ from heedful.bench.families import _signals as signals
 from heedful.bench.families import _words as words
 from heedful.bench.families._common import Builder
 from heedful.bench.families._registry import register_family
+from heedful.bench.families._worlds import World, WorldSpec
 from heedful.model import Scenario, Volatility
 
-VERSION = "G-v1"
+VERSION = "G-v2"
+#: The family's own hidden model per unit of shift (docs/benchmark.md): faster change with a long
+#: tail, overclaiming authorities and confidence.
+WORLD = WorldSpec(
+    hazard_log_mean=0.5, shape_log_mean=-0.2, calibration_log_mean=0.35, confidence_log_mean=0.3
+)
 N_HIGH = 4
 
 
@@ -27,10 +33,14 @@ N_HIGH = 4
     "G",
     "budgeted",
     version=VERSION,
+    world=WORLD,
     description="budgeted inspection: many candidates, hard budget",
 )
 def generate_budgeted(
-    rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
+    rng: np.random.Generator,
+    wording: np.random.Generator,
+    scenario_id: str,
+    world: World,
 ) -> Scenario:
     """Generate one family-G scenario (a :data:`heedful.bench.families.Maker`)."""
     n_sources = int(rng.integers(12, 25))
@@ -38,7 +48,7 @@ def generate_budgeted(
     n_partial = int(rng.integers(3, 7))
     n_distract = n_sources - N_HIGH - n_partial
 
-    b = Builder.start(rng, wording, scenario_id, family="G")
+    b = Builder.start(rng, wording, scenario_id, family="G", world=world)
     aspects = signals.pick(wording, words.ASPECTS, 2)
     state = b.variable(
         f"{b.system}_state",

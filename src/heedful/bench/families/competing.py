@@ -17,9 +17,13 @@ from heedful.bench.families import _signals as signals
 from heedful.bench.families import _words as words
 from heedful.bench.families._common import Builder
 from heedful.bench.families._registry import register_family
+from heedful.bench.families._worlds import World, WorldSpec
 from heedful.model import Scenario, Volatility
 
-VERSION = "F-v1"
+VERSION = "F-v2"
+#: The family's own hidden model per unit of shift (docs/benchmark.md): slower change,
+#: overclaiming authorities, underclaiming confidence.
+WORLD = WorldSpec(hazard_log_mean=-0.4, calibration_log_mean=0.3, confidence_log_mean=-0.3)
 #: Chance that the very uncertain variable earns the hedge a small bonus (else it is irrelevant).
 LOW_STAKE_RATE = 0.5
 
@@ -28,14 +32,18 @@ LOW_STAKE_RATE = 0.5
     "F",
     "competing",
     version=VERSION,
+    world=WORLD,
     description="competing uncertainty: very uncertain but irrelevant vs consequential",
 )
 def generate_competing(
-    rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
+    rng: np.random.Generator,
+    wording: np.random.Generator,
+    scenario_id: str,
+    world: World,
 ) -> Scenario:
     """Generate one family-F scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(1, 3))
-    b = Builder.start(rng, wording, scenario_id, family="F")
+    b = Builder.start(rng, wording, scenario_id, family="F", world=world)
     aspects = signals.pick(wording, words.ASPECTS, 2)
     vague = b.variable(
         f"{b.system}_{aspects[0]}",

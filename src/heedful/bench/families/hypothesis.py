@@ -17,29 +17,34 @@ from heedful.bench.families import _signals as signals
 from heedful.bench.families import _words as words
 from heedful.bench.families._common import Builder
 from heedful.bench.families._registry import register_family
+from heedful.bench.families._worlds import World, WorldSpec
 from heedful.model import Scenario, Volatility
 
-VERSION = "I-v1"
+VERSION = "I-v2"
+#: The family's own hidden model per unit of shift (docs/benchmark.md): the agent's own hypotheses
+#: are the most overconfident.
+WORLD = WorldSpec(
+    hazard_log_mean=0.3, calibration_log_mean=0.2, confidence_log_mean=0.5, echo_delta=-0.05
+)
 ORIGIN = "hypothesis"
-
-
-def _written_kind(rng: np.random.Generator) -> str | None:
-    # Half of the ordinary sources are write-ups too; None lets the builder draw by authority.
-    return str(rng.choice(words.SELF_KINDS)) if rng.random() < 0.5 else None
 
 
 @register_family(
     "I",
     "hypothesis",
     version=VERSION,
+    world=WORLD,
     description="self-generated distractor: the agent's own obsolete hypothesis and its echoes",
 )
 def generate_hypothesis(
-    rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
+    rng: np.random.Generator,
+    wording: np.random.Generator,
+    scenario_id: str,
+    world: World,
 ) -> Scenario:
     """Generate one family-I scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(1, 4))
-    b = Builder.start(rng, wording, scenario_id, family="I")
+    b = Builder.start(rng, wording, scenario_id, family="I", world=world)
     aspect = str(wording.choice(words.ASPECTS))
     state = b.variable(
         f"{b.system}_state",
@@ -75,9 +80,8 @@ def generate_hypothesis(
             cues=signals.cues(
                 rng, urgent_words=0, verbosity=(80, 400), recency_s=(0, 600), repeats=(1, 5)
             ),
-            kind=str(rng.choice(words.SELF_KINDS)),
             cost=signals.draw_cost(rng, tokens=(30, 200), latency_ms=(10, 200)),
-            echo={state: str(belief["value"])},
+            echo={state: str(belief["value"])} if b.echoes(1.0) else None,
             fails=0.0,
         )
     b.source(
@@ -85,24 +89,20 @@ def generate_hypothesis(
         authority=rng.uniform(0.85, 0.97),
         age_s=rng.uniform(0.0, 300.0),
         cues=signals.quiet_cues(rng),
-        kind=str(rng.choice(words.INSTRUMENT_KINDS)),
         cost=signals.draw_cost(rng, tokens=(150, 600), latency_ms=(400, 3_000)),
     )
-    # Others' write-ups carry the same kinds, so a kind does not mark the agent's own echoes.
     if rng.random() < 0.5:
         b.source(
             [state],
             authority=rng.uniform(0.5, 0.75),
             age_s=rng.uniform(1_800.0, 14_400.0),
             cues=signals.mixed_cues(rng),
-            kind=_written_kind(rng),
         )
     b.source(
         [cond],
         authority=rng.uniform(0.7, 0.92),
         age_s=rng.uniform(0.0, 3_600.0),
         cues=signals.mixed_cues(rng),
-        kind=_written_kind(rng),
     )
     b.distractors(int(rng.integers(3, 7)), noise)
     raw = b.build(budget=budget, cost_weight=float(rng.uniform(0.003, 0.015)), actions_text=verbs)

@@ -14,23 +14,31 @@ from heedful.bench.families import _signals as signals
 from heedful.bench.families import _words as words
 from heedful.bench.families._common import Builder
 from heedful.bench.families._registry import register_family
+from heedful.bench.families._worlds import World, WorldSpec
 from heedful.model import Scenario, Volatility
 
-VERSION = "A-v1"
+VERSION = "A-v2"
+#: The family's own hidden model per unit of shift (docs/benchmark.md): the state changes faster
+#: than the controller assumes; confidence overclaims.
+WORLD = WorldSpec(hazard_log_mean=0.6, calibration_log_mean=0.2, confidence_log_mean=0.3)
 
 
 @register_family(
     "A",
     "loud",
     version=VERSION,
+    world=WORLD,
     description="loud distractor vs quiet critical signal",
 )
 def generate_loud(
-    rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
+    rng: np.random.Generator,
+    wording: np.random.Generator,
+    scenario_id: str,
+    world: World,
 ) -> Scenario:
     """Generate one family-A scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(1, 3))
-    b = Builder.start(rng, wording, scenario_id, family="A")
+    b = Builder.start(rng, wording, scenario_id, family="A", world=world)
     aspect = str(wording.choice(words.ASPECTS))
     state = b.variable(
         f"{b.system}_status",

@@ -17,9 +17,13 @@ from heedful.bench.families import _signals as signals
 from heedful.bench.families import _words as words
 from heedful.bench.families._common import Builder
 from heedful.bench.families._registry import register_family
+from heedful.bench.families._worlds import World, WorldSpec
 from heedful.model import Scenario, Volatility
 
-VERSION = "C-v1"
+VERSION = "C-v2"
+#: The family's own hidden model per unit of shift (docs/benchmark.md): authorities and confidence
+#: underclaim a little.
+WORLD = WorldSpec(hazard_log_mean=0.3, calibration_log_mean=-0.2, confidence_log_mean=-0.2)
 
 
 def _bystander(b: Builder, aspect: str) -> str:
@@ -42,15 +46,19 @@ def _bystander(b: Builder, aspect: str) -> str:
     "C",
     "relevance",
     version=VERSION,
+    world=WORLD,
     description="goal relevance: many uncertain facts, few matter to the decision",
 )
 def generate_relevance(
-    rng: np.random.Generator, wording: np.random.Generator, scenario_id: str
+    rng: np.random.Generator,
+    wording: np.random.Generator,
+    scenario_id: str,
+    world: World,
 ) -> Scenario:
     """Generate one family-C scenario (a :data:`heedful.bench.families.Maker`)."""
     budget = int(rng.integers(2, 5))
     n_bystanders = int(rng.integers(3, 5))
-    b = Builder.start(rng, wording, scenario_id, family="C")
+    b = Builder.start(rng, wording, scenario_id, family="C", world=world)
     aspects = signals.pick(wording, words.ASPECTS, 1 + n_bystanders)
     state = b.variable(
         f"{b.system}_state",

@@ -23,6 +23,7 @@ from heedful.attention import (
     Controller,
     DecisionModel,
     Estimator,
+    GeneratorConfig,
     SelectorConfig,
     Stop,
 )
@@ -44,7 +45,11 @@ _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 # No exploration draws in the benchmark: exploration serves live learning (document 000 §20.4),
 # and without it the policies are deterministic functions of the view and the history, which the
 # runner relies on when it branches a policy over outcomes for its exact adaptive value.
-_BENCH_CONFIG = AttentionConfig(selector=SelectorConfig(exploration_rate=0.0))
+# A failed read is only a failed read there (nothing to diagnose), so no diagnostic candidates.
+_BENCH_CONFIG = AttentionConfig(
+    selector=SelectorConfig(exploration_rate=0.0),
+    generator=GeneratorConfig(diagnose_failures=False),
+)
 _ESTIMATORS = ("heuristic", "model", "staleness", "goal", "risk")
 
 

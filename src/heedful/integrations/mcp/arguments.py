@@ -7,13 +7,23 @@ unknown argument names are refused. Simple ranges are in the schemas; checks tha
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import math
+from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+)
 
 __all__ = [
     "CheckClaimArgs",
     "CostArgs",
+    "HealthArgs",
     "RankArgs",
     "RecordBeliefArgs",
     "RegisterSourceArgs",
@@ -27,7 +37,32 @@ __all__ = [
 #: Most ranked candidates one ``attention_rank`` call lists.
 MAX_RANK_LIMIT = 100
 
+#: Longest claim value (or domain value) accepted, in characters.
+MAX_VALUE_CHARS = 10_000
+#: Most entries of a mapping argument (observations, authority by claim type).
+MAX_ENTRIES = 1000
+
+
+def _number_as_text(value: Any) -> Any:
+    """Models and clients send numeric values (a version ``4.1``): read them as their JSON text.
+
+    Booleans and non-finite numbers are left as they are, so they are refused: ``true`` is not
+    the value ``"True"``.
+    """
+    if isinstance(value, bool) or (isinstance(value, float) and not math.isfinite(value)):
+        return value  # refused by the strict string check
+    if isinstance(value, int | float):
+        return repr(value) if isinstance(value, float) else str(value)
+    return value
+
+
 Id = Annotated[str, Field(min_length=1, max_length=200)]
+Value = Annotated[
+    str,
+    StringConstraints(max_length=MAX_VALUE_CHARS),
+    BeforeValidator(_number_as_text),
+    WithJsonSchema({"type": ["string", "number"], "maxLength": MAX_VALUE_CHARS}),
+]
 NonNegative = Annotated[float, Field(ge=0.0)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 
@@ -36,6 +71,17 @@ class ToolArgs(BaseModel):
     """Base of every tool's arguments: strict JSON types, finite numbers, no unknown names."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+class HealthArgs(ToolArgs):
+    """Arguments of ``attention_health`` (document 000 §5.3, §25)."""
+
+    window_turns: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="Most recent turns of the trace to read (null: the configured 100).",
+    )
 
 
 class SurveyArgs(ToolArgs):
@@ -95,8 +141,9 @@ class ResolveArgs(ToolArgs):
 
     candidate_id: Id = Field(description="The id of the selected candidate ('next.candidate.id').")
     succeeded: bool = Field(default=True, description="Whether the computation returned anything.")
-    observations: dict[Id, str | None] = Field(
+    observations: dict[Id, Value | None] = Field(
         default_factory=dict,
+        max_length=MAX_ENTRIES,
         description="Claim id → observed value (inspections only; null: nothing observed).",
     )
     actual_cost: CostArgs | None = Field(default=None, description="What it really cost.")
@@ -129,7 +176,9 @@ class RegisterSourceArgs(ToolArgs):
         default=0.5, description="Authority in [0, 1] for claim types not listed below."
     )
     authority_by_claim_type: dict[Id, Unit] = Field(
-        default_factory=dict, description="Claim type → authority in [0, 1] (document 000 §10)."
+        default_factory=dict,
+        max_length=MAX_ENTRIES,
+        description="Claim type → authority in [0, 1] (document 000 §10).",
     )
     cost: CostArgs = Field(default_factory=CostArgs, description="Cost of one inspection.")
     age_s: NonNegative = Field(default=0.0, description="Age of the data it holds, in seconds.")
@@ -140,8 +189,10 @@ class RecordBeliefArgs(ToolArgs):
     """Arguments of ``attention_record_belief`` (document 000 §8, §9)."""
 
     claim_id: Id
-    value: str | None = Field(description="The believed value; null: no belief, only the domain.")
-    domain: list[str] | None = Field(
+    value: Value | None = Field(
+        description="The believed value (a number is read as its JSON text); null: only the domain."
+    )
+    domain: list[Value] | None = Field(
         default=None, min_length=1, max_length=1000, description="Possible values."
     )
     claim_type: Id | None = Field(default=None, description="Type for authority and policies.")

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from heedful.attention import Controller, Stop
-from heedful.engine import Engine, EngineConfig, StoreGraph
+from heedful.engine import Engine, EngineConfig, Journal, StoreGraph, journal_path
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate
@@ -68,6 +68,10 @@ class Backend(Protocol):
 
     def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
         """Record (or replace) a belief."""
+        ...
+
+    def health(self, window_turns: int | None) -> Mapping[str, Any]:
+        """The §5.3 funnel and §25 signatures over the trace's latest turns."""
         ...
 
     def set_goal(self, goal_id: str, **fields: Any) -> Mapping[str, Any]:
@@ -171,8 +175,13 @@ class StoreBackend:
         return {**asdict(verdict), "mode": self.controller.validator.mode.value}
 
     def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
-        """Forward to :meth:`Controller.register_source` (written through to the store)."""
-        self.controller.register_source(source_id, **metadata)
+        """Forward to :meth:`Controller.register_source` (written through to the store).
+
+        Registered as trusted, as before sources became untrusted by default: no MCP tool
+        submits candidates, so here trust only decides whether a source's reports count as
+        observations of the world for the store's learned change rates.
+        """
+        self.controller.register_source(source_id, **{"trusted": True, **metadata})
         return {"status": "ok", "source": asdict(self.controller.world.source(source_id))}
 
     def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
@@ -189,6 +198,17 @@ class StoreBackend:
             raise InvalidArgumentError(f"goal {goal_id!r}: {exc.errors()[0]['msg']}") from None
         self.controller.add_goal(goal)
         return {"status": "ok", "goal": self.store.get_goal(goal_id).model_dump(mode="json")}
+
+    def health(self, window_turns: int | None) -> Mapping[str, Any]:
+        """Compute :func:`heedful.attention.health.health` over the store's trace."""
+        from dataclasses import replace
+
+        from heedful.attention.health import health, rows_from_store
+
+        config = self.controller.config.health
+        if window_turns is not None:
+            config = replace(config, window_turns=window_turns)
+        return {"status": "ok", **health(rows_from_store(self.store.trace()), config).to_dict()}
 
     def close(self) -> None:
         """Stop the engine's heartbeat and close the store."""
@@ -215,7 +235,9 @@ def open_backend(
     """
     store = Store.open(path)
     try:
-        engine = Engine(StoreGraph(store), engine_config)
+        # The engine's journal lives beside the store, as with `heedful engine` (undo by id).
+        journal = Journal(journal_path(path)) if os.fspath(path) != ":memory:" else None
+        engine = Engine(StoreGraph(store), engine_config, journal=journal)
         controller = Controller(store)
     except BaseException:
         store.close()

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from heedful.errors import HeedfulError
 from heedful.integrations.mcp.arguments import (
     CheckClaimArgs,
+    HealthArgs,
     RankArgs,
     RecordBeliefArgs,
     RegisterSourceArgs,
@@ -30,6 +31,7 @@ from heedful.integrations.mcp.arguments import (
     ToolArgs,
 )
 from heedful.integrations.mcp.backend import Backend
+from heedful.integrations.mcp.salience_tool import SalienceArgs, run_salience
 
 __all__ = [
     "TOOLS",
@@ -129,6 +131,10 @@ def _record_belief(backend: Backend, args: RecordBeliefArgs) -> Mapping[str, Any
     )
 
 
+def _health(backend: Backend, args: HealthArgs) -> Mapping[str, Any]:
+    return backend.health(window_turns=args.window_turns)
+
+
 def _set_goal(backend: Backend, args: SetGoalArgs) -> Mapping[str, Any]:
     fields = args.model_dump(exclude={"goal_id"})
     return backend.set_goal(args.goal_id, **fields)
@@ -219,6 +225,30 @@ TOOLS: tuple[ToolSpec, ...] = (
         args=SetGoalArgs,
         run=_set_goal,
         read_only=False,
+    ),
+    ToolSpec(
+        name="attention_health",
+        description=(
+            "How well the attention controller itself is doing, from its trace: the funnel "
+            "(opportunity → fired → candidate → selected → succeeded → used) per trigger and a "
+            "verdict (ok, warn, n/a) for each controller failure mode: priority inflation, "
+            "overinspection, underinspection, thrashing, starvation, novelty addiction, "
+            "self-confirmation, candidate blindness."
+        ),
+        args=HealthArgs,
+        run=_health,
+        read_only=True,
+    ),
+    ToolSpec(
+        name="salience",
+        description=(
+            "Document 003's salience pipeline on one user turn: urgency, topics, focus "
+            "duration (from the chat history you pass), priority tools and the context filter "
+            "for memory retrieval; optionally filters fragments by the topics. Stateless."
+        ),
+        args=SalienceArgs,
+        run=run_salience,
+        read_only=True,
     ),
 )
 

@@ -1,0 +1,100 @@
+"""The controller beside the model (``llm-advised``): the advice behind ``attention_next``.
+
+The advisor is the real :class:`heedful.attention.Controller` (through the ``voc`` policy)
+built from the same view the model sees and fed the same observations. Asked for advice, it
+names the next computation worth doing and its predicted net value, or says to decide now.
+It never sees anything the model cannot: the view and the model's own inspections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from heedful.attention import Stop
+from heedful.bench.policies.voc import ControllerPolicy
+from heedful.bench.policy import Observation
+from heedful.model import TaskView
+from heedful.model.candidate import CandidateKind
+
+__all__ = ["Advisor"]
+
+
+class Advisor:
+    """Runs the heuristic VOC controller on a view and words its recommendation.
+
+    Args:
+        view: The view the model sees.
+        rng: The controller's randomness (it draws none in the benchmark configuration).
+    """
+
+    def __init__(self, view: TaskView, rng: np.random.Generator) -> None:
+        self.view = view
+        self._rng = rng
+        self._policy = ControllerPolicy(estimator="heuristic")
+        self._policy.reset(view, rng)
+        self._fed = 0
+        self.calls = 0
+
+    def _step(self, history: Sequence[Observation]) -> tuple[str | None, float | None]:
+        """Feed the new observations, return (next source or None, its net value or best)."""
+        ctl = self._policy.controller
+        pending = self._policy._pending  # the policy's own map of asked source → candidate id
+        for obs in history[self._fed :]:
+            cid = pending.pop(obs.source_id, None)
+            if cid is None:
+                continue  # the model read something the controller did not advise
+            if obs.withheld:
+                ctl.resolve(cid, withheld=True)
+            elif obs.failed or obs.values is None:
+                ctl.resolve(cid, succeeded=False)
+            else:
+                known = {k: v for k, v in obs.values.items() if k in ctl.world.beliefs}
+                ctl.resolve(cid, succeeded=True, observations=known)
+        self._fed = len(history)
+        while True:
+            step = ctl.next()
+            if isinstance(step, Stop):
+                return None, step.best_voc
+            if step.kind is CandidateKind.INSPECT_SOURCE:
+                if any(o.source_id == step.target for o in history):
+                    ctl.resolve(step.id, succeeded=True)
+                    continue
+                pending[step.target] = step.id
+                return step.target, step.predicted_voc
+            ctl.resolve(step.id, succeeded=True)
+
+    def advise(self, history: Sequence[Observation], *, adaptive: bool) -> str:
+        """The recommendation as a short note for the model.
+
+        Adaptive condition: the next source worth inspecting and its predicted net value, or
+        "decide now". Static condition: the whole plan (the controller's choices with every
+        result withheld), since the model commits to its inspections at once.
+        """
+        self.calls += 1
+        if not adaptive:
+            if history:
+                return "The inspections are done: decide now."
+            plan: list[Observation] = []
+            values: list[str] = []
+            while len(plan) < self.view.budget:
+                sid, voc = self._step(plan)
+                if sid is None:
+                    break
+                plan.append(Observation(sid, withheld=True))
+                values.append(f"{sid} (net value {voc:.3g})" if voc is not None else sid)
+            # The plan consumed the controller's turn; rebuild it for a consistent next call.
+            self._policy.reset(self.view, self._rng)
+            self._fed = 0
+            if not values:
+                return "No inspection is worth its cost here: decide now."
+            return "Inspect: " + ", ".join(values) + ". Then decide."
+        if len(history) >= self.view.budget:
+            return "The inspection budget is used up: decide now."
+        sid, voc = self._step(history)
+        if sid is None:
+            best = f" (best remaining net value {voc:.3g})" if voc is not None else ""
+            return f"No further inspection is worth its cost{best}: decide now."
+        value = f" (predicted net value {voc:.3g})" if voc is not None else ""
+        return f"Inspect {sid} next{value}."

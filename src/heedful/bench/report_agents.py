@@ -1,0 +1,217 @@
+"""The agents-under-test section of the reports (docs/llm.md): failure split, modes, rescue,
+lift and usage. Rendered as Rich tables and as HTML (with the split as a stacked bar); nothing is
+shown for a run without agents."""
+
+from __future__ import annotations
+
+import html
+
+from rich import box
+from rich.table import Table
+
+from heedful.bench.agent_results import STAGES, AgentAggregates, ModeRow
+from heedful.bench.results import ALL_FAMILIES, Results
+from heedful.bench.stats import MeanCI, PairedDiff, Proportion
+
+__all__ = ["agent_html", "agent_tables"]
+
+#: Colour of each bucket of the split (stage order; pass last).
+_COLOURS = {
+    "initiation": "#b2182b",
+    "selection": "#ef8a62",
+    "retrieval": "#fddbc7",
+    "evidence": "#d1e5f0",
+    "reasoning": "#67a9cf",
+    "endpoint": "#999999",
+    "pass": "#1b7837",
+}
+MODE_HEADERS = ("policy", "mode", "score", "decision accuracy", "net utility", "flagged", "trials")
+RESCUE_HEADERS = ("policy", "rescue rate", "attention correct", "production correct", "pairs")
+LIFT_HEADERS = (
+    "advised − base",
+    "mode",
+    "score",
+    "decision accuracy",
+    "authoritative read",
+    "pairs",
+)
+USAGE_HEADERS = ("policy", "calls", "cached", "prompt tok", "completion tok", "errors", "latency s")
+
+
+def _pct(p: Proportion) -> str:
+    return "—" if p.p is None else f"{100 * p.p:.0f}% [{100 * p.lo:.0f}, {100 * p.hi:.0f}]"
+
+
+def _mean(m: MeanCI | None, digits: int) -> str:
+    return "—" if m is None else f"{m.mean:.{digits}f} [{m.lo:.{digits}f}, {m.hi:.{digits}f}]"
+
+
+def _diff(d: PairedDiff | None, digits: int) -> str:
+    return "—" if d is None else f"{d.mean:+.{digits}f} [{d.lo:+.{digits}f}, {d.hi:+.{digits}f}]"
+
+
+def _rows(agents: AgentAggregates) -> dict[str, list[list[str]]]:
+    modes = [r for r in agents.modes if r.family == ALL_FAMILIES]
+    return {
+        "modes": [
+            [
+                r.policy,
+                r.mode,
+                _mean(r.score, 1),
+                _pct(r.action_correct),
+                _mean(r.net_utility, 3),
+                str(r.protocol_errors),
+                str(r.n_trials),
+            ]
+            for r in modes
+        ],
+        "rescue": [
+            [
+                r.policy,
+                _pct(r.rescue),
+                _pct(r.attention_correct),
+                _pct(r.production_correct),
+                str(r.n_pairs),
+            ]
+            for r in agents.rescue
+            if r.family == ALL_FAMILIES
+        ],
+        "lift": [
+            [
+                f"{r.advised} − {r.base}",
+                r.mode,
+                _diff(r.score, 1),
+                _diff(r.action_correct, 2),
+                _diff(r.authoritative_rate, 2),
+                str(r.n_pairs),
+            ]
+            for r in agents.lift
+            if r.family == ALL_FAMILIES
+        ],
+        "usage": [
+            [
+                r.policy,
+                str(r.calls),
+                str(r.cached_calls),
+                str(r.prompt_tokens),
+                str(r.completion_tokens),
+                str(r.errors),
+                "—" if r.mean_latency_s is None else f"{r.mean_latency_s:.3f}",
+            ]
+            for r in agents.usage
+        ],
+    }
+
+
+_TITLES = {
+    "modes": ("agents — attention vs production (document 000 Appendix D)", MODE_HEADERS),
+    "rescue": (
+        "validator rescue rate = P(production right ∧ attention wrong) (§17.3)",
+        RESCUE_HEADERS,
+    ),
+    "lift": ("lift of the controller beside the model (paired)", LIFT_HEADERS),
+    "usage": ("model usage", USAGE_HEADERS),
+}
+
+
+def agent_tables(results: Results) -> list[Table]:
+    """Rich tables of the agent aggregates (empty for a run without agents)."""
+    agents = results.aggregates.agents
+    if agents is None or not agents.modes:
+        return []
+    out: list[Table] = []
+    for key, rows in _rows(agents).items():
+        if not rows:
+            continue
+        title, headers = _TITLES[key]
+        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+        for i, h in enumerate(headers):
+            t.add_column(h, justify="left" if i == 0 else "right", no_wrap=True)
+        for cells in rows:
+            t.add_row(*cells)
+        out.append(t)
+    split = Table(
+        title="agents — failure split (first failing stage, document 000 §13)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+    )
+    for h in ("policy", "mode", *STAGES):
+        split.add_column(h, justify="left" if h in ("policy", "mode") else "right")
+    for r in agents.modes:
+        if r.family == ALL_FAMILIES:
+            split.add_row(r.policy, r.mode, *(str(r.split.get(s, 0)) for s in STAGES))
+    out.insert(0, split)
+    return out
+
+
+def _stacked_bar(row: ModeRow, width: int = 520) -> str:
+    total = max(row.n_trials, 1)
+    x = 0.0
+    rects = []
+    for stage in STAGES:
+        n = row.split.get(stage, 0)
+        if not n:
+            continue
+        w = width * n / total
+        rects.append(
+            f"<rect x='{x:.1f}' y='0' width='{w:.1f}' height='18' fill='{_COLOURS[stage]}'>"
+            f"<title>{stage}: {n} of {row.n_trials}</title></rect>"
+        )
+        x += w
+    return f"<svg width='{width}' height='18' role='img'>{''.join(rects)}</svg>"
+
+
+def _html_table(headers: tuple[str, ...], rows: list[list[str]]) -> str:
+    head = "".join(
+        f"<th class='l'>{html.escape(h)}</th>" if i == 0 else f"<th>{html.escape(h)}</th>"
+        for i, h in enumerate(headers)
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f"<td class='l'>{html.escape(c)}</td>" if i == 0 else f"<td>{html.escape(c)}</td>"
+            for i, c in enumerate(cells)
+        )
+        + "</tr>"
+        for cells in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def agent_html(results: Results) -> str:
+    """The HTML section of the agents under test ("" for a run without agents)."""
+    agents = results.aggregates.agents
+    if agents is None or not agents.modes:
+        return ""
+    legend = " ".join(
+        f"<span style='background:{c};padding:0 .6em'>&nbsp;</span> {html.escape(s)}"
+        for s, c in _COLOURS.items()
+    )
+    parts = [
+        "<h2>Agents under test — failure split (document 000 §13)</h2>",
+        "<p class='note'>Each bar: the share of an agent's trials by first failing stage "
+        "(initiation → selection → retrieval → evidence → reasoning), <i>endpoint</i> when the "
+        "model never answered, and <i>pass</i>. Agents choose their own action, so every stage "
+        "can fail; programmatic policies keep the runner's Bayes-best action, so their evidence "
+        "and reasoning stages pass by construction. Definitions: docs/llm.md, docs/metrics.md."
+        f"</p><p class='note'>{legend}</p><table>",
+    ]
+    for r in agents.modes:
+        if r.family == ALL_FAMILIES:
+            parts.append(
+                f"<tr><td class='l'>{html.escape(r.policy)}</td><td class='l'>{r.mode}</td>"
+                f"<td class='l'>{_stacked_bar(r)}</td><td>{r.n_trials}</td></tr>"
+            )
+    parts.append("</table>")
+    rows = _rows(agents)
+    headings = {
+        "modes": "Attention vs production score (Appendix D)",
+        "rescue": "Validator rescue rate (§17.3)",
+        "lift": "Lift of the controller beside the model: advised − plain, paired",
+        "usage": "Model usage",
+    }
+    for key, table_rows in rows.items():
+        if table_rows:
+            parts.append(f"<h2>{html.escape(headings[key])}</h2>")
+            parts.append(_html_table(_TITLES[key][1], table_rows))
+    return "\n".join(parts)

@@ -1,0 +1,147 @@
+"""``heedful agent``: the scripted endpoint; and the agent options of ``heedful bench run``
+(docs/llm.md). Thin: parses, builds settings, shows progress."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import typer
+
+from heedful.errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from heedful.bench.agent_runner import AgentProgress
+    from heedful.bench.agent_suite import AgentRun
+
+agent_app = typer.Typer(help="LLM agents under test: the scripted endpoint.", no_args_is_help=True)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the ``agent`` group to the root app."""
+    root.add_typer(agent_app, name="agent")
+
+
+#: Default response cache of ``bench run`` with an agent.
+DEFAULT_CACHE = "runs/llm-cache.sqlite"
+
+
+def build_agent_run(
+    *,
+    model: str | None,
+    base_url: str | None,
+    api_key_env: str | None,
+    concurrency: int,
+    mode: str,
+    temperature: float,
+    max_tokens: int,
+    timeout: float,
+    retries: int,
+    cache: str | None,
+    progress: bool | None,
+) -> AgentRun | None:
+    """The :class:`AgentRun` of the options, or ``None`` when no endpoint is given.
+
+    Raises:
+        InvalidArgumentError: one line naming the bad option.
+    """
+    from pydantic import ValidationError
+
+    from heedful.bench.agent import AgentSettings
+    from heedful.bench.agent_runner import MODES
+    from heedful.bench.agent_suite import AgentRun
+
+    if model is None and base_url is None:
+        return None
+    if model is None or base_url is None:
+        raise InvalidArgumentError("an agent endpoint needs both --model and --base-url")
+    if mode not in MODES:
+        raise InvalidArgumentError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if concurrency < 1:
+        raise InvalidArgumentError(f"--concurrency must be at least 1, not {concurrency}")
+    try:
+        settings = AgentSettings(
+            model=model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            timeout_s=timeout,
+            retries=retries,
+            cache=cache,
+        )
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        option = {"base_url": "--base-url", "timeout_s": "--timeout", "max_tokens": "--max-tokens"}
+        name = str(err["loc"][0]) if err["loc"] else "settings"
+        raise InvalidArgumentError(f"{option.get(name, '--' + name)}: {err['msg']}") from None
+    settings.check_key()
+    show = sys.stderr.isatty() if progress is None else progress
+    return AgentRun(
+        settings=settings,
+        mode=mode,
+        concurrency=concurrency,
+        on_progress=_progress_printer() if show else None,
+    )
+
+
+def _progress_printer() -> Callable[[AgentProgress], None]:
+    from rich.console import Console
+
+    console = Console(stderr=True)
+
+    def show(p: AgentProgress) -> None:
+        u = p.usage
+        assert u is not None
+        console.print(
+            f"[bold]agents[/bold] {p.done}/{p.total} trials · {u.calls} calls "
+            f"({u.cached_calls} cached) · {u.prompt_tokens}+{u.completion_tokens} tokens · "
+            f"{u.errors} errors · {p.flagged} flagged",
+            end="\r",
+            highlight=False,
+        )
+        if p.done == p.total:
+            console.print()
+
+    return show
+
+
+@agent_app.command("serve-scripted")
+def serve_scripted(
+    behaviour: str = typer.Option("careful", "--behaviour", help="The scripted agent to play."),
+    port: int = typer.Option(8099, "--port", help="Port to bind on loopback (0: any free)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Loopback address to bind."),
+    latency_ms: float = typer.Option(0.0, "--latency-ms", help="Delay added to every answer."),
+) -> None:
+    """Serve a scripted agent as an OpenAI-compatible endpoint (no model needed)."""
+    import asyncio
+
+    if not 0 <= port < 65536:
+        raise InvalidArgumentError(
+            f"--port must be between 0 (any free port) and 65535, not {port}"
+        )
+    if latency_ms < 0:
+        raise InvalidArgumentError(f"--latency-ms must be ≥ 0, not {latency_ms}")
+    try:
+        from heedful.integrations.llm import ScriptedServer
+    except ImportError as exc:
+        raise InvalidArgumentError(
+            f"the scripted endpoint needs the `llm` extra ({exc.name} is not installed): "
+            "pip install 'heedful[llm]'"
+        ) from None
+    server = ScriptedServer(behaviour, host=host, port=port, latency_s=latency_ms / 1000.0)
+
+    async def run() -> None:
+        await server.start()
+        typer.echo(f"scripted agent {behaviour!r} on {server.base_url}", err=True)
+        await asyncio.Event().wait()
+
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a server stops, not an error
+        try:
+            asyncio.run(run())
+        except OSError as exc:
+            raise InvalidArgumentError(
+                f"--port: cannot bind {host}:{port}: {exc.strerror}"
+            ) from None

@@ -1,0 +1,219 @@
+"""``heedful/BudgetedInspection-v0``: budgeted inspection as a Gymnasium environment.
+
+One episode is one bench trial (SPEC §3, §5): a scenario is picked and its world drawn from the
+truth (seeded by ``reset(seed=…)``); each step inspects one source or stops; on stop the
+Bayes-optimal action on the posterior is taken, exactly as the bench does. The return of an
+episode is the trial's net utility: each inspection gives ``−cost_weight × scalar cost`` and
+the stop step gives ``u(action, world)``.
+
+*Observation* (``float32``, shape ``(max_sources, 8)`` flattened, then 2 globals), visible
+information only — per source slot: present, authority, ``log(1 + age h)``, weighted cost,
+decision variables reported, inspected, failed, and the share of its reported decision
+variables whose observed value agrees with the held belief (0.5 until inspected); globals:
+budget left / budget, and inspections made / budget. Slots beyond the scenario's sources are 0.
+
+*Action* ``Discrete(max_sources + 1)``: ``i`` inspects source ``i`` (in view order), the last
+action stops and acts. An action on an empty slot, a source already inspected, or past the budget
+ends the episode like a stop (the bench's protocol violation) with ``info["invalid"] = True``.
+
+*info* carries only visible numbers (budget left, sources, the action taken at the end) and the
+reward parts — never a PRIVATE field (no world, prior, accuracy, echo or render).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from heedful.bench.runner import decision_variables
+from heedful.bench.scoring import ScenarioOracle, TrialWorld
+from heedful.errors import InvalidArgumentError
+from heedful.model import Scenario
+
+__all__ = ["ENV_ID", "PER_SOURCE", "BudgetedInspectionEnv"]
+
+ENV_ID = "heedful/BudgetedInspection-v0"
+PER_SOURCE = 8
+_GLOBALS = 2
+_HIGH = 1e6  # observation bound (features are clipped to it)
+
+
+def _load_scenarios(
+    scenario_file: str | None, family: str | None, count: int, seed: int
+) -> list[Scenario]:
+    if (scenario_file is None) == (family is None):
+        raise InvalidArgumentError("give exactly one task source: scenario_file or family")
+    if scenario_file is not None:
+        from heedful.model.scenario_io import load_scenarios
+
+        return list(load_scenarios(Path(scenario_file)))
+    # Training-stream scenarios: an agent trained here never sees an evaluation scenario.
+    from heedful.learn.dataset import training_scenarios
+
+    assert family is not None
+    return [s for code in family.split(",") for s in training_scenarios(code, count, seed)]
+
+
+class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """Budgeted inspection scored against the exact oracle's world model.
+
+    Args:
+        scenario_file: A scenario file (YAML/JSON) or folder as the task source.
+        family: Or family codes (``"G"`` or ``"G,B"``): scenarios from the training stream.
+        count: Scenarios per family.
+        seed: Root seed of the family scenarios.
+        scenarios: Or ready scenarios (for programs and tests).
+        max_sources: Slots in the observation (default: the largest scenario's source count).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's own attribute)
+
+    def __init__(
+        self,
+        scenario_file: str | None = None,
+        family: str | None = None,
+        count: int = 20,
+        seed: int = 0,
+        scenarios: Sequence[Scenario] | None = None,
+        max_sources: int | None = None,
+    ) -> None:
+        self.scenarios = (
+            list(scenarios)
+            if scenarios is not None
+            else _load_scenarios(scenario_file, family, count, seed)
+        )
+        if not self.scenarios:
+            raise InvalidArgumentError("the environment needs at least one scenario")
+        largest = max(len(s.view.sources) for s in self.scenarios)
+        self.max_sources = max_sources if max_sources is not None else largest
+        if self.max_sources < largest:
+            raise InvalidArgumentError(
+                f"max_sources={self.max_sources} is below a scenario's {largest} sources"
+            )
+        size = self.max_sources * PER_SOURCE + _GLOBALS
+        self.observation_space = spaces.Box(0.0, _HIGH, shape=(size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.max_sources + 1)
+        self.stop_action = self.max_sources
+        self._oracles: dict[int, ScenarioOracle] = {}
+        self._index = 0
+        self._world: TrialWorld | None = None
+        self._inspected: list[str] = []
+        self._observed: list[tuple[str, int]] = []
+        self._obs = np.zeros(size, dtype=np.float32)
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario of the current episode."""
+        return self.scenarios[self._index]
+
+    def _oracle(self) -> ScenarioOracle:
+        if self._index not in self._oracles:
+            self._oracles[self._index] = ScenarioOracle.prepare(self.scenario, adaptive=False)
+        return self._oracles[self._index]
+
+    def _static_features(self) -> None:
+        view = self.scenario.view
+        relevant = decision_variables(view)
+        self._obs[:] = 0.0
+        for i, src in enumerate(view.sources):
+            row = self._obs[i * PER_SOURCE : (i + 1) * PER_SOURCE]
+            row[0] = 1.0
+            row[1] = src.authority
+            row[2] = math.log1p(src.age_s / 3600.0)
+            row[3] = view.cost_weight * src.cost.scalar()
+            row[4] = sum(1 for v in src.reports if v in relevant)
+            row[7] = 0.5
+        self._globals()
+
+    def _globals(self) -> None:
+        budget = self.scenario.view.budget
+        made = len(self._inspected)
+        tail = self.max_sources * PER_SOURCE
+        self._obs[tail] = (budget - made) / budget if budget else 0.0
+        self._obs[tail + 1] = made / budget if budget else 0.0
+
+    def _observation(self) -> np.ndarray:
+        return np.clip(self._obs, 0.0, _HIGH).astype(np.float32)
+
+    def _info(self) -> dict[str, Any]:
+        view = self.scenario.view
+        return {
+            "n_sources": len(view.sources),
+            "budget": view.budget,
+            "budget_left": view.budget - len(self._inspected),
+            "inspected": list(self._inspected),
+        }
+
+    # -- Gymnasium API --------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Pick a scenario (``options={"index": i}`` to choose) and draw its world."""
+        super().reset(seed=seed)
+        if options is not None and "index" in options:
+            index = int(options["index"])
+            if not 0 <= index < len(self.scenarios):
+                raise InvalidArgumentError(f"options.index must be in [0, {len(self.scenarios)})")
+            self._index = index
+        else:
+            self._index = int(self.np_random.integers(len(self.scenarios)))
+        self._world = TrialWorld.draw(self._oracle(), self.np_random)
+        self._inspected, self._observed = [], []
+        self._static_features()
+        return self._observation(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Inspect source ``action`` or stop (the last action) and act."""
+        if self._world is None:
+            raise InvalidArgumentError("call reset() before step()")
+        a = int(action)
+        view = self.scenario.view
+        invalid = not (0 <= a <= self.stop_action) or (
+            a != self.stop_action
+            and (
+                a >= len(view.sources)
+                or view.sources[a].id in self._inspected
+                or len(self._inspected) >= view.budget
+            )
+        )
+        if invalid or a == self.stop_action:
+            return self._finish(invalid)
+        src = view.sources[a]
+        oracle = self._oracle()
+        outcome = self._world.outcome(src.id)
+        obs = self._world.observation(src.id)
+        self._inspected.append(src.id)
+        self._observed.append((src.id, outcome))
+        row = self._obs[a * PER_SOURCE : (a + 1) * PER_SOURCE]
+        row[5] = 1.0
+        row[6] = 1.0 if obs.failed else 0.0
+        if obs.values is not None:
+            beliefs = {b.variable: b.value for b in view.beliefs}
+            rel = [v for v in obs.values if v in decision_variables(view)]
+            row[7] = sum(obs.values[v] == beliefs.get(v) for v in rel) / len(rel) if rel else 0.5
+        self._globals()
+        reward = -oracle.weighted_cost([src.id])
+        info = self._info() | {"cost": -reward}
+        return self._observation(), float(reward), False, False, info
+
+    def _finish(self, invalid: bool) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        assert self._world is not None
+        oracle = self._oracle()
+        action = oracle.act(self._observed)
+        utility = oracle.utility(action, self._world.index)
+        info = self._info() | {
+            "action": oracle.problem.action_ids[action],
+            "utility": utility,
+            "invalid": invalid,
+        }
+        self._world = None
+        return self._observation(), float(utility), True, False, info

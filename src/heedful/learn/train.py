@@ -1,0 +1,228 @@
+"""Train the ranker: generate training scenarios, collect labelled states, fit (§20.1).
+
+Two rounds by default: round 1 collects states under the model-based and random behaviours and
+fits; round 2 adds the states the fitted ranker itself visits (DAgger-style) and refits on all.
+Then the ridge penalty is chosen from ``RankerConfig.ridge_grid`` by the regret of the resulting
+``voc-learned`` policy on validation scenarios (the training stream's next scenarios), and each
+candidate fit gets its own stop offset (:func:`stop_offset`).
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from heedful.bench.families import get_family
+from heedful.bench.runner import collect_choices
+from heedful.errors import InvalidArgumentError
+from heedful.learn.config import DEFAULT_LEARN_CONFIG, TRAIN_STREAM, LearnConfig
+from heedful.learn.dataset import (
+    Dataset,
+    EstimatorPolicy,
+    OracleLabeler,
+    collect_scenario,
+    training_scenarios,
+)
+from heedful.learn.estimator import LearnedEstimator
+from heedful.learn.features import FEATURE_NAMES, FeatureExtractor, features_hash
+from heedful.learn.ranker import RidgeRanker
+from heedful.model import Scenario
+
+__all__ = ["LABEL", "build_dataset", "train_model"]
+
+LABEL = (
+    "oracle plan label: V*(S) - V(S) if s is on an optimal plan from S, else Q(S, s) - V*(S) "
+    "(static, exact; see heedful.learn.dataset)"
+)
+
+
+def _heedful_version() -> str:
+    try:
+        return version("heedful")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown"
+
+
+def build_dataset(
+    families: Sequence[str],
+    count: int,
+    seed: int,
+    *,
+    config: LearnConfig = DEFAULT_LEARN_CONFIG,
+    model: RidgeRanker | None = None,
+    progress: bool = False,
+    description: str = "collect",
+) -> Dataset:
+    """Labelled rows from ``count`` training scenarios of each family.
+
+    Raises:
+        InvalidArgumentError: ``count < 1`` or a negative seed.
+        UnknownNameError: unknown family.
+    """
+    if count < 1:
+        raise InvalidArgumentError(f"count must be at least 1, got {count}")
+    if seed < 0:
+        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    codes = [get_family(f).code for f in families]
+    ext = FeatureExtractor()
+    data = Dataset.empty()
+    with Progress(
+        TextColumn("[bold]learn[/bold] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=not progress,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(description, total=count * len(codes))
+        for fi, code in enumerate(codes):
+            rng = np.random.default_rng([seed, TRAIN_STREAM, fi])
+            for i, scenario in enumerate(training_scenarios(code, count, seed)):
+                rows = collect_scenario(
+                    scenario,
+                    fi * count + i,
+                    rng,
+                    random_rollouts=config.ranker.random_rollouts,
+                    model=model,
+                    extractor=ext,
+                )
+                data = data.extend(rows)
+                bar.advance(task)
+    return data
+
+
+def stop_offset(pred: np.ndarray, data: Dataset) -> float:
+    """The threshold ``δ`` on the best prediction of a state that best separates read from stop.
+
+    The controller reads on while the best net value is > 0. A regression fitted to the label
+    is unbiased on average but not exactly at zero, where the stopping decision is made, so
+    ``δ`` is chosen on the training states to minimise the label-weighted cost of wrong stopping
+    decisions: reading on where stopping was optimal costs the label of the read taken (< 0),
+    stopping where reading was optimal costs the best label (> 0, what continuing was worth).
+    The fitted model's intercept is then lowered by ``δ``.
+    """
+    order = np.lexsort((-pred, data.state))
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = data.state[order][1:] != data.state[order][:-1]
+    top = order[first]  # the best-predicted candidate of each state
+    best_pred = pred[top]
+    taken = data.y[top]
+    best_label = np.array([data.y[data.state == s].max() for s in data.state[top]])
+    grid = np.unique(np.quantile(best_pred, np.linspace(0.0, 1.0, 201)))
+    grid = np.append(grid, 0.0)
+    costs = [
+        float(
+            np.where(best_pred > d, np.where(best_label > 0, best_label - taken, -taken), 0.0).sum()
+            + np.where((best_pred <= d) & (best_label > 0), best_label, 0.0).sum()
+        )
+        for d in grid
+    ]
+    return float(grid[int(np.argmin(costs))])
+
+
+def validation_regret(model: RidgeRanker, scenarios: Sequence[Scenario]) -> float:
+    """Mean static regret ``V* − V(S)`` of ``voc-learned`` with ``model`` on ``scenarios``."""
+    policy = EstimatorPolicy(LearnedEstimator(model))
+    total = 0.0
+    for scenario in scenarios:
+        labeler = OracleLabeler(scenario)
+        task = scenario.view.task_view()
+        policy.reset(task, np.random.default_rng(0))
+        history, _ = collect_choices(policy, task, None)
+        total += float(labeler.values.max()) - labeler.set_value([o.source_id for o in history])
+    return total / max(len(scenarios), 1)
+
+
+def _fit(data: Dataset, config: LearnConfig, ridge: float | None = None) -> RidgeRanker:
+    if data.y.size == 0:
+        raise InvalidArgumentError("no training rows were collected (scenarios too large?)")
+    clip = config.ranker.label_clip
+    penalty = config.ranker.ridge if ridge is None else ridge
+    model = RidgeRanker(ridge=penalty).fit(data.x, np.clip(data.y, -clip, clip))
+    delta = stop_offset(model.predict(data.x), data)
+    model.shift(-delta)
+    model.manifest["stop_offset"] = delta
+    return model
+
+
+def train_model(
+    families: Sequence[str],
+    count: int,
+    seed: int = 0,
+    *,
+    rounds: int = 2,
+    config: LearnConfig = DEFAULT_LEARN_CONFIG,
+    progress: bool = False,
+    command: str | None = None,
+) -> RidgeRanker:
+    """Train a ranker on ``count`` training scenarios per family; the manifest records how.
+
+    Raises:
+        InvalidArgumentError: bad count, seed or rounds, or no rows collected.
+        UnknownNameError: unknown family.
+    """
+    if rounds < 1:
+        raise InvalidArgumentError(f"rounds must be at least 1, got {rounds}")
+    codes = [get_family(f).code for f in families]
+    if not codes:
+        raise InvalidArgumentError("no family given")
+    started = time.perf_counter()
+    data = build_dataset(
+        codes, count, seed, config=config, progress=progress, description="round 1"
+    )
+    model = _fit(data, config)
+    for r in range(2, rounds + 1):
+        more = build_dataset(
+            codes, count, seed, config=config, model=model, progress=progress,
+            description=f"round {r}",
+        )  # fmt: skip
+        data = data.extend(more)
+        model = _fit(data, config)
+    validation = [
+        s
+        for c in codes
+        for s in training_scenarios(c, count + config.ranker.validation_count, seed)[count:]
+    ]
+    regrets: dict[str, float] = {}
+    if validation and len(config.ranker.ridge_grid) > 1:
+        fitted = {r: _fit(data, config, r) for r in config.ranker.ridge_grid}
+        regrets = {str(r): validation_regret(m, validation) for r, m in fitted.items()}
+        model = fitted[min(fitted, key=lambda r: regrets[str(r)])]
+    model.manifest = {
+        "stop_offset": model.manifest.get("stop_offset", 0.0),
+        "ridge": model.ridge,
+        "validation": {
+            "scenarios_per_family": config.ranker.validation_count,
+            "mean_regret_by_ridge": regrets,
+        },
+        "families": codes,
+        "family_versions": {c: get_family(c).version for c in codes},
+        "count": count,
+        "seed": seed,
+        "seed_stream": TRAIN_STREAM,
+        "rounds": rounds,
+        "rows": int(data.y.size),
+        "label": LABEL,
+        "features_hash": features_hash(FEATURE_NAMES),
+        "heedful_version": _heedful_version(),
+        "numpy_version": np.__version__,
+        "python": platform.python_version(),
+        "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "train_seconds": round(time.perf_counter() - started, 2),
+        "config": {
+            "ridge": config.ranker.ridge,
+            "ridge_grid": list(config.ranker.ridge_grid),
+            "label_clip": config.ranker.label_clip,
+            "random_rollouts": config.ranker.random_rollouts,
+        },
+        "command": command,
+    }
+    return model

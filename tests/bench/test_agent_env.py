@@ -1,0 +1,191 @@
+"""The agent's tool environment: schemas, protocol errors, production validator, advice."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+from heedful.bench.agent import AgentConfig, agent_names, is_agent
+from heedful.bench.agent_advice import Advisor
+from heedful.bench.agent_env import TrialEnv, render_observation, tool_schema_hash
+from heedful.bench.policy import Observation
+from heedful.bench.results import Violation
+from heedful.bench.scoring import ScenarioOracle, TrialWorld
+from heedful.bench.views import policy_view
+from heedful.model import Scenario, scenario_from_dict
+
+_BASE: dict[str, Any] = {}
+
+
+@pytest.fixture(autouse=True)
+def _base(tiny_raw: dict[str, Any]) -> None:
+    _BASE.clear()
+    _BASE.update(tiny_raw)
+
+
+def _scenario(**overrides: Any) -> Scenario:
+    raw = json.loads(json.dumps({**_BASE, **overrides}))
+    raw["sources"][2]["render"] = "Probe says the service is up={up}"
+    return scenario_from_dict(raw)
+
+
+def _env(
+    adaptive: bool = True, mode: str = "attention", advised: bool = False, **kw: Any
+) -> tuple[TrialEnv, TrialWorld, Scenario]:
+    sc = _scenario(**kw)
+    oracle = ScenarioOracle.prepare(sc, adaptive=adaptive)
+    world = TrialWorld.draw(oracle, np.random.default_rng(3))
+    renders = {sid: t.render for sid, t in sc.truth.sources.items()}
+    view = policy_view(sc)
+    advisor = Advisor(view, np.random.default_rng(0)) if advised else None
+    env = TrialEnv(
+        view,
+        world.observation,
+        renders,
+        adaptive=adaptive,
+        mode=mode,  # type: ignore[arg-type]
+        advisor=advisor,
+    )
+    return env, world, sc
+
+
+def _params(env: TrialEnv, name: str) -> dict[str, Any]:
+    return next(t.parameters for t in env.tools if t.name == name)
+
+
+def test_every_id_in_the_tool_schemas_is_an_enum() -> None:
+    env, _, sc = _env()
+    assert _params(env, "inspect_source")["properties"]["source_id"]["enum"] == list(
+        sc.view.source_ids
+    )
+    decide = _params(env, "decide")["properties"]
+    assert decide["action"]["enum"] == ["ship", "hold"]
+    assert decide["beliefs"]["properties"]["up"]["enum"] == ["yes", "no"]
+    static, _, _ = _env(adaptive=False)
+    plan = _params(static, "plan_inspections")["properties"]["source_ids"]
+    assert plan["maxItems"] == 1 and plan["items"]["enum"] == list(sc.view.source_ids)
+    assert {t.name for t in static.tools} == {"plan_inspections", "decide"}
+
+
+def test_inspection_returns_the_rendered_observation() -> None:
+    env, world, _ = _env()
+    reply = env.call("inspect_source", json.dumps({"source_id": "probe"}))
+    value = world.observation("probe").values["up"]  # type: ignore[index]
+    assert not reply.error and reply.text == f"Probe says the service is up={value}"
+    assert [o.source_id for o in env.transcript.history] == ["probe"]
+    assert env.transcript.protocol_error is None
+
+
+def test_default_render_names_label_variable_and_value() -> None:
+    obs = Observation("s", values={"up": "yes"})
+    assert render_observation("live probe", None, obs) == "live probe: up = yes"
+    assert render_observation("x", None, Observation("s", values={})).endswith(
+        "nothing relevant reported"
+    )
+
+
+def test_over_budget_is_a_tool_error_and_flags_the_trial() -> None:
+    env, _, _ = _env()
+    env.call("inspect_source", {"source_id": "probe"})
+    reply = env.call("inspect_source", {"source_id": "summary"})
+    assert reply.error and "budget" in reply.text
+    assert env.transcript.protocol_error == "over_budget"
+    assert env.transcript.violation is Violation.OVER_BUDGET
+    assert len(env.transcript.history) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "reason"),
+    [
+        ("inspect_source", '{"source_id": "nope"}', "unknown_source"),
+        ("inspect_source", "{not json", "malformed_arguments"),
+        ("inspect_source", "[1, 2]", "malformed_arguments"),
+        ("teleport", "{}", "unknown_tool"),
+        ("decide", '{"action": "launch", "beliefs": {}}', "malformed_arguments"),
+        ("decide", '{"action": "ship", "beliefs": {"up": "maybe"}}', "malformed_arguments"),
+        ("attention_next", "{}", "unknown_tool"),
+    ],
+)
+def test_bad_calls_are_tool_errors_never_exceptions(name: str, args: str, reason: str) -> None:
+    env, _, _ = _env()
+    reply = env.call(name, args)
+    assert reply.error and reply.text.startswith("error:")
+    assert env.transcript.protocol_error == reason
+    assert not env.done
+
+
+def test_a_repeated_source_is_refused() -> None:
+    env, _, _ = _env(budget=2)
+    env.call("inspect_source", {"source_id": "probe"})
+    assert env.call("inspect_source", {"source_id": "probe"}).error
+    assert env.transcript.violation is Violation.REPEATED_SOURCE
+
+
+def test_static_plan_returns_everything_once() -> None:
+    env, _, _ = _env(adaptive=False, budget=2)
+    reply = env.call("plan_inspections", {"source_ids": ["probe", "summary"]})
+    assert reply.text.count("\n") == 1 and "[probe]" in reply.text
+    assert env.call("plan_inspections", {"source_ids": []}).error
+    assert env.transcript.protocol_error == "repeated_plan"
+
+
+def test_decide_ends_the_trial_with_action_and_beliefs() -> None:
+    env, _, _ = _env()
+    reply = env.call("decide", {"action": "hold", "beliefs": {"up": "no"}})
+    assert not reply.error and env.done
+    assert env.transcript.action == "hold" and env.transcript.beliefs == {"up": "no"}
+    assert env.call("decide", {"action": "ship", "beliefs": {}}).error
+
+
+def test_attention_mode_never_blocks_decide() -> None:
+    env, _, _ = _env(mode="attention")
+    assert not env.call("decide", {"action": "ship", "beliefs": {"up": "no"}}).error
+    assert not env.transcript.validator_blocked and env.transcript.forced == []
+
+
+def test_production_blocks_stale_belief_and_forces_the_authoritative_read() -> None:
+    env, _world, _ = _env(mode="production")
+    reply = env.call("decide", {"action": "ship", "beliefs": {"up": "no"}})
+    assert reply.error and "claim validator" in reply.text and "probe" in reply.text
+    assert env.transcript.validator_blocked and not env.done
+    assert [o.source_id for o in env.transcript.forced] == ["probe"]
+    assert env.transcript.history == []  # a forced read is never spontaneous
+    assert not env.call("decide", {"action": "hold", "beliefs": {"up": "no"}}).error
+    assert env.done
+
+
+def test_production_accepts_a_fresh_authoritative_read() -> None:
+    env, _, _ = _env(mode="production")
+    env.call("inspect_source", {"source_id": "probe"})
+    assert not env.call("decide", {"action": "hold", "beliefs": {}}).error
+    assert not env.transcript.validator_blocked
+
+
+def test_advice_names_the_controllers_next_read_then_says_decide() -> None:
+    env, _, _ = _env(advised=True)
+    first = env.call("attention_next", {}).text
+    assert first.startswith("Inspect probe next")
+    env.call("inspect_source", {"source_id": "probe"})
+    assert "decide now" in env.call("attention_next", {}).text
+
+
+def test_static_advice_is_a_whole_plan() -> None:
+    env, _, _ = _env(adaptive=False, advised=True)
+    assert env.call("attention_next", {}).text.startswith("Inspect: probe")
+
+
+def test_turn_limit_config_is_validated() -> None:
+    with pytest.raises(ValueError):
+        AgentConfig(max_turns=0)
+
+
+def test_builtin_agents_are_known_without_importing_them() -> None:
+    assert {"llm", "llm-advised"} <= set(agent_names())
+    assert is_agent("llm") and not is_agent("voc")
+
+
+def test_tool_schema_hash_is_stable() -> None:
+    assert tool_schema_hash() == tool_schema_hash() and len(tool_schema_hash()) == 64

@@ -1,0 +1,72 @@
+"""The §21 ablation table: every runnable row is a registered policy; differences are vs voc."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from heedful.bench.ablations import ABLATIONS, REFERENCE, ablation_differences, run_ablations
+from heedful.bench.kinds.policy import kind_policy_names
+from heedful.bench.policy import policy_names
+from heedful.cli import app
+from heedful.model.scenario import ScenarioKind
+
+
+def test_every_runnable_row_is_a_registered_policy_of_some_kind() -> None:
+    known = set(policy_names())
+    known |= set(kind_policy_names(ScenarioKind.SWITCHING))
+    known |= set(kind_policy_names(ScenarioKind.SCHEDULE))
+    runnable = [a.policy for a in ABLATIONS if a.policy is not None]
+    assert set(runnable) <= known
+    assert all(a.needs for a in ABLATIONS if a.policy is None)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> object:
+    out = tmp_path_factory.mktemp("abl")
+    return run_ablations(families="G,D", count=3, trials=2, seed=1, out=out, progress=False)
+
+
+def test_differences_are_policy_minus_voc(small: object) -> None:
+    results = small.results  # type: ignore[attr-defined]
+    diffs = ablation_differences(results)
+    score = {
+        (r.policy, "inspection"): r.score.mean
+        for r in results.aggregates.rows
+        if r.family == "all" and r.score is not None
+    }
+    d = diffs["oracle"]["inspection"]
+    assert d is not None
+    assert d.mean == pytest.approx(
+        score[("oracle", "inspection")] - score[(REFERENCE, "inspection")]
+    )
+    assert diffs["voc-no-switch-cost"]["D"] is not None
+    assert "D" not in diffs.get("goal-only", {})
+
+
+def test_no_goal_and_no_cost_ablations_run_the_controller(small: object) -> None:
+    names = {r.policy for r in small.results.aggregates.rows}  # type: ignore[attr-defined]
+    assert {"voc-no-goal", "voc-no-cost", "forced-authoritative"} <= names
+
+
+def test_cli_prints_the_table(tmp_path: Path) -> None:
+    res = CliRunner().invoke(
+        app,
+        [
+            "bench",
+            "ablations",
+            "--family",
+            "J",
+            "--count",
+            "2",
+            "--trials",
+            "1",
+            "--out",
+            str(tmp_path / "r"),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "Ablations" in res.output and "voc-no-aging" in res.output
+    assert "needs an LLM agent" in res.output

@@ -1,0 +1,104 @@
+"""The reversible journal: every reflect write is an entry; undo by id; conflicts refused."""
+
+from __future__ import annotations
+
+import pytest
+from engine_builders import NOW, add_act_region, add_goal, clock
+
+from heedful.engine import Engine, EngineConfig, InMemoryGraph, Journal
+from heedful.engine.config import AutonomyLevel
+from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.model.goal import GoalStatus
+
+ACT = EngineConfig(autonomy=AutonomyLevel.ACT)
+PLAN = [
+    {"do": "add_node", "id": "r1", "content": "deploy released", "supports": ["d0"]},
+    {"do": "add_node", "id": "r2", "content": "deploy announced", "supports": ["r1"]},
+]
+
+
+def _engine(graph: InMemoryGraph, journal: Journal | None = None) -> Engine:
+    add_act_region(graph, "d", "deploy")
+    add_goal(graph, "g", "deploy", metadata={"plan": PLAN})
+    return Engine(graph, ACT, journal=journal, clock=clock)
+
+
+def test_act_step_is_journaled_and_undo_restores_the_graph(graph: InMemoryGraph) -> None:
+    engine = _engine(graph)
+    before = graph.digest()
+    (dispatch,) = engine.run_cycle()["dispatches"]
+    entry_id = dispatch["details"]["journal_entry"]
+    (entry,) = engine.journal_entries()
+    assert entry.id == entry_id and entry.mode == "act" and entry.goal_id == "g"
+    assert [op["op"] for op in entry.ops] == ["add_node", "add_edge", "add_outcome", "update_goal"]
+    assert "+ node r1: deploy released" in entry.describe()
+    engine.undo(entry_id)
+    assert graph.digest() == before
+    assert engine.journal_entries()[0].undone_at == NOW.isoformat()
+
+
+def test_undo_twice_is_refused(graph: InMemoryGraph) -> None:
+    engine = _engine(graph)
+    (dispatch,) = engine.run_cycle()["dispatches"]
+    engine.undo(dispatch["details"]["journal_entry"])
+    with pytest.raises(InvalidArgumentError, match="already undone"):
+        engine.undo(dispatch["details"]["journal_entry"])
+
+
+def test_undo_of_an_entry_a_later_one_builds_on_is_refused(graph: InMemoryGraph) -> None:
+    engine = _engine(graph)
+    first = engine.run_cycle()["dispatches"][0]["details"]["journal_entry"]
+    second = engine.run_cycle()["dispatches"][0]["details"]["journal_entry"]
+    with pytest.raises(InvalidArgumentError, match=f"undo them first.*{second}"):
+        engine.undo(first)
+    engine.undo(second)
+    engine.undo(first)
+    assert graph.get_goal("g").progress == 0.0 and graph.get_nodes(["r1", "r2"]) == []
+
+
+def test_undo_of_a_completed_goal_reopens_it(graph: InMemoryGraph) -> None:
+    engine = _engine(graph)
+    engine.run_cycle()
+    last = engine.run_cycle()["dispatches"][0]
+    assert graph.get_goal("g").status == GoalStatus.COMPLETED
+    engine.undo(last["details"]["journal_entry"])
+    assert graph.get_goal("g").status == GoalStatus.ACTIVE
+    assert graph.get_goal("g").metadata["plan_done"] == 1
+
+
+def test_undo_refuses_when_the_node_changed_since(graph: InMemoryGraph) -> None:
+    engine = _engine(graph)
+    entry_id = engine.run_cycle()["dispatches"][0]["details"]["journal_entry"]
+    node = graph.get_nodes(["r1"])[0]
+    graph.restore_node(type(node)(node.id, node.type, "edited by hand", node.confidence))
+    with pytest.raises(InvalidArgumentError, match="node r1 changed since"):
+        engine.undo(entry_id)
+
+
+def test_unknown_entry_is_named(graph: InMemoryGraph) -> None:
+    with pytest.raises(UnknownNameError, match="j-nope"):
+        _engine(graph).undo("j-nope")
+
+
+def test_file_journal_survives_a_new_engine(tmp_path, graph: InMemoryGraph) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "j.jsonl"
+    engine = _engine(graph, Journal(path))
+    entry_id = engine.run_cycle()["dispatches"][0]["details"]["journal_entry"]
+    again = Engine(graph, ACT, journal=Journal(path), clock=clock)
+    assert [e.id for e in again.journal_entries()] == [entry_id]
+    again.undo(entry_id)
+    assert Journal(path).entries()[0].undone_at is not None
+
+
+def test_corrupt_journal_line_is_named(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "j.jsonl"
+    path.write_text("{not json\n", encoding="utf-8")
+    with pytest.raises(InvalidArgumentError, match=r"j.jsonl:1: not a JSON line"):
+        Journal(path).entries()
+
+
+def test_observe_and_advise_write_no_journal_entry(graph: InMemoryGraph) -> None:
+    engine = _engine(graph)
+    engine.run_cycle(autonomy_override="observe")
+    engine.run_cycle(autonomy_override="advise")
+    assert engine.journal_entries() == []

@@ -1,0 +1,108 @@
+"""`heedful bench run --policies llm …` and `heedful agent serve-scripted`, offline."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from heedful.cli import main
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    old = sys.argv
+    sys.argv = ["heedful", *args]
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        sys.argv = old
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_bench_run_scores_a_model_endpoint_offline(
+    scripted: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("HEEDFUL_CLI_KEY", "sk-cli-secret-999")
+    server = scripted("careful")
+    code, out, err = _cli(
+        ["bench", "run", "--family", "B", "--count", "2", "--trials", "1",
+         "--policies", "llm,llm-advised,voc", "--model", "scripted",
+         "--base-url", server.base_url, "--api-key-env", "HEEDFUL_CLI_KEY",
+         "--mode", "both", "--concurrency", "4", "--cache", str(tmp_path / "c.sqlite"),
+         "--out", str(tmp_path / "run")],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "llm-advised@production" in out
+    text = (tmp_path / "run" / "results.json").read_text()
+    assert "sk-cli-secret" not in text
+    assert b"sk-cli-secret" not in (tmp_path / "c.sqlite").read_bytes()
+    data = json.loads(text)
+    agent = data["manifest"]["agent"]
+    assert agent["mode"] == "both"
+    llm = agent["agents"]["llm"]
+    assert llm["model"] == "scripted" and llm["endpoint_host"] == f"127.0.0.1:{server.port}"
+    assert len(llm["prompt_template_hash"]) == 64 and len(llm["tool_schema_hash"]) == 64
+    assert {r["mode"] for r in data["aggregates"]["agents"]["modes"]} == {"attention", "production"}
+    modes = {(r["policy"], r["mode"]) for r in data["trials"] if r["policy"].startswith("llm@")}
+    assert modes == {("llm@production", "production")}
+    assert (tmp_path / "run" / "report.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--policies", "llm"], "--model and --base-url"),
+        (["--policies", "llm", "--model", "m"], "--model and --base-url"),
+        (["--policies", "llm", "--model", "m", "--base-url", "localhost:1"], "--base-url"),
+        (["--policies", "llm", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+          "--api-key-env", "HEEDFUL_SURELY_UNSET"], "HEEDFUL_SURELY_UNSET is not set"),
+        (["--policies", "llm", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+          "--mode", "sideways"], "--mode"),
+        (["--policies", "llm", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+          "--concurrency", "0"], "--concurrency"),
+        (["--policies", "llm,llm", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"],
+         "twice"),
+    ],
+)  # fmt: skip
+def test_bad_agent_options_are_one_line_and_exit_2(
+    args: list[str], needle: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = _cli(["bench", "run", "--count", "1", "--out", str(tmp_path), *args], capsys)
+    assert code == 2
+    assert needle in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_serve_scripted_refuses_an_unknown_behaviour(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _cli(["agent", "serve-scripted", "--behaviour", "psychic"], capsys)
+    assert code == 2 and "unknown behaviour 'psychic'" in err
+
+
+def test_serve_scripted_answers_over_http(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "heedful.cli", "agent", "serve-scripted", "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert "scripted agent 'careful' on http://127.0.0.1:" in line
+        url = line.split(" on ", 1)[1].strip()
+        import urllib.request
+
+        with urllib.request.urlopen(url + "/models", timeout=5) as resp:
+            assert json.loads(resp.read())["data"][0]["id"] == "scripted"
+    finally:
+        proc.terminate()
+        proc.wait(5)
+        if proc.stderr is not None:
+            proc.stderr.close()

@@ -1,0 +1,87 @@
+"""`heedful learn train`, the voc-learned policy and `heedful bench run --model-file`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from heedful.bench.families import generate_family
+from heedful.bench.policy import get_policy, suite_policy_names
+from heedful.bench.results import PolicySpec
+from heedful.bench.runner import run_benchmark
+from heedful.cli import app
+from heedful.errors import InvalidArgumentError
+from heedful.learn.estimator import LearnedEstimator
+from heedful.learn.model_files import load_ranker
+
+
+def test_learn_train_writes_a_model_with_its_manifest(tmp_path) -> None:
+    out = tmp_path / "m.json"
+    res = CliRunner().invoke(
+        app, ["learn", "train", "--family", "A", "--count", "2", "--rounds", "1", "--out", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    assert data["manifest"]["families"] == ["A"] and data["manifest"]["count"] == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--family", "Q"], "unknown family"),
+        (["--count", "0"], "count must be at least 1"),
+        (["--out", "/no/such/dir/m.json"], "existing folder"),
+    ],
+)
+def test_learn_train_bad_input_is_one_line_and_exit_2(tmp_path, args, needle) -> None:
+    base = {"--family": "A", "--count": "2", "--out": str(tmp_path / "m.json")}
+    for k, v in zip(args[::2], args[1::2], strict=True):
+        base[k] = v
+    argv = ["learn", "train", *[t for kv in base.items() for t in kv]]
+    res = CliRunner().invoke(app, argv)
+    assert res.exit_code == 2
+    assert needle in res.output and "Traceback" not in res.output
+
+
+def test_voc_learned_is_a_registered_suite_policy_with_the_default_model() -> None:
+    policy = get_policy("voc-learned")
+    assert "voc-learned" in suite_policy_names()
+    assert policy.get_params() == {"model_file": None}
+    assert isinstance(policy._make_estimator(), LearnedEstimator)
+
+
+def test_voc_learned_runs_in_the_bench_and_stays_within_budget() -> None:
+    scenarios = generate_family("G", 3, 9)
+    res = run_benchmark(scenarios, ["voc-learned"], trials=1, seed=0)
+    assert len(res.trials) == 3
+    for t, s in zip(res.trials, scenarios, strict=True):
+        assert len(t.inspected) <= s.view.budget and t.violation is None
+
+
+def test_a_bad_model_file_is_a_clear_error(tmp_path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "other"}')
+    with pytest.raises(InvalidArgumentError, match=r"bad\.json"):
+        get_policy("voc-learned", model_file=str(bad))
+
+
+def test_bench_run_takes_a_model_file(tmp_path) -> None:
+    model = tmp_path / "m.json"
+    load_ranker(None).save(model)
+    argv = ["bench", "run", "--family", "A", "--count", "2", "--trials", "1", "--policies"]
+    argv += ["voc,voc-learned", "--model-file", str(model), "--out", str(tmp_path / "r")]
+    res = CliRunner().invoke(app, argv)
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "r" / "results.json").read_text())
+    specs = data["manifest"]["policies"]
+    want = PolicySpec(name="voc-learned", params={"model_file": str(model)}).model_dump()
+    assert want in specs
+
+
+def test_model_file_without_voc_learned_is_refused(tmp_path) -> None:
+    argv = ["bench", "run", "--family", "A", "--count", "1", "--policies", "voc"]
+    argv += ["--model-file", "m.json", "--out", str(tmp_path / "r")]
+    res = CliRunner().invoke(app, argv)
+    assert res.exit_code == 2 and "not run" in res.output
