@@ -73,6 +73,7 @@ def run_suite(
     sealed: bool = False,
     world_keys: Sequence[int] | None = None,
     initiation: bool = False,
+    workers: int | None = 1,
 ) -> Results:
     """Run policies and agents on the same scenarios and write one :class:`Results`.
 
@@ -90,6 +91,7 @@ def run_suite(
         "config": config,
         "world_keys": world_keys,
         "initiation": initiation,
+        "workers": workers,
     }
     if not agents:
         return run_benchmark(

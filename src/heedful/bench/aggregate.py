@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from heedful.bench.config import BenchConfig
+from heedful.bench.parallel import map_in_processes
 from heedful.bench.results import (
     ALL_FAMILIES,
     AggregateRow,
@@ -210,8 +211,62 @@ def _paired(
     )
 
 
+#: One unit of aggregation: a (family, policy) row when the second policy is ``None``, else the
+#: paired comparison of the two policies in that family.
+_Job = tuple[str, str, str | None]
+
+
+class _Aggregator:
+    """Computes single rows and comparisons of one run; per-family selections are cached.
+
+    Every row and every comparison draws from its own bootstrap stream (seeded from the run
+    seed), so each one is the same whichever process computes it and in whatever order.
+    """
+
+    def __init__(self, trials: Sequence[TrialRecord], config: BenchConfig, seed: int) -> None:
+        self.trials, self.config, self.seed = trials, config, seed
+        self._fam: dict[str, list[TrialRecord]] = {}
+        self._keys: dict[
+            str, tuple[dict[tuple[str, str, int], TrialRecord], list[tuple[str, int]]]
+        ] = {}
+
+    def in_family(self, fam: str) -> list[TrialRecord]:
+        if fam not in self._fam:
+            self._fam[fam] = [t for t in self.trials if fam == ALL_FAMILIES or t.family == fam]
+        return self._fam[fam]
+
+    def run(self, job: _Job) -> AggregateRow | PairedRow | None:
+        fam, a, b = job
+        in_fam = self.in_family(fam)
+        if b is None:
+            mine = [t for t in in_fam if t.policy == a]
+            return _row(fam, a, mine, self.config, self.seed) if mine else None
+        if fam not in self._keys:
+            by_key = {(t.policy, t.scenario_id, t.trial): t for t in in_fam}
+            self._keys[fam] = (by_key, sorted({(t.scenario_id, t.trial) for t in in_fam}))
+        by_key, keys = self._keys[fam]
+        return _paired(fam, a, b, by_key, keys, self.config, self.seed)
+
+
+#: The aggregator of this worker process, set once by :func:`_worker_init`.
+_WORKER: list[_Aggregator] = []
+
+
+def _worker_init(trials: Sequence[TrialRecord], config: BenchConfig, seed: int) -> None:
+    _WORKER[:] = [_Aggregator(trials, config, seed)]
+
+
+def _worker_job(job: _Job) -> AggregateRow | PairedRow | None:
+    return _WORKER[0].run(job)
+
+
 def aggregate(
-    trials: Sequence[TrialRecord], policies: Sequence[str], config: BenchConfig, seed: int
+    trials: Sequence[TrialRecord],
+    policies: Sequence[str],
+    config: BenchConfig,
+    seed: int,
+    *,
+    workers: int = 1,
 ) -> Aggregates:
     """Aggregate trial records per (family, policy), overall, and pairwise between policies.
 
@@ -220,23 +275,24 @@ def aggregate(
         policies: Policy names in the order to report them.
         config: Statistics settings.
         seed: Root seed; the bootstrap draws from its own stream.
+        workers: Processes computing rows and comparisons in parallel (the result is the same
+            for any count; each worker receives the records once).
     """
     families = sorted({t.family for t in trials})
     groups = [*families, ALL_FAMILIES] if len(families) > 1 else families
-    rows: list[AggregateRow] = []
-    paired: list[PairedRow] = []
+    jobs: list[_Job] = []
     for fam in groups:
-        in_fam = [t for t in trials if fam == ALL_FAMILIES or t.family == fam]
-        for pol in policies:
-            mine = [t for t in in_fam if t.policy == pol]
-            if mine:
-                rows.append(_row(fam, pol, mine, config, seed))
-        by_key = {(t.policy, t.scenario_id, t.trial): t for t in in_fam}
-        keys = sorted({(t.scenario_id, t.trial) for t in in_fam})
-        for a, b in itertools.combinations(policies, 2):
-            row = _paired(fam, a, b, by_key, keys, config, seed)
-            if row is not None:
-                paired.append(row)
+        jobs += [(fam, pol, None) for pol in policies]
+        jobs += [(fam, a, b) for a, b in itertools.combinations(policies, 2)]
+    if workers > 1:
+        done = list(
+            map_in_processes(_worker_job, jobs, workers, _worker_init, (trials, config, seed))
+        )
+    else:
+        agg = _Aggregator(trials, config, seed)
+        done = [agg.run(job) for job in jobs]
+    rows = [r for r in done if isinstance(r, AggregateRow)]
+    paired = [p for p in done if isinstance(p, PairedRow)]
     if len(families) == 1:
         # One family: its rows double as the "all" rows so reports can always ask for "all".
         rows += [r.model_copy(update={"family": ALL_FAMILIES}) for r in rows]

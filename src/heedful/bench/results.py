@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from enum import StrEnum
 from pathlib import Path
@@ -17,6 +18,8 @@ from heedful.errors import InvalidArgumentError
 
 RESULTS_FORMAT: Literal["heedful.results/v1"] = "heedful.results/v1"
 ALL_FAMILIES = "all"
+#: gzip level of the trial records file: 6 is within a few % of 9's size at a fraction of its time.
+_GZIP_LEVEL = 6
 
 
 class FailureCode(StrEnum):
@@ -321,6 +324,10 @@ class Results(_Model):
     scenarios: list[ScenarioSummary]
     trials: list[TrialRecord]
     aggregates: Aggregates
+    #: On disk only: the trial records are in this gzip JSON Lines file beside the summary
+    #: (``trials`` is then empty in the file; :func:`load_results` fills it back).
+    trials_file: str | None = None
+    trials_count: int | None = Field(default=None, ge=0)
     #: Trials and aggregates of the switching (D) and schedule (J) kinds, when the run had any.
     kinds: KindResults | None = None
     #: Predicted-VOC calibration of the controller policies (empty for sealed runs).
@@ -328,20 +335,73 @@ class Results(_Model):
 
     @model_validator(mode="after")
     def _sealed_means_aggregates_only(self) -> Results:
-        if self.sealed and (self.scenarios or self.trials):
+        if self.sealed and (self.scenarios or self.trials or self.trials_file):
             raise ValueError("sealed (hold-out) results must not hold scenarios or trials")
         return self
 
 
+def trials_path(results_path: str | Path) -> Path:
+    """Where the trial records of a results file go: ``<stem>.trials.jsonl.gz`` beside it."""
+    p = Path(results_path)
+    return p.with_name(f"{p.stem}.trials.jsonl.gz")
+
+
 def write_results(results: Results, path: str | Path) -> Path:
-    """Write results as indented JSON; return the path."""
+    """Write the summary as indented JSON and the trial records beside it; return the path.
+
+    The summary (manifest, scenarios, aggregates) is ``path``; the per-trial records, one JSON
+    object per line, go to :func:`trials_path` compressed with gzip (no timestamp in the gzip
+    header, so equal results give equal bytes). Sealed results have no records and no such file.
+    """
     p = Path(path)
-    p.write_text(results.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    summary = results
+    if results.trials:
+        tp = trials_path(p)
+        with (
+            tp.open("wb") as raw,
+            gzip.GzipFile(
+                filename="", mode="wb", fileobj=raw, compresslevel=_GZIP_LEVEL, mtime=0
+            ) as gz,
+        ):
+            for t in results.trials:
+                gz.write(t.model_dump_json().encode("utf-8") + b"\n")
+        summary = results.model_copy(
+            update={"trials": [], "trials_file": tp.name, "trials_count": len(results.trials)}
+        )
+    p.write_text(summary.model_dump_json(indent=1) + "\n", encoding="utf-8")
     return p
 
 
+def _read_trials(path: Path, expected: int | None) -> list[TrialRecord]:
+    """Read a gzip JSON Lines file of trial records (errors name the file and the line)."""
+    out: list[TrialRecord] = []
+    try:
+        with gzip.open(path, "rb") as gz:
+            for n, line in enumerate(gz, start=1):
+                try:
+                    out.append(TrialRecord.model_validate_json(line))
+                except ValidationError as exc:
+                    err = exc.errors()[0]
+                    where = ".".join(str(x) for x in err["loc"])
+                    raise InvalidArgumentError(
+                        f"{path}: line {n}: {where + ': ' if where else ''}{err['msg']}"
+                    ) from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise InvalidArgumentError(f"{path}: cannot read the trial records: {reason}") from None
+    except EOFError:
+        raise InvalidArgumentError(f"{path}: truncated gzip file") from None
+    if expected is not None and len(out) != expected:
+        raise InvalidArgumentError(f"{path}: {len(out)} trial records, the summary says {expected}")
+    return out
+
+
 def load_results(path: str | Path) -> Results:
-    """Read and validate a results file.
+    """Read and validate a results file, with its trial records file if it names one.
+
+    Both layouts load: the summary with ``trials_file`` (written by :func:`write_results`) and
+    the older single ``results.json`` holding ``trials`` inline. The returned results always hold
+    the records inline (``trials_file`` is ``None``).
 
     Raises:
         InvalidArgumentError: unreadable file, not JSON, wrong ``format`` or invalid content.
@@ -361,8 +421,17 @@ def load_results(path: str | Path) -> Results:
     if fmt != RESULTS_FORMAT:
         raise InvalidArgumentError(f"{p}: format must be {RESULTS_FORMAT!r}, got {fmt!r}")
     try:
-        return Results.model_validate(data)
+        results = Results.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
         raise InvalidArgumentError(f"{p}:{where}: {err['msg']}") from None
+    if results.trials_file is None:
+        return results
+    name = results.trials_file
+    if results.trials or Path(name).name != name or name in ("", ".", ".."):
+        raise InvalidArgumentError(
+            f"{p}:trials_file: must be a file name beside the summary, with trials empty"
+        )
+    trials = _read_trials(p.with_name(name), results.trials_count)
+    return results.model_copy(update={"trials": trials, "trials_file": None, "trials_count": None})

@@ -18,12 +18,14 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from heedful.bench.aggregate import aggregate
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.initiation import with_initiation
 from heedful.bench.manifest import build_manifest
+from heedful.bench.parallel import map_in_processes, resolve_workers
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, get_policy
 from heedful.bench.results import (
@@ -141,6 +143,101 @@ def _play(
     )
 
 
+@dataclass(frozen=True)
+class _Job:
+    """The settings every scenario of a run shares (picklable, sent to worker processes)."""
+
+    trials: int
+    seed: int
+    adaptive: bool
+    config: BenchConfig
+    sealed: bool
+    initiation: bool
+
+
+def _prepare(scenario: Scenario, job: _Job) -> ScenarioOracle:
+    try:
+        return ScenarioOracle.prepare(scenario, adaptive=job.adaptive)
+    except HeedfulError as exc:
+        if not job.sealed:
+            raise
+        # Its message names the scenario and its sizes: the hold-out shows none of it.
+        raise type(exc)(
+            f"a hold-out scenario cannot be valued exactly ({type(exc).__name__}); "
+            "details are withheld — run it unsealed from the evaluator side"
+        ) from None
+
+
+def _run_scenario(
+    scenario: Scenario,
+    key: int,
+    built: Sequence[tuple[PolicySpec, Policy]],
+    job: _Job,
+    step: Callable[[str], None],
+) -> tuple[ScenarioSummary, list[TrialRecord]]:
+    """Every policy plays every trial of one scenario; ``step(label)`` after each trial.
+
+    The whole outcome is a function of the scenario, its world key and the job: the same in the
+    serial loop and in a worker process.
+    """
+    label = "sealed" if job.sealed else scenario.id
+    oracle = _prepare(scenario, job)
+    view = policy_view(scenario)
+    # Static condition: a deterministic policy's choices cannot depend on the trial
+    # (it sees only the view and its own withheld choices), so ask it once per scenario.
+    static_choices: dict[str, TrialOutcome] = {}
+    measure = job.initiation or scenario.view.condition is Condition.UNPROMPTED
+    records: list[TrialRecord] = []
+    for trial in range(job.trials):
+        world = TrialWorld.draw(oracle, generator(job.seed, Stream.TRIALS, key, trial))
+        for spec, policy in built:
+            reuse = not job.adaptive and policy.deterministic
+            if reuse and spec.name in static_choices:
+                outcome = static_choices[spec.name]
+            else:
+                outcome = _play(
+                    policy, spec, view, oracle, world, job.adaptive, job.seed, key, trial
+                )
+                if reuse:
+                    static_choices[spec.name] = outcome
+            exact = (
+                oracle.policy_value(spec.name, policy, view)
+                if job.adaptive and policy.deterministic
+                else None
+            )
+            records.append(
+                score_trial(
+                    scenario,
+                    oracle,
+                    world,
+                    policy=spec.name,
+                    trial=trial,
+                    adaptive=job.adaptive,
+                    outcome=outcome,
+                    config=job.config,
+                    initiation=measure,
+                    exact_value=exact,
+                )
+            )
+            step(label)
+    return oracle.summary(job.config), records
+
+
+#: The policies of this worker process, built once by :func:`_worker_init`.
+_WORKER_POLICIES: list[tuple[PolicySpec, Policy]] = []
+
+
+def _worker_init(policies: Sequence[PolicySpec | str]) -> None:
+    _WORKER_POLICIES[:] = build_policies(policies)
+
+
+def _worker_scenario(
+    item: tuple[Scenario, int, _Job],
+) -> tuple[ScenarioSummary, list[TrialRecord]]:
+    scenario, key, job = item
+    return _run_scenario(scenario, key, _WORKER_POLICIES, job, lambda label: None)
+
+
 @contextlib.contextmanager
 def _progress(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
     """The progress callback to call after each trial: the caller's, a Rich bar, or nothing."""
@@ -171,6 +268,7 @@ def run_benchmark(
     sealed: bool = False,
     world_keys: Sequence[int] | None = None,
     initiation: bool = False,
+    workers: int | None = 1,
 ) -> Results:
     """Run every policy on every scenario ``trials`` times and score it.
 
@@ -192,6 +290,10 @@ def run_benchmark(
             same source outcomes and the same policy randomness in every trial.
         initiation: Record the unprompted-condition metrics (document 000 §15.2) on every trial;
             they are always recorded on ``condition: unprompted`` scenarios.
+        workers: Processes that play scenarios in parallel (``None``: one per CPU core; ``1``:
+            in this process). Each worker builds its own policies from ``policies``; the result
+            is identical for every worker count. The progress callback is then called once per
+            finished scenario (with the trials it played) instead of after each trial.
 
     Raises:
         InvalidArgumentError: bad trial count, seed, empty inputs or duplicate ids.
@@ -211,65 +313,41 @@ def run_benchmark(
     built = build_policies(policies)
     if not built:
         raise InvalidArgumentError("no policies to run")
+    keys = list(range(len(scenarios))) if world_keys is None else list(world_keys)
+    job = _Job(trials, seed, adaptive, config, sealed, initiation)
+    per_trial = trials * len(built)
+    total = len(scenarios) * per_trial
     records: list[TrialRecord] = []
     summaries: list[ScenarioSummary] = []
-    total = len(scenarios) * trials * len(built)
-    done = 0
+    n_workers = max(1, min(resolve_workers(workers), len(scenarios)))
     with _progress(progress) as tick:
-        for si, scenario in enumerate(scenarios):
-            label = "sealed" if sealed else scenario.id
-            try:
-                oracle = ScenarioOracle.prepare(scenario, adaptive=adaptive)
-            except HeedfulError as exc:
-                if not sealed:
-                    raise
-                # Its message names the scenario and its sizes: the hold-out shows none of it.
-                raise type(exc)(
-                    f"a hold-out scenario cannot be valued exactly ({type(exc).__name__}); "
-                    "details are withheld — run it unsealed from the evaluator side"
-                ) from None
-            summaries.append(oracle.summary(config))
-            view = policy_view(scenario)
-            # Static condition: a deterministic policy's choices cannot depend on the trial
-            # (it sees only the view and its own withheld choices), so ask it once per scenario.
-            static_choices: dict[str, TrialOutcome] = {}
-            key = si if world_keys is None else world_keys[si]
-            measure = initiation or scenario.view.condition is Condition.UNPROMPTED
-            for trial in range(trials):
-                world = TrialWorld.draw(oracle, generator(seed, Stream.TRIALS, key, trial))
-                for spec, policy in built:
-                    reuse = not adaptive and policy.deterministic
-                    if reuse and spec.name in static_choices:
-                        outcome = static_choices[spec.name]
-                    else:
-                        outcome = _play(
-                            policy, spec, view, oracle, world, adaptive, seed, key, trial
-                        )
-                        if reuse:
-                            static_choices[spec.name] = outcome
-                    exact = (
-                        oracle.policy_value(spec.name, policy, view)
-                        if adaptive and policy.deterministic
-                        else None
-                    )
-                    records.append(
-                        score_trial(
-                            scenario,
-                            oracle,
-                            world,
-                            policy=spec.name,
-                            trial=trial,
-                            adaptive=adaptive,
-                            outcome=outcome,
-                            config=config,
-                            initiation=measure,
-                            exact_value=exact,
-                        )
-                    )
-                    done += 1
-                    tick(done, total, label)
+        if n_workers == 1:
+            done = 0
 
-    names = [s.name for s, _ in built]
+            def step(label: str) -> None:
+                nonlocal done
+                done += 1
+                tick(done, total, label)
+
+            for scenario, key in zip(scenarios, keys, strict=True):
+                summary, recs = _run_scenario(scenario, key, built, job, step)
+                summaries.append(summary)
+                records += recs
+        else:
+            items = [(s, k, job) for s, k in zip(scenarios, keys, strict=True)]
+            outputs = map_in_processes(
+                _worker_scenario, items, n_workers, _worker_init, (list(policies),)
+            )
+            for i, (summary, recs) in enumerate(outputs):
+                summaries.append(summary)
+                records += recs
+                tick((i + 1) * per_trial, total, "sealed" if sealed else scenarios[i].id)
+        tick(total, total, "aggregating (bootstrap intervals)")
+        names = [s.name for s, _ in built]
+        aggregates = with_initiation(
+            aggregate(records, names, config, seed, workers=n_workers), records, names, config, seed
+        )
+
     families = sorted({s.view.family for s in scenarios})
     manifest = build_manifest(
         seed=seed,
@@ -280,9 +358,6 @@ def run_benchmark(
         scenario_source=scenario_source,
         generator_versions=generator_versions or {f: "file" for f in families},
         config=config,
-    )
-    aggregates = with_initiation(
-        aggregate(records, names, config, seed), records, names, config, seed
     )
     if sealed:
         return Results(

@@ -27,6 +27,7 @@ from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
 from heedful.bench.kinds import suite as kinds
 from heedful.bench.kinds.run import KindScenario, run_kinds
+from heedful.bench.parallel import resolve_workers
 from heedful.bench.policy import policy_names
 from heedful.bench.report import write_report
 from heedful.bench.report_timeline import write_timeline
@@ -159,8 +160,9 @@ def run_to_folder(
     agent_run: AgentRun | None = None,
     policy_params: dict[str, dict[str, Any]] | None = None,
     shift: float = DEFAULT_SHIFT,
+    workers: int | None = 1,
 ) -> RunOutput:
-    """Run the benchmark and write ``results.json`` and ``report.html``.
+    """Run the benchmark and write ``results.json``, its trial records and ``report.html``.
 
     Args:
         scenario_paths: Scenario files or folders; generated scenarios when empty.
@@ -186,11 +188,14 @@ def run_to_folder(
             {"model_file": "model.json"}}``); each named policy must be in the run.
         shift: Distance of the generated worlds' hidden models from the controller's defaults
             (0: exactly the defaults); ignored for files and hold-outs, which carry their truth.
+        workers: Processes playing scenarios in parallel (``None``: one per CPU core); the
+            results are the same for any count.
     """
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    resolve_workers(workers)  # a bad count fails before any work
     _check_condition(condition)
     requested = [n.strip() for n in policies.split(",") if n.strip()]
     agents = [n for n in requested if is_agent(n)]
@@ -288,6 +293,7 @@ def run_to_folder(
             sealed=holdout is not None,
             world_keys=twin_world_keys(scenarios),
             initiation=condition != "announced",
+            workers=workers,
         )
         if holdout is None and names:
             results = results.model_copy(update={"calibration": calibrate(scenarios, names)})

@@ -12,6 +12,7 @@ bench_app = typer.Typer(
 )
 
 _RUNS_HELP = "Output folder (default: a new runs/<timestamp>-<seed>/)."
+_WORKERS_HELP = "Processes playing scenarios in parallel (default: one per CPU core); same results."
 
 
 def register(root: typer.Typer) -> None:
@@ -139,6 +140,7 @@ def bench_run(
         "--shift",
         help="Distance of the hidden worlds from the controller's model (0 = its defaults).",
     ),
+    workers: int | None = typer.Option(None, "--workers", help=_WORKERS_HELP),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html.
 
@@ -177,6 +179,7 @@ def bench_run(
             agent_run=agent_run,
             policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
             shift=shift,
+            workers=workers,
         )
     )
 
@@ -289,6 +292,7 @@ def bench_plan(
 def run_default(
     seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
     out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
+    workers: int | None = typer.Option(None, "--workers", help=_WORKERS_HELP),
 ) -> None:
     """Run the default suite (families G and B, every policy) and print the ranked table."""
     from pathlib import Path
@@ -304,5 +308,6 @@ def run_default(
             trials=cfg.suite_trials,
             seed=seed,
             out=Path(out) if out else None,
+            workers=workers,
         )
     )

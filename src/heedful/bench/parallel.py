@@ -1,0 +1,65 @@
+"""Run independent jobs across worker processes, results in input order.
+
+The runner plays scenarios in parallel with it (``heedful bench run --workers N``). Each job's
+result must depend on its input alone, so the output is the same for any number of workers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
+
+from heedful.errors import InvalidArgumentError
+
+__all__ = ["available_cores", "map_in_processes", "resolve_workers"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def available_cores() -> int:
+    """CPU cores this process may run on (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_workers(workers: int | None) -> int:
+    """The worker count to use: ``None`` means one per available core.
+
+    Raises:
+        InvalidArgumentError: ``workers`` below 1.
+    """
+    if workers is None:
+        return available_cores()
+    if workers < 1:
+        raise InvalidArgumentError(f"workers must be at least 1, got {workers}")
+    return workers
+
+
+def map_in_processes(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    workers: int,
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> Iterator[R]:
+    """Yield ``fn(item)`` for each item, in order, computed by ``workers`` processes.
+
+    ``fn`` and ``initializer`` must be module-level functions and the items picklable. Each
+    worker runs ``initializer(*initargs)`` once before its first job. An exception in a job is
+    raised here, and the remaining jobs are cancelled.
+    """
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=initializer, initargs=initargs
+    ) as pool:
+        futures = [pool.submit(fn, item) for item in items]
+        try:
+            for future in futures:
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
