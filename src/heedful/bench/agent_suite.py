@@ -123,7 +123,9 @@ def run_suite(
             else None
         )
         oracles = [ScenarioOracle.prepare(s, adaptive=adaptive) for s in scenarios]
-        records = asyncio.run(_run_agents(scenarios, built, oracles, agent_run, common))
+        # Agents run concurrently in this process (asyncio); worker processes are for policies.
+        in_process = {k: v for k, v in common.items() if k != "workers"}
+        records = asyncio.run(_run_agents(scenarios, built, oracles, agent_run, in_process))
     except HeedfulError as exc:
         if not sealed:
             raise
