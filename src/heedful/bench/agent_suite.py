@@ -91,7 +91,6 @@ def run_suite(
         "config": config,
         "world_keys": world_keys,
         "initiation": initiation,
-        "workers": workers,
     }
     if not agents:
         return run_benchmark(
@@ -101,6 +100,7 @@ def run_suite(
             generator_versions=generator_versions,
             progress=progress,
             sealed=sealed,
+            workers=workers,
             **common,  # type: ignore[arg-type]
         )
     if agent_run is None:
@@ -117,6 +117,7 @@ def run_suite(
                 scenarios,
                 specs,
                 progress=progress if not sealed else False,
+                workers=workers,
                 **common,  # type: ignore[arg-type]
             )
             if policies
