@@ -268,6 +268,9 @@ def test_a_moved_prediction_is_logged_as_candidate_updated() -> None:
     updated = ctl.trace.of(EventType.CANDIDATE_UPDATED)
     assert {e.candidate_id for e in updated} == {c.id for c in ctl.candidates}
     assert all(e.predicted_voc is not None for e in updated)
+    ctl.begin_turn(budget=1)
+    ctl.next()  # the selected one is forgotten; only live candidates are remembered
+    assert set(ctl.instruments._last_voc) <= {c.id for c in ctl.candidates}
 
 
 def test_a_stop_with_nothing_to_consider_is_not_called_negative_voc() -> None:

@@ -447,6 +447,7 @@ class Controller:
         self.last_estimates = {c.id: e for c, e in scored}
         self.saturation = self.guard.saturation(e.p_change for _, e in scored)
         self.instruments.anomalies(self.saturation, (e.p_change for _, e in scored), now)
+        self.instruments.keep_only(c.id for c, _ in scored)
         return scored
 
     def next(self) -> Candidate | Stop:

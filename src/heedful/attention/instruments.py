@@ -101,15 +101,27 @@ class Instruments:
         """A candidate left the table (selected or expired)."""
         self._last_voc.pop(candidate_id, None)
 
+    def keep_only(self, live_ids: Iterable[str]) -> None:
+        """Drop what is remembered of candidates no longer live (keeps memory bounded)."""
+        live = set(live_ids)
+        for cid in [c for c in self._last_voc if c not in live]:
+            del self._last_voc[cid]
+
     def anomalies(self, saturation: Saturation, p_changes: Iterable[float], now: datetime) -> None:
         """Raise ``anomaly_raised`` on saturation or a sudden priority-distribution shift."""
-        if saturation.anomalous and "saturation" not in self._alerted:
-            self._alerted.add("saturation")
+        kind = "flood" if saturation.flood else "saturation"
+        if saturation.anomalous and kind not in self._alerted:
+            self._alerted.add(kind)
             self.log(
                 EventType.ANOMALY_RAISED,
                 now,
-                reason_code="saturation",
-                detail={"share": saturation.share, "count": saturation.count},
+                reason_code=kind,
+                detail={
+                    "share": saturation.share,
+                    "count": saturation.count,
+                    "fill": saturation.fill,
+                    "refused": saturation.refused,
+                },
             )
         shift = self.monitor.observe(p_changes)
         if shift is not None and "distribution_shift" not in self._alerted:
