@@ -91,7 +91,6 @@ def run_suite(
         "config": config,
         "world_keys": world_keys,
         "initiation": initiation,
-        "workers": workers,
     }
     if not agents:
         return run_benchmark(
@@ -101,6 +100,7 @@ def run_suite(
             generator_versions=generator_versions,
             progress=progress,
             sealed=sealed,
+            workers=workers,
             **common,  # type: ignore[arg-type]
         )
     if agent_run is None:
@@ -117,15 +117,14 @@ def run_suite(
                 scenarios,
                 specs,
                 progress=progress if not sealed else False,
+                workers=workers,
                 **common,  # type: ignore[arg-type]
             )
             if policies
             else None
         )
         oracles = [ScenarioOracle.prepare(s, adaptive=adaptive) for s in scenarios]
-        # Agents run concurrently in this process (asyncio); worker processes are for policies.
-        in_process = {k: v for k, v in common.items() if k != "workers"}
-        records = asyncio.run(_run_agents(scenarios, built, oracles, agent_run, in_process))
+        records = asyncio.run(_run_agents(scenarios, built, oracles, agent_run, common))
     except HeedfulError as exc:
         if not sealed:
             raise

@@ -52,9 +52,8 @@ def test_bench_run_scores_a_model_endpoint_offline(
     assert llm["model"] == "scripted" and llm["endpoint_host"] == f"127.0.0.1:{server.port}"
     assert len(llm["prompt_template_hash"]) == 64 and len(llm["tool_schema_hash"]) == 64
     assert {r["mode"] for r in data["aggregates"]["agents"]["modes"]} == {"attention", "production"}
-    # Trial records live beside the summary (results.trials.jsonl.gz); load_results reads both.
-    trials = load_results(tmp_path / "run" / "results.json").trials
-    modes = {(t.policy, t.mode) for t in trials if t.policy.startswith("llm@")}
+    trials = load_results(tmp_path / "run" / "results.json").trials  # records file beside it
+    modes = {(r.policy, r.mode) for r in trials if r.policy.startswith("llm@")}
     assert modes == {("llm@production", "production")}
     assert (tmp_path / "run" / "report.html").exists()
 
