@@ -40,18 +40,8 @@ class Advisor:
     def _step(self, history: Sequence[Observation]) -> tuple[str | None, float | None]:
         """Feed the new observations, return (next source or None, its net value or best)."""
         ctl = self._policy.controller
-        pending = self._policy._pending  # the policy's own map of asked source → candidate id
-        for obs in history[self._fed :]:
-            cid = pending.pop(obs.source_id, None)
-            if cid is None:
-                continue  # the model read something the controller did not advise
-            if obs.withheld:
-                ctl.resolve(cid, withheld=True)
-            elif obs.failed or obs.values is None:
-                ctl.resolve(cid, succeeded=False)
-            else:
-                known = {k: v for k, v in obs.values.items() if k in ctl.world.beliefs}
-                ctl.resolve(cid, succeeded=True, observations=known)
+        # Reads the controller did not advise are ignored by feed (the model chose them).
+        self._policy.feed(history[self._fed :])
         self._fed = len(history)
         while True:
             step = ctl.next()
@@ -61,7 +51,7 @@ class Advisor:
                 if any(o.source_id == step.target for o in history):
                     ctl.resolve(step.id, succeeded=True)
                     continue
-                pending[step.target] = step.id
+                self._policy._pending[step.target] = step.id  # fed back by feed()
                 return step.target, step.predicted_voc
             ctl.resolve(step.id, succeeded=True)
 

@@ -23,6 +23,7 @@ from heedful.model.scenario_io import (
     _loc,
     _parse,
     _ScenarioDoc,
+    check_unique_ids,
     scenario_files,
     scenario_from_dict,
     scenario_to_dict,
@@ -248,25 +249,15 @@ def load_any_scenarios(path: str | Path) -> list[AnyScenario]:
         ]
     else:
         items = [any_scenario_from_dict(data, file=str(p))]
-    _check_unique(items)
+    check_unique_ids(items)
     return items
 
 
 def load_any_scenario_set(paths: Sequence[str | Path]) -> list[AnyScenario]:
     """Load scenarios of any kind from files and folders; ids unique across the set."""
     items = [s for f in scenario_files(paths) for s in load_any_scenarios(f)]
-    _check_unique(items)
+    check_unique_ids(items)
     return items
-
-
-def _check_unique(items: Sequence[AnyScenario]) -> None:
-    seen: dict[str, str] = {}
-    for s in items:
-        if s.id in seen:
-            raise ScenarioError(
-                f"duplicate scenario id {s.id!r} (also in {seen[s.id]})", file=s.origin, path="id"
-            )
-        seen[s.id] = s.origin
 
 
 def any_scenario_to_dict(scenario: AnyScenario) -> dict[str, Any]:

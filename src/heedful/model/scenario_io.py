@@ -12,7 +12,7 @@ import math
 import string
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -419,7 +419,7 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
         ]
     else:
         items = [scenario_from_dict(data, file=str(p))]
-    _check_unique_ids(items)
+    check_unique_ids(items)
     return items
 
 
@@ -447,11 +447,19 @@ def scenario_files(paths: Sequence[str | Path]) -> list[Path]:
 def load_scenario_set(paths: Sequence[str | Path]) -> list[Scenario]:
     """Load scenarios from files and directories; ids must be unique across the whole set."""
     items = [s for f in scenario_files(paths) for s in load_scenarios(f)]
-    _check_unique_ids(items)
+    check_unique_ids(items)
     return items
 
 
-def _check_unique_ids(items: Sequence[Scenario]) -> None:
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    origin: str
+
+
+def check_unique_ids(items: Sequence[_Identified]) -> None:
+    """Refuse a set in which two scenarios (of any kind) share an id, naming both files."""
     seen: dict[str, str] = {}
     for s in items:
         if s.id in seen:

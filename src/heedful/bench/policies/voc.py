@@ -164,6 +164,23 @@ class ControllerPolicy(Policy):
         self._seen = 0
         self._generated = set()
 
+    def feed(self, observations: Sequence[Observation]) -> None:
+        """Resolve the controller's candidates for these new observations of sources it asked
+        for (withheld, failed, or with the reported values it holds beliefs about); an
+        observation of a source it did not ask for is ignored."""
+        ctl = self.controller
+        for obs in observations:
+            cid = self._pending.pop(obs.source_id, None)
+            if cid is None:
+                continue
+            if obs.withheld:
+                ctl.resolve(cid, withheld=True)
+            elif obs.failed or obs.values is None:
+                ctl.resolve(cid, succeeded=False)
+            else:
+                known = {k: v for k, v in obs.values.items() if k in ctl.world.beliefs}
+                ctl.resolve(cid, succeeded=True, observations=known)
+
     def candidate_sources(self) -> frozenset[str]:
         """Sources that were a live inspection candidate at some call of the controller."""
         return frozenset(self._generated)
@@ -176,17 +193,7 @@ class ControllerPolicy(Policy):
     def next(self, history: Sequence[Observation]) -> str | None:
         """Feed the new observations to the controller; return its next inspection or stop."""
         ctl = self.controller
-        for obs in history[self._seen :]:
-            cid = self._pending.pop(obs.source_id, None)
-            if cid is None:
-                continue  # not ours (cannot happen with the runner; ignore defensively)
-            if obs.withheld:
-                ctl.resolve(cid, withheld=True)
-            elif obs.failed or obs.values is None:
-                ctl.resolve(cid, succeeded=False)
-            else:
-                known = {k: v for k, v in obs.values.items() if k in ctl.world.beliefs}
-                ctl.resolve(cid, succeeded=True, observations=known)
+        self.feed(history[self._seen :])
         self._seen = len(history)
         while True:
             step = ctl.next()
