@@ -23,6 +23,7 @@ from heedful.model.scenario_io import (
     _loc,
     _parse,
     _ScenarioDoc,
+    check_header,
     check_unique_ids,
     scenario_files,
     scenario_from_dict,
@@ -221,10 +222,7 @@ def any_scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = ""
         ScenarioError: naming the file, the path and what is wrong.
     """
     chk = _Checker(file, prefix)
-    if not isinstance(raw, dict):
-        raise chk.fail("", f"a scenario must be a mapping, got {type(raw).__name__}")
-    if raw.get("format") != FORMAT_V1:
-        raise chk.fail("format", f"must be {FORMAT_V1!r}, got {raw.get('format')!r}")
+    check_header(raw, chk)
     kind = raw.get("kind", ScenarioKind.INSPECTION.value)
     if kind == ScenarioKind.SWITCHING.value:
         return switching_from_dict(raw, file=file, prefix=prefix)

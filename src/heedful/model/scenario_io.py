@@ -165,6 +165,14 @@ class _Checker:
         return ScenarioError(message, file=self.file, path=_join(self.prefix, path) or None)
 
 
+def check_header(raw: Any, chk: _Checker) -> None:
+    """Refuse what is not a ``heedful.scenario/v1`` mapping (every scenario kind starts here)."""
+    if not isinstance(raw, dict):
+        raise chk.fail("", f"a scenario must be a mapping, got {type(raw).__name__}")
+    if raw.get("format") != FORMAT_V1:
+        raise chk.fail("format", f"must be {FORMAT_V1!r}, got {raw.get('format')!r}")
+
+
 def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") -> Scenario:
     """Validate one scenario given as a plain dict and split it into view and truth.
 
@@ -177,10 +185,7 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
         ScenarioError: naming the file, the path and what is wrong.
     """
     chk = _Checker(file, prefix)
-    if not isinstance(raw, dict):
-        raise chk.fail("", f"a scenario must be a mapping, got {type(raw).__name__}")
-    if raw.get("format") != FORMAT_V1:
-        raise chk.fail("format", f"must be {FORMAT_V1!r}, got {raw.get('format')!r}")
+    check_header(raw, chk)
     try:
         doc = _ScenarioDoc.model_validate(_coerce_values(raw))
     except ValidationError as exc:
