@@ -1,0 +1,51 @@
+"""The SQLite survey gives exactly the survey recorded before the batched reads, and exactly
+the in-memory survey of the same graph."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from survey_graphs import NOW, copy_to_memory, dump_items, random_store
+
+from heedful.engine import EngineConfig
+from heedful.engine.ports import GraphPort
+from heedful.engine.survey import survey
+from heedful.engine.triage import triage
+
+RECORDED = Path(__file__).parent / "data" / "survey_recorded.json"
+#: How each recorded case was built (the file was written by the per-goal survey).
+CASES: dict[str, dict[str, Any]] = {
+    "seed-1": {"seed": 1},
+    "seed-2": {"seed": 2},
+    "seed-3": {"seed": 3, "n_nodes": 400, "n_goals": 40},
+    "gaps-4": {"seed": 4, "active": False},
+}
+
+
+def _survey(graph: GraphPort) -> list[dict[str, Any]]:
+    config = EngineConfig()
+    return dump_items(triage(survey(graph, NOW, config), NOW, config.triage))
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_store_survey_equals_the_recorded_survey(case: str) -> None:
+    recorded = json.loads(RECORDED.read_text(encoding="utf-8"))[case]
+    graph = random_store(**CASES[case])
+    try:
+        assert json.loads(json.dumps(_survey(graph), ensure_ascii=False)) == recorded
+    finally:
+        graph.close()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_store_survey_equals_in_memory_survey_of_the_same_graph(seed: int) -> None:
+    graph = random_store(seed, uniform=True)
+    try:
+        stored = _survey(graph)
+        assert stored == _survey(copy_to_memory(graph))
+        assert sum(len(item["region_node_ids"]) for item in stored) > 100
+    finally:
+        graph.close()
