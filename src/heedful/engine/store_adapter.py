@@ -8,6 +8,7 @@ enums, so only field names and times are converted. It adds no storage of its ow
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -18,9 +19,16 @@ from heedful.engine.config import EngineConfig, load_engine_config
 from heedful.engine.engine import Engine
 from heedful.engine.journal import Journal
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
+from heedful.engine.regions import RegionSnapshot
 from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
-from heedful.model import Edge, Goal, GoalStatus, Node, Outcome
+from heedful.memory.bulk import EdgeRow, NodeRow, OutcomeRow
+from heedful.model import Edge, EdgeType, Goal, GoalStatus, Node, NodeType, Outcome, OutcomeStatus
+
+# Enum lookups by value, hoisted: the batched reads convert tens of thousands of rows.
+_NODE_TYPES = {t.value: t for t in NodeType}
+_EDGE_TYPES = {t.value: t for t in EdgeType}
+_STATUSES = {s.value: s for s in OutcomeStatus}
 
 
 def _dt(epoch: float | None) -> datetime | None:
@@ -51,6 +59,34 @@ def _outcome(outcome: Outcome) -> OutcomeRecord:
         detail=outcome.description,
         created_at=_dt(outcome.at),
         id=str(outcome.id or ""),
+    )
+
+
+def _node_from_row(row: NodeRow) -> NodeRecord:
+    # The same record _node builds from the validated model (metadata "{}" is the common case).
+    return NodeRecord(
+        id=row.id,
+        type=_NODE_TYPES[row.node_type],
+        content=row.content,
+        confidence=row.confidence,
+        updated_at=datetime.fromtimestamp(row.updated_at, UTC),
+        metadata={} if row.metadata == "{}" else json.loads(row.metadata),
+    )
+
+
+def _edge_from_row(row: EdgeRow) -> EdgeRecord:
+    return EdgeRecord(row.src, row.dst, _EDGE_TYPES[row.edge_type], row.weight)
+
+
+def _outcome_from_row(row: OutcomeRow) -> OutcomeRecord:
+    return OutcomeRecord(
+        status=_STATUSES[row.status],
+        confidence=row.confidence,
+        goal_id=row.goal_id,
+        node_ids=row.node_ids,
+        detail=row.description,
+        created_at=datetime.fromtimestamp(row.at, UTC),
+        id=str(row.id),
     )
 
 
@@ -96,6 +132,18 @@ class StoreGraph:
     def search(self, query: str, limit: int) -> list[str]:
         """BM25 full-text search."""
         return [hit.node_id for hit in self.store.search(query, limit=limit)]
+
+    def search_many(self, queries: Sequence[str], limit: int) -> list[list[str]]:
+        """``search`` of every query, in one statement."""
+        return self.store.search_many(queries, limit)
+
+    def read_regions(self, node_ids: Sequence[str], goal_ids: Sequence[str]) -> RegionSnapshot:
+        """The nodes among ``node_ids``, the edges among them and the outcomes of the goals or
+        the nodes: three statements for any number of regions."""
+        nodes = {row.id: _node_from_row(row) for row in self.store.node_rows(node_ids)}
+        edges = [_edge_from_row(row) for row in self.store.edge_rows_among(nodes)]
+        outcomes = [_outcome_from_row(row) for row in self.store.outcome_rows_for(goal_ids, nodes)]
+        return RegionSnapshot(nodes, edges, outcomes)
 
     def get_nodes(self, node_ids: Sequence[str]) -> list[NodeRecord]:
         """Existing nodes among ``node_ids``, in the given order."""

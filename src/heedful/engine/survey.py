@@ -16,6 +16,7 @@ from heedful.engine.config import EngineConfig
 from heedful.engine.coverage import assess, terms
 from heedful.engine.ports import GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord
+from heedful.engine.regions import BatchGraphPort, RegionSource
 from heedful.engine.topology import analyze
 from heedful.engine.triage import AttentionItem, surprise
 from heedful.model import EdgeType
@@ -42,11 +43,25 @@ def is_inactive(node: NodeRecord) -> bool:
     return is_engine_trace(node) or MERGED_INTO in node.metadata
 
 
+def _region_query(goal: Goal) -> str:
+    return f"{goal.title} {goal.description}".strip()
+
+
 def goal_region(graph: GraphPort, goal: Goal, limit: int) -> list[str]:
     """Linked nodes first, then the best full-text matches of the goal's title and description."""
-    query = f"{goal.title} {goal.description}".strip()
-    found = graph.search(query, limit) if limit > 0 else []
+    found = graph.search(_region_query(goal), limit) if limit > 0 else []
     return list(dict.fromkeys([*goal.linked_node_ids, *found]))
+
+
+def goal_regions(graph: GraphPort, goals: Sequence[Goal], limit: int) -> list[list[str]]:
+    """:func:`goal_region` of every goal, searching all goals at once when the port can."""
+    if limit <= 0 or not isinstance(graph, BatchGraphPort):
+        return [goal_region(graph, goal, limit) for goal in goals]
+    found = graph.search_many([_region_query(goal) for goal in goals], limit)
+    return [
+        list(dict.fromkeys([*goal.linked_node_ids, *hits]))
+        for goal, hits in zip(goals, found, strict=True)
+    ]
 
 
 def effective_pairs(
@@ -81,7 +96,7 @@ def effective_pairs(
 
 
 def survey_region(
-    graph: GraphPort,
+    graph: RegionSource,
     region: Sequence[str],
     *,
     goal: Goal | None,
@@ -89,7 +104,11 @@ def survey_region(
     now: datetime,
     config: EngineConfig,
 ) -> AttentionItem:
-    """Coverage, effective topology and surprise of one region."""
+    """Coverage, effective topology and surprise of one region.
+
+    ``graph`` is the port itself or a :class:`~heedful.engine.regions.RegionSnapshot` read
+    from it: the survey makes the same three reads of either.
+    """
     nodes = [n for n in graph.get_nodes(region) if not is_inactive(n)]
     ids = {n.id for n in nodes}
     edges = graph.edges_among(list(ids))
@@ -159,10 +178,23 @@ def region_title(nodes: Sequence[NodeRecord]) -> str:
 
 
 def survey(graph: GraphPort, now: datetime, config: EngineConfig) -> list[AttentionItem]:
-    """Attention items for all active goals, or for the graph's gaps when none is active."""
+    """Attention items for all active goals, or for the graph's gaps when none is active.
+
+    A port implementing :class:`~heedful.engine.regions.BatchGraphPort` (the SQLite store) is
+    read once for all goals: one full-text statement, then the nodes, edges and outcomes of the
+    union of the regions; each goal's region is then sliced out of that snapshot.
+    """
     goals = graph.list_goals(GoalStatus.ACTIVE)
     if goals:
-        return [survey_goal(graph, goal, now, config) for goal in goals]
+        regions = goal_regions(graph, goals, config.region_search_limit)
+        source: RegionSource = graph
+        if isinstance(graph, BatchGraphPort):
+            union = list(dict.fromkeys(i for region in regions for i in region))
+            source = graph.read_regions(union, [goal.id for goal in goals])
+        return [
+            survey_region(source, region, goal=goal, title=goal.title, now=now, config=config)
+            for goal, region in zip(goals, regions, strict=True)
+        ]
     items = []
     for region in gap_regions(graph, config.max_gap_regions):
         nodes = graph.get_nodes(region)

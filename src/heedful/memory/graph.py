@@ -21,6 +21,14 @@ from heedful.model.graph import Edge, EdgeType, Node, NodeType, SearchHit
 MAX_QUERY_TOKENS = 64
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 _NODE_COLUMNS = "id, node_type, content, confidence, created_at, updated_at, metadata"
+#: Edges with both ends in a JSON array of ids (bound twice), in canonical order. The unary
+#: ``+`` keeps ``dst`` off the primary key: with both ends indexed the planner probes every
+#: (src, dst) pair of the two lists — quadratic in the ids — instead of scanning each source's
+#: edges once and testing the target against the list.
+EDGES_AMONG = (
+    "FROM edges WHERE src IN (SELECT value FROM json_each(?))"
+    " AND +dst IN (SELECT value FROM json_each(?)) ORDER BY src, dst, edge_type"
+)
 
 
 def fts_query(text: str) -> str | None:
@@ -183,11 +191,7 @@ class GraphMixin(StoreBase):
             rows = self._read("SELECT * FROM edges ORDER BY src, dst, edge_type")
         else:
             ids = id_array(node_ids)
-            rows = self._read(
-                "SELECT * FROM edges WHERE src IN (SELECT value FROM json_each(?))"
-                " AND dst IN (SELECT value FROM json_each(?)) ORDER BY src, dst, edge_type",
-                (ids, ids),
-            )
+            rows = self._read(f"SELECT * {EDGES_AMONG}", (ids, ids))
         return [_edge_from_row(r) for r in rows]
 
     def edges_touching(self, node_ids: Collection[str]) -> list[Edge]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
-from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.errors import InvalidArgumentError, StoreError, UnknownNameError
 from heedful.memory._base import StoreBase
 from heedful.memory.graph import id_array
 from heedful.model.claim import SURPRISING, Outcome, OutcomeStatus
@@ -104,27 +104,39 @@ class OutcomesMixin(StoreBase):
         if limit < 0:
             raise InvalidArgumentError(f"limit must be ≥ 0, got {limit}")
         found: dict[str, None] = {}
-        contradicted = self._read(
-            "SELECT src, dst FROM edges WHERE edge_type = ? ORDER BY rowid DESC",
-            (EdgeType.CONTRADICTS.value,),
-        )
-        for row in contradicted:
-            found.setdefault(row["src"])
-            found.setdefault(row["dst"])
         surprising = sorted(s.value for s in SURPRISING)
-        failed = self._read(
-            "SELECT l.node_id FROM outcomes AS o JOIN outcome_nodes AS l ON l.outcome_id = o.id"
-            f" WHERE o.status IN ({', '.join('?' * len(surprising))})"
-            " ORDER BY o.at DESC, o.id DESC, l.node_id",
-            surprising,
-        )
-        for row in failed:
-            found.setdefault(row[0])
-        weak = self._read(
-            "SELECT id FROM nodes WHERE confidence < ? ORDER BY confidence, id", (low_confidence,)
-        )
-        for row in weak:
-            found.setdefault(row[0])
+        reads: list[tuple[str, Sequence[object]]] = [
+            (
+                "SELECT src, dst FROM edges WHERE edge_type = ? ORDER BY rowid DESC",
+                (EdgeType.CONTRADICTS.value,),
+            ),
+            (
+                "SELECT l.node_id FROM outcomes AS o"
+                " JOIN outcome_nodes AS l ON l.outcome_id = o.id"
+                f" WHERE o.status IN ({', '.join('?' * len(surprising))})"
+                " ORDER BY o.at DESC, o.id DESC, l.node_id",
+                surprising,
+            ),
+            (
+                "SELECT id FROM nodes WHERE confidence < ? ORDER BY confidence, id",
+                (low_confidence,),
+            ),
+        ]
+        # Rows stream in order (indexes of schema v4) and reading stops at ``limit`` nodes.
+        try:
+            with self._lock:
+                for sql, params in reads:
+                    cursor = self._conn.execute(sql, params)
+                    try:
+                        for row in cursor:
+                            if len(found) >= limit:
+                                break
+                            for node_id in row:
+                                found.setdefault(node_id)
+                    finally:
+                        cursor.close()
+        except sqlite3.Error as exc:
+            raise StoreError(f"store read failed: {exc}") from exc
         return list(found)[:limit]
 
     def _with_nodes(self, rows: list[sqlite3.Row]) -> list[Outcome]:

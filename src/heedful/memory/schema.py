@@ -140,8 +140,17 @@ ALTER TABLE sources ADD COLUMN cost_detail TEXT;    -- JSON {tokens, tool_calls,
 ALTER TABLE sources ADD COLUMN age_s REAL NOT NULL DEFAULT 0;
 """
 
+# The engine's goal-less survey reads gap candidates: contradiction edges newest first,
+# surprising outcomes newest first and low-confidence nodes lowest first. Without these indexes
+# each of those reads scans and sorts its whole table.
+_V4 = """
+CREATE INDEX edges_type ON edges(edge_type);
+CREATE INDEX nodes_confidence ON nodes(confidence, id);
+CREATE INDEX outcomes_status ON outcomes(status, at);
+"""
+
 #: Ordered migrations; ``len(MIGRATIONS)`` is the current schema version.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

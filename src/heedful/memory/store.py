@@ -2,8 +2,8 @@
 the knowledge graph and the attention trace.
 
 ``Store`` composes one mixin per concept (claims, truth maintenance, history, goals, graph,
-trace) over a single connection. Writes run in ``BEGIN IMMEDIATE`` transactions with a busy
-timeout, so several processes can share one file (WAL mode).
+trace, batched reads) over a single connection. Writes run in ``BEGIN IMMEDIATE`` transactions
+with a busy timeout, so several processes can share one file (WAL mode).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from types import TracebackType
 
 from heedful.errors import InvalidArgumentError, StoreError
 from heedful.memory._base import BUSY_TIMEOUT_MS, Clock
+from heedful.memory.bulk import BulkReadsMixin
 from heedful.memory.claims import ClaimsMixin
 from heedful.memory.freshness import (
     DEFAULT_FRESHNESS,
@@ -35,7 +36,7 @@ from heedful.memory.trace import TraceMixin
 MEMORY = ":memory:"
 
 
-class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin):
+class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin, BulkReadsMixin):
     """A heedful memory store over one SQLite database.
 
     ``Store(path)`` or ``Store.open(path)`` opens (creating and migrating if needed) the store;
