@@ -12,6 +12,7 @@ from survey_graphs import NOW, copy_to_memory, dump_items, random_store
 
 from heedful.engine import EngineConfig
 from heedful.engine.ports import GraphPort
+from heedful.engine.regions import BatchGraphPort
 from heedful.engine.survey import survey
 from heedful.engine.triage import triage
 
@@ -34,6 +35,7 @@ def _survey(graph: GraphPort) -> list[dict[str, Any]]:
 def test_store_survey_equals_the_recorded_survey(case: str) -> None:
     recorded = json.loads(RECORDED.read_text(encoding="utf-8"))[case]
     graph = random_store(**CASES[case])
+    assert isinstance(graph, BatchGraphPort)  # the batched path is the one under test
     try:
         assert json.loads(json.dumps(_survey(graph), ensure_ascii=False)) == recorded
     finally:

@@ -142,7 +142,9 @@ def assess(
     if wanted:
         best: dict[str, float] = dict.fromkeys(wanted, 0.0)
         for node in nodes:
-            present = set(terms(node.content))
+            # Every wanted word is a term already, so the node's raw tokens answer "is it
+            # there?" exactly as its terms would, without filtering them.
+            present = set(_WORD.findall(node.content.lower()))
             for word in wanted:
                 if word in present and node.confidence > best[word]:
                     best[word] = _clamp(node.confidence)
@@ -168,12 +170,16 @@ def assess(
 
     # Freshness: mean exponential decay by node type half-life; unknown age counts as 0.5.
     fresh: list[float] = []
+    half_lives: dict[object, float] = {}
     for node in nodes:
         age = _age_hours(node, now)
         if age is None:
             fresh.append(0.5)
             continue
-        half_life = cfg.half_life_hours.get(str(node.type), cfg.default_half_life_hours)
+        half_life = half_lives.get(node.type)
+        if half_life is None:
+            half_life = cfg.half_life_hours.get(str(node.type), cfg.default_half_life_hours)
+            half_lives[node.type] = half_life
         value = math.pow(0.5, age / half_life) if half_life > 0 else 0.0
         fresh.append(value)
         if value < 0.25:

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import TracebackType
 
 from heedful.errors import InvalidArgumentError, StoreError
-from heedful.memory._base import BUSY_TIMEOUT_MS, Clock
+from heedful.memory._base import BUSY_TIMEOUT_MS, PAGE_CACHE_KIB, Clock
 from heedful.memory.bulk import BulkReadsMixin
 from heedful.memory.claims import ClaimsMixin
 from heedful.memory.freshness import (
@@ -173,6 +173,7 @@ def _connect(path: str) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")
         _retry_busy(lambda: _prepare(conn, wal=path != MEMORY))
     except sqlite3.Error as exc:
         conn.close()
