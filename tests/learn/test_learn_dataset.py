@@ -84,13 +84,13 @@ def test_training_records_its_manifest() -> None:
     assert man["families"] == ["A"] and man["count"] == 3 and man["seed"] == 4
     assert man["rows"] > 0 and man["features_hash"] and man["heedful_version"]
     assert man["seed_stream"] not in {int(s) for s in Stream}
-    assert set(man["validation"]["mean_regret_by_ridge"]) == {
-        "100.0",
-        "1000.0",
-        "10000.0",
-        "1000000.0",
-    }
-    assert man["ridge"] in (100.0, 1000.0, 10000.0, 1e6)
+    val = man["validation"]
+    assert set(val["mean_regret"]) == {"none", "100.0", "1000.0", "10000.0", "1000000.0"}
+    assert val["selected"] in val["mean_regret"]
+    if val["selected"] == "none":  # no correction: the model-based estimate as it is
+        assert man["ridge"] is None and not np.any(model.weights)
+    else:
+        assert man["ridge"] == float(val["selected"])
 
 
 def test_stop_offset_separates_states_worth_continuing_from_states_to_stop() -> None:
