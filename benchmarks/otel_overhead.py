@@ -13,9 +13,9 @@ these ways in one process, interleaved and rotated, best of several repeats:
   exporting to memory through a ``SimpleSpanProcessor``), when the extra is installed.
 
 Times are CPU time of this process (the machine is shared), ratios against *absent*. A second
-table times the disabled hook alone — a traced no-op function against the bare one, in ns per
-call — and the share of a step it accounts for (two hooked calls per step), which is below what
-the first table can resolve.
+table times the hook alone — a traced no-op function against the bare one, off (ns per call) and
+on with the SDK (µs per span) — and the share of a step each accounts for (two hooked calls per
+step): finer than the first table can resolve when its noise floor is a few percent.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from heedful.model.goal import ClaimDependency, Goal, GoalStatus
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 SIZES = (20, 200)  # live candidates
-STEPS = 10  # next + resolve pairs per timed run
-REPEATS = 15
+STEPS = 6  # next + resolve pairs per timed run
+REPEATS = 25
 
 Step = Callable[[Controller], None]
 Hook = Callable[[], None]
@@ -156,8 +156,8 @@ def _noop(x: int) -> int:
 _traced_noop = tracing.traced("bench.noop")(_noop)
 
 
-def hook_table(step_s: dict[int, float], calls: int = 1_000_000) -> None:
-    """The disabled hook alone, per call, and its share of one agent step."""
+def hook_table(step_s: dict[int, float], calls: int = 200_000) -> None:
+    """The hook alone, per call (off, and on with the SDK), and its share of one agent step."""
     assert not tracing.enabled()
 
     def bare() -> None:
@@ -165,22 +165,39 @@ def hook_table(step_s: dict[int, float], calls: int = 1_000_000) -> None:
         for i in range(calls):
             f(i)
 
-    def hooked() -> None:
+    def hooked(n: int = calls) -> None:
         f = _traced_noop
-        for i in range(calls):
+        for i in range(n):
             f(i)
 
-    t_bare, t_hooked = best_time(bare, 5), best_time(hooked, 5)
-    added = (t_hooked - t_bare) / calls
-    print(f"\nhook off: {calls:,} calls of a no-op function, wall time, best of 5")
-    print(f"{'bare ns':>8} {'@traced ns':>11} {'ratio':>7} {'added ns':>9}")
+    t_bare, t_off = best_time(bare, 5), best_time(hooked, 5)
+    t_on = None
+    enabled = _enabled()
+    if enabled is not None:  # fewer calls: every span is kept in memory until the next run
+        on, off = enabled
+        on_calls = calls // 20
+        t_on = float("inf")
+        for _ in range(5):
+            on()  # clears the exporter
+            try:
+                t_on = min(t_on, best_time(lambda: hooked(on_calls), 1) / on_calls * calls)
+            finally:
+                off()
+    off_added = (t_off - t_bare) / calls
+    print(f"\nthe hook alone: {calls:,} calls of a no-op function, wall time, best of 5")
+    print(f"{'bare ns':>8} {'off ns':>8} {'off/bare':>9} {'off adds ns':>12} {'on (SDK) us':>12}")
+    on_text = f"{t_on / calls * 1e6:>12.2f}" if t_on is not None else f"{'-':>12}"
     print(
-        f"{t_bare / calls * 1e9:>8.1f} {t_hooked / calls * 1e9:>11.1f} "
-        f"{t_hooked / t_bare:>6.2f}x {added * 1e9:>9.1f}"
+        f"{t_bare / calls * 1e9:>8.1f} {t_off / calls * 1e9:>8.1f} {t_off / t_bare:>8.2f}x "
+        f"{off_added * 1e9:>12.1f} {on_text}"
     )
     for n, step in step_s.items():
-        share = (step + 2 * added) / step
-        print(f"  at {n} live candidates: a step with two hooked calls = {share:.5f}x absent")
+        line = f"  {n} live candidates: a step (two hooked calls) off = "
+        line += f"{(step + 2 * off_added) / step:.5f}x absent"
+        if t_on is not None:
+            on_added = (t_on - t_bare) / calls
+            line += f", on = {(step + 2 * on_added) / step:.4f}x absent"
+        print(line)
 
 
 if __name__ == "__main__":
