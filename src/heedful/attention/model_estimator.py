@@ -25,7 +25,7 @@ import numpy as np
 
 from heedful.attention.config import EstimatorConfig
 from heedful.attention.context import AttentionContext, DecisionModel, current_marginal
-from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator, _utility_tensor
+from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
 from heedful.attention.world import observation_accuracy, report_likelihood
 from heedful.decision import DecisionProblem, value
 from heedful.decision import vpi as decision_vpi
@@ -60,7 +60,7 @@ def estimated_problem(
     for i, var in enumerate(names):
         prior = prior * current_marginal(context.claims.get(var), domains[i], hazards)[coords[i]]
     prior = prior / prior.sum()
-    utility = _utility_tensor(decision, names, domains).reshape(len(decision.actions), n_worlds)
+    utility = decision.utility_tensor().reshape(len(decision.actions), n_worlds)
     position = {v: i for i, v in enumerate(names)}
     likelihoods = []
     costs = []
