@@ -119,6 +119,9 @@ class HeuristicEstimator:
         self._committed_cache: (
             tuple[weakref.ReferenceType[AttentionContext], dict[str, ClaimState]] | None
         ) = None
+        self._impact_cache: (
+            tuple[weakref.ReferenceType[AttentionContext], dict[str, _Impact]] | None
+        ) = None
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -193,6 +196,21 @@ class HeuristicEstimator:
         return _Impact(pivot, max(loss, candidate.loss_if_wrong))
 
     def _decision_impact(
+        self, claim_id: str, decision: DecisionModel, context: AttentionContext
+    ) -> _Impact:
+        # A claim's impact is the same for every candidate checking it: computed once per context.
+        cached = self._impact_cache
+        if cached is None or cached[0]() is not context:
+            cached = (weakref.ref(context), {})
+            self._impact_cache = cached
+        impact = cached[1].get(claim_id)
+        if impact is None:
+            impact = cached[1][claim_id] = self._compute_decision_impact(
+                claim_id, decision, context
+            )
+        return impact
+
+    def _compute_decision_impact(
         self, claim_id: str, decision: DecisionModel, context: AttentionContext
     ) -> _Impact:
         relevant = decision.relevant_variables

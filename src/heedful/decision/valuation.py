@@ -32,13 +32,29 @@ def merge_proportional_rows(rows: FloatArray) -> FloatArray:
     if rows.shape[0] <= 1:
         return rows
     keys = np.round(rows / rows.sum(axis=1, keepdims=True), _ROUND)
-    _, inverse = np.unique(keys, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    inverse = _row_groups(keys)
     if inverse.max() + 1 == rows.shape[0]:
         return rows
     merged = np.zeros((int(inverse.max()) + 1, rows.shape[1]))
     np.add.at(merged, inverse, rows)
     return merged
+
+
+def _row_groups(keys: FloatArray) -> np.ndarray:
+    """Index of each row among the distinct rows sorted lexicographically.
+
+    What ``np.unique(keys, axis=0, return_inverse=True)`` returns, without its slow
+    structured-dtype path: sort the rows (last column least significant), then number runs of
+    equal rows.
+    """
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    new_group = np.empty(len(order), dtype=bool)
+    new_group[0] = True
+    new_group[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    inverse = np.empty(len(order), dtype=np.intp)
+    inverse[order] = np.cumsum(new_group) - 1
+    return inverse
 
 
 def gross_value_of_rows(rows: FloatArray, problem: DecisionProblem) -> float:
