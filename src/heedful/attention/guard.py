@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from heedful.attention._copy import copy_candidate
 from heedful.attention.config import GuardConfig
 from heedful.attention.context import SourceInfo
 from heedful.model.candidate import Candidate, Trigger
@@ -261,7 +262,7 @@ class Guard:
             return Admission.UPDATED, merged
         if not self._make_room(candidate, trusted):
             return self._refuse(owner, candidate, Admission.TABLE_FULL)
-        candidate = candidate.model_copy(update={"id": self.table.new_id()})
+        candidate = copy_candidate(candidate, {"id": self.table.new_id()})
         self.table.put(candidate)
         self._created_this_turn[owner] = self._created_this_turn.get(owner, 0) + 1
         return Admission.CREATED, candidate
@@ -341,8 +342,9 @@ def merge_candidates(old: Candidate, new: Candidate) -> Candidate:
     trigger = new.trigger if old.trigger is Trigger.EXPLORATION else old.trigger
     floors = [f for f in (old.floor, new.floor) if f is not None]
     deadlines = [d for d in (old.deadline_s, new.deadline_s) if d is not None]
-    return old.model_copy(
-        update={
+    return copy_candidate(
+        old,
+        {
             "trigger": trigger,
             "goal_ids": tuple(dict.fromkeys(old.goal_ids + new.goal_ids)),
             "claim_ids": tuple(dict.fromkeys(old.claim_ids + new.claim_ids)),
@@ -353,5 +355,5 @@ def merge_candidates(old: Candidate, new: Candidate) -> Candidate:
             "forced": old.forced or new.forced,
             "evidence_age_s": max(old.evidence_age_s, new.evidence_age_s),
             "expires_at": new.expires_at or old.expires_at,
-        }
+        },
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from heedful.attention._copy import copy_candidate
 from heedful.attention._state import ControllerState
 from heedful.attention.context import AttentionContext
 from heedful.attention.estimators import Estimate, action_values
@@ -65,7 +66,7 @@ class CandidateLifecycle(ControllerState):
         return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
 
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
-        status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}), now)
+        status, live = self.guard.admit(copy_candidate(candidate, {"id": PENDING_ID}), now)
         if status is Admission.CREATED and live is not None:
             self._log(
                 EventType.CANDIDATE_CREATED,
@@ -132,7 +133,7 @@ class CandidateLifecycle(ControllerState):
             renewed = fresh.pop((c.kind.value, c.target), None)
             if renewed is not None:
                 self.guard.table.put(
-                    renewed.model_copy(update={"id": c.id, "created_at": c.created_at})
+                    copy_candidate(renewed, {"id": c.id, "created_at": c.created_at})
                 )
                 continue
             self.guard.table.remove(c.id)
@@ -171,7 +172,7 @@ class CandidateLifecycle(ControllerState):
                 # §8.2: the estimate's E|ΔU|; generated candidates are rebuilt each time, so
                 # this never feeds back into the next estimate.
                 update["loss_if_wrong"] = max(est.expected_loss, 0.0)
-            live = c.model_copy(update=update)
+            live = copy_candidate(c, update)
             self.guard.table.put(live)
             self.instruments.scored(live, est, now)
             scored.append((live, est))
