@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from heedful.attention.columns import ColumnTable
 from heedful.attention.config import AttentionConfig
 from heedful.attention.context import AttentionContext, Failure, Focus, Interruption
 from heedful.attention.estimators import Estimate, Estimator
@@ -59,7 +60,7 @@ class ControllerState:
     spontaneous_reads: int
     forced_reads: int
     saturation: Saturation
-    last_estimates: dict[str, Estimate]
+    _last_estimates: dict[str, Estimate]
     instruments: Instruments
     _inflight: dict[str, Candidate]
     _waited: dict[str, int]
@@ -67,8 +68,9 @@ class ControllerState:
     _skip_logged: set[tuple[str, str]]
     _selected: dict[str, Estimate]
     _resume: dict[str, Focus | None]
+    _columns: ColumnTable
 
-    def context(self) -> AttentionContext:
+    def context(self, now: datetime | None = None) -> AttentionContext:
         """A snapshot of everything generators and estimators read (the lifecycle's)."""
         raise NotImplementedError
 

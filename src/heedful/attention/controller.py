@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from heedful.attention.columns import ColumnTable
 from heedful.attention.config import DEFAULT_CONFIG, AttentionConfig
 from heedful.attention.context import (
     DecisionModel,
@@ -146,7 +147,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.spontaneous_reads = 0
         self.forced_reads = 0
         self.saturation = Saturation(0.0, 0, False)
-        self.last_estimates: dict[str, Estimate] = {}
+        self._last_estimates: dict[str, Estimate] = {}
         self._inflight: dict[str, Candidate] = {}
         self._waited: dict[str, int] = {}
         self._blocked: dict[str, str] = {}  # claim id → claim type awaiting a forced read
@@ -155,6 +156,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.instruments = Instruments(config, self._log)
         self._selected: dict[str, Estimate] = {}  # in flight → estimate at selection
         self._resume: dict[str, Focus | None] = {}  # interruption in flight → focus to resume
+        self._columns = ColumnTable(self)
         if self.mirror is not None:
             self.mirror.load(self.world, self.clock())
 
@@ -297,19 +299,35 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         if not self._turn_started:
             self.begin_turn()
         now = self.clock()
-        scored = self.refresh()
-        forced = [(c, e) for c, e in scored if c.forced]
-        pool = forced or scored
-        budget_left = None if forced else self.budget
-        sel = self.selector.select(
-            pool,
-            turn=self.turn,
-            budget_left=budget_left,
-            turn_budget=self.turn_budget,
-            waited=self._waited,
-            focus=self.focus,
-        )
-        best = max((e.net for _, e in scored), default=None)
+        ctx_now = self.clock()
+        passed_over: Callable[[str], None]
+        if self._columns.eligible(ctx_now):
+            # The steady state: columns, recomputing only what changed (heedful.attention.columns).
+            sel, best, max_p_change = self._columns.select(ctx_now)
+            passed_over = self._columns.passed_over
+        else:
+            self._columns.leave()
+            scored = self._refresh(ctx_now)
+            forced = [(c, e) for c, e in scored if c.forced]
+            pool = forced or scored
+            budget_left = None if forced else self.budget
+            sel = self.selector.select(
+                pool,
+                turn=self.turn,
+                budget_left=budget_left,
+                turn_budget=self.turn_budget,
+                waited=self._waited,
+                focus=self.focus,
+            )
+            best = max((e.net for _, e in scored), default=None)
+            max_p_change = max((e.p_change for _, e in scored), default=None)
+
+            def passed_over(chosen: str) -> None:
+                for c, e in scored:  # eligible candidates passed over this time age by one step
+                    if c.id != chosen and e.net > 0:
+                        self._waited[c.id] = self._waited.get(c.id, 0) + 1
+                self._waited.pop(chosen, None)
+
         if sel.switch is not None:
             self._log(
                 EventType.SWITCH_REQUESTED,
@@ -339,15 +357,12 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
                     budget_before=self.budget,
                     reason_code=reason,
                     # For the §25 underinspection signature: how pivotal was what went unread.
-                    detail={"max_p_change": max((e.p_change for _, e in scored), default=None)},
+                    detail={"max_p_change": max_p_change},
                 )
             return Stop(reason, best)
         cand, est = sel.candidate, sel.estimate
         assert est is not None
-        for c, e in scored:  # eligible candidates passed over this time age by one step
-            if c.id != cand.id and e.net > 0:
-                self._waited[c.id] = self._waited.get(c.id, 0) + 1
-        self._waited.pop(cand.id, None)
+        passed_over(cand.id)
         self.instruments.forget(cand.id)
         self._selected[cand.id] = est
         self._log(
@@ -375,6 +390,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         if self.budget is not None and not cand.forced:
             self.budget -= 1
         self.guard.table.remove(cand.id)
+        self._columns.removed(cand.id)
         self._inflight[cand.id] = cand
         if cand.kind is CandidateKind.INSPECT_SOURCE:
             self._log(
@@ -503,7 +519,18 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
     @property
     def candidates(self) -> list[Candidate]:
         """Live candidates (not yet selected)."""
+        self._columns.sync()
         return list(self.guard.table)
+
+    @property
+    def last_estimates(self) -> dict[str, Estimate]:
+        """Candidate id → estimate, of every candidate scored by the last recomputation."""
+        self._columns.sync()
+        return self._last_estimates
+
+    @last_estimates.setter
+    def last_estimates(self, value: dict[str, Estimate]) -> None:
+        self._last_estimates = value
 
 
 @contextmanager

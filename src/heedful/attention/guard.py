@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+import numpy as np
+
 from heedful.attention._copy import copy_candidate
 from heedful.attention.config import GuardConfig
 from heedful.attention.context import SourceInfo
@@ -316,10 +318,9 @@ class Guard:
     def saturation(self, p_changes: Iterable[float]) -> Saturation:
         """Anomaly signal: are predicted values clustering at the top, or is a flood being
         refused against a full table (document 000 §24, §25)?"""
-        values = list(p_changes)
-        share = (
-            sum(v >= self.config.saturation_level for v in values) / len(values) if values else 0.0
-        )
+        values = p_changes if isinstance(p_changes, np.ndarray) else np.array(list(p_changes))
+        high = int(np.count_nonzero(values >= self.config.saturation_level))
+        share = high / len(values) if len(values) else 0.0
         inflated = (
             len(values) >= self.config.saturation_min_count
             and share >= self.config.saturation_share

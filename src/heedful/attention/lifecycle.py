@@ -26,9 +26,9 @@ __all__ = ["CandidateLifecycle"]
 class CandidateLifecycle(ControllerState):
     """The controller's candidate table over time (a part of :class:`Controller`)."""
 
-    def context(self) -> AttentionContext:
-        """A snapshot of everything generators and estimators read."""
-        now = self.clock()
+    def context(self, now: datetime | None = None) -> AttentionContext:
+        """A snapshot of everything generators and estimators read (at ``now``: the clock's)."""
+        now = self.clock() if now is None else now
         w = self.world
         ids = set(w.beliefs) | {c for s in w.sources.values() for c in s.reports}
         ctx = AttentionContext(
@@ -66,6 +66,7 @@ class CandidateLifecycle(ControllerState):
         return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
 
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
+        self._columns.leave()  # a candidate from outside the columns: the objects take over
         status, live = self.guard.admit(copy_candidate(candidate, {"id": PENDING_ID}), now)
         if status is Admission.CREATED and live is not None:
             self._log(
@@ -93,9 +94,13 @@ class CandidateLifecycle(ControllerState):
 
     def refresh(self) -> list[tuple[Candidate, Estimate]]:
         """Expire, generate, admit and estimate; return the scored live candidates."""
+        self._columns.leave()
+        return self._refresh(None)
+
+    def _refresh(self, now: datetime | None) -> list[tuple[Candidate, Estimate]]:
         if self.mirror is not None:
             self.mirror.pull_dirty(self.world)
-        ctx = self.context()
+        ctx = self.context(now)
         now = ctx.now
         dropped: set[str] = set()  # interruptions no longer pending (expired or refused)
         for c in self.guard.table:
@@ -176,7 +181,7 @@ class CandidateLifecycle(ControllerState):
             self.guard.table.put(live)
             self.instruments.scored(live, est, now)
             scored.append((live, est))
-        self.last_estimates = {c.id: e for c, e in scored}
+        self._last_estimates = {c.id: e for c, e in scored}
         self.saturation = self.guard.saturation(e.p_change for _, e in scored)
         self.instruments.anomalies(self.saturation, (e.p_change for _, e in scored), now)
         self.instruments.keep_only(c.id for c, _ in scored)
