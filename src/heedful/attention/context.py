@@ -200,6 +200,17 @@ class DecisionModel:
             self.__dict__["_relevant"] = cached  # frozen: computed once per decision
         return cached
 
+    def fingerprint(self) -> tuple[object, ...]:
+        """What decision-based values depend on, as a hashable value (cached): the relevant
+        variables, their domains and the utility tensor's bytes."""
+        cached = self.__dict__.get("_fingerprint")
+        if cached is None:
+            names = self.relevant_variables
+            u = self.utility_tensor()
+            cached = (names, tuple(tuple(self.variables[v]) for v in names), u.shape, u.tobytes())
+            self.__dict__["_fingerprint"] = cached
+        return cached
+
     def utility_tensor(self) -> np.ndarray:
         """u(a, w) over the relevant variables, ``[A, |D1|, …, |Dk|]`` (read-only, cached)."""
         cached = self.__dict__.get("_utility")

@@ -92,6 +92,10 @@ class _Impact:
     loss: float
 
 
+_IMPACTS: dict[tuple[object, ...], _Impact] = {}
+_MAX_MEMO = 16_384
+
+
 class HeuristicEstimator:
     """The heuristic VOC estimator of SPEC §4.1 (document 000 §3.3, §9, §10, §11.1).
 
@@ -205,9 +209,29 @@ class HeuristicEstimator:
             self._impact_cache = cached
         impact = cached[1].get(claim_id)
         if impact is None:
-            impact = cached[1][claim_id] = self._compute_decision_impact(
-                claim_id, decision, context
+            # A pure function of the decision, the relevant claims and the estimator's settings:
+            # remembered across contexts (the same states recur across a benchmark's trials).
+            claims = self.claims(context)
+            key = (
+                decision.fingerprint(),
+                claim_id,
+                tuple(claims.get(v) for v in decision.relevant_variables),
+                self.use_staleness,
+                tuple(sorted(self.config.hazards_per_hour.items())),
+                self.config.max_enumeration,
             )
+            try:
+                impact = _IMPACTS.get(key)
+                hashable = True
+            except TypeError:  # an unhashable domain (a list): no memo
+                impact, hashable = None, False
+            if impact is None:
+                impact = self._compute_decision_impact(claim_id, decision, context)
+                if hashable:
+                    if len(_IMPACTS) >= _MAX_MEMO:
+                        _IMPACTS.clear()
+                    _IMPACTS[key] = impact
+            cached[1][claim_id] = impact
         return impact
 
     def _compute_decision_impact(
