@@ -81,6 +81,7 @@ class ColumnTable:
         self.active = False  # columns hold the truth (the table objects may lag)
         self.version = -1  # world version the columns were built for
         self.dirty = False  # table objects lag the columns (sync() writes them)
+        self.scored: Scored | None = None  # the last recomputation's estimates
 
     # -- when the columns apply
 
@@ -175,7 +176,7 @@ class ColumnTable:
         self.version = w.version
         self.active = True
         self.dirty = False
-        self.scored: Scored | None = None
+        self.scored = None
         return True
 
     def _build_claims(self, now: datetime) -> None:

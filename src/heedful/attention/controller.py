@@ -44,6 +44,7 @@ from heedful.attention.lifecycle import CandidateLifecycle
 from heedful.attention.outcome import OutcomeRecording
 from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
+from heedful.attention.spans import NEXT_SPAN, RESOLVE_SPAN, describe_next, describe_resolve
 from heedful.attention.trace import Trace, TraceSink
 from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMode
 from heedful.attention.world import World, as_cost
@@ -58,6 +59,7 @@ from heedful.model.candidate import (
 )
 from heedful.model.goal import Goal
 from heedful.model.scenario import Cost
+from heedful.tracing import traced
 
 __all__ = ["Controller", "Stop"]
 
@@ -294,6 +296,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self._turn_started = True
         return self.turn_id
 
+    @traced(NEXT_SPAN, describe_next)
     def next(self) -> Candidate | Stop:
         """The next computation to execute, or :class:`Stop`."""
         if not self._turn_started:
@@ -408,6 +411,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             self.failures = [f for f in self.failures if f.target != cand.target]
         return cand
 
+    @traced(RESOLVE_SPAN, describe_resolve)
     def resolve(
         self,
         candidate_id: str,
@@ -521,6 +525,13 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         """Live candidates (not yet selected)."""
         self._columns.sync()
         return list(self.guard.table)
+
+    @property
+    def scored_count(self) -> int:
+        """How many candidates the last recomputation scored (without building any object)."""
+        if self._columns.active and self._columns.scored is not None:
+            return len(self._columns.scored.rows)
+        return len(self._last_estimates)
 
     @property
     def last_estimates(self) -> dict[str, Estimate]:
