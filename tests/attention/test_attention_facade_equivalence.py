@@ -339,3 +339,14 @@ def test_vectorised_staleness_ages_evidence_with_math_expm1_bits() -> None:
     expected = [math.expm1(v) for v in x.tolist()]
     assert columns._expm1(x).tolist() == expected
     assert columns._math_expm1(x).tolist() == expected
+
+
+def test_a_goal_changed_in_place_is_seen_by_the_next_call() -> None:
+    clock = _Clock()
+    live, ref = _many(50, Controller, clock), _many(50, RefController, clock)
+    for ctl in (live, ref):
+        ctl.next()
+        ctl.world.goals["g"].status = GoalStatus.COMPLETED  # mutated, not re-added
+    a, b = live.next(), ref.next()
+    assert _step_key(a) == _step_key(b)
+    assert [c.id for c in live.candidates] == [c.id for c in ref.candidates]

@@ -87,7 +87,7 @@ class ColumnTable(ColumnSelection):
             return False
         if c.committed or c.focus is not None or c.instruments.volatility.learned:
             return False
-        if self.active and self.version == w.version:
+        if self.active and self.version == w.version and self.goals == _goals_key(c):
             if len(c.guard.table) != int(self.live.sum()):
                 return False  # something was submitted or forced in between
             if as_utc(now) < as_utc(self.now) or as_utc(self.expires) <= as_utc(now):
@@ -158,6 +158,7 @@ class ColumnTable(ColumnSelection):
         self.expires = expires if expires is not None else now + timedelta(days=36500)
         self._build_claims(now)
         self.version = w.version
+        self.goals = _goals_key(c)
         self.active = True
         self.dirty = False
         self.scored = None
@@ -523,6 +524,15 @@ class ColumnTable(ColumnSelection):
                 reason_code="predicted_voc_moved",
                 detail={"previous_voc": float(last[j]), "p_change": float(s.p_change[j])},
             )
+
+
+def _goals_key(ctl: Controller) -> tuple[object, ...]:
+    """What the columns read of the goals (goals are mutable models: checked on every call;
+    the goal itself compares by identity first, its dependency list by identity and length)."""
+    return tuple(
+        (g, g.status, g.due_at, g.consequence, id(g.depends_on), len(g.depends_on))
+        for g in ctl.world.goals.values()
+    )
 
 
 def _math_expm1(x: np.ndarray) -> np.ndarray:
