@@ -14,7 +14,7 @@ $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,llm,gym]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,llm,gym,ray]'
 	touch $@ $(VENV)/.run-installed
 
 run: $(VENV)/.run-installed
