@@ -2,40 +2,40 @@
 
 Two rounds by default: round 1 collects states under the model-based and random behaviours and
 fits; round 2 adds the states the fitted ranker itself visits (DAgger-style) and refits on all.
-Then the ridge penalty is chosen from ``RankerConfig.ridge_grid`` by the regret of the resulting
-``voc-learned`` policy on validation scenarios (the training stream's next scenarios), and each
-candidate fit gets its own stop offset (:func:`stop_offset`).
+Then one fit per penalty of ``RankerConfig.ridge_grid`` (each with its own stop offset,
+:func:`stop_offset`) and the *no correction* model (the model-based estimate as it is) are
+compared by the static regret of the policy each drives on validation scenarios (the training
+stream's next scenarios, never an evaluation one); a fit is kept only if it beats no correction
+by a margin (:func:`select_model`).
 """
 
 from __future__ import annotations
 
+import math
 import platform
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from heedful.bench.backend import Backend, SerialBackend
 from heedful.bench.families import get_family
-from heedful.bench.runner import collect_choices
+from heedful.bench.seeds import name_key
 from heedful.errors import InvalidArgumentError
 from heedful.learn.config import DEFAULT_LEARN_CONFIG, TRAIN_STREAM, LearnConfig
-from heedful.learn.dataset import (
-    Dataset,
-    EstimatorPolicy,
-    OracleLabeler,
-    collect_scenario,
-    training_scenarios,
-)
-from heedful.learn.estimator import LearnedEstimator
+from heedful.learn.dataset import Dataset, collect_scenario, training_scenarios
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor, features_hash
 from heedful.learn.ranker import RidgeRanker
+from heedful.learn.validate import state_caches, validation_regrets
 from heedful.model import Scenario
 
-__all__ = ["LABEL", "build_dataset", "train_model"]
+__all__ = ["LABEL", "CollectTask", "build_dataset", "rollout_rng", "select_model", "train_model"]
 
 LABEL = (
     "oracle plan label: V*(S) - V(S) if s is on an optimal plan from S, else Q(S, s) - V*(S) "
@@ -50,6 +50,40 @@ def _heedful_version() -> str:
         return "unknown"
 
 
+def rollout_rng(seed: int, family: str, index: int) -> np.random.Generator:
+    """The behaviours' randomness of training scenario ``index`` of ``family``.
+
+    A child of the scenario's own seed sequence (:func:`training_scenarios` uses the first
+    three to make it), so each scenario's rows depend on that scenario alone and can be
+    collected in any order, on any backend.
+    """
+    ss = np.random.SeedSequence([seed, TRAIN_STREAM, name_key(family), index])
+    return np.random.default_rng(ss.spawn(4)[3])
+
+
+@dataclass(frozen=True)
+class CollectTask:
+    """One training scenario's labelled rows: the picklable job a :class:`Backend` runs.
+
+    Called with ``(scenario, family code, index in the family, group)``.
+    """
+
+    seed: int
+    random_rollouts: int
+    model: RidgeRanker | None
+
+    def __call__(self, item: tuple[Scenario, str, int, int]) -> Dataset:
+        scenario, family, index, group = item
+        return collect_scenario(
+            scenario,
+            group,
+            rollout_rng(self.seed, family, index),
+            random_rollouts=self.random_rollouts,
+            model=self.model,
+            extractor=FeatureExtractor(),
+        )
+
+
 def build_dataset(
     families: Sequence[str],
     count: int,
@@ -59,8 +93,12 @@ def build_dataset(
     model: RidgeRanker | None = None,
     progress: bool = False,
     description: str = "collect",
+    backend: Backend | None = None,
 ) -> Dataset:
     """Labelled rows from ``count`` training scenarios of each family.
+
+    Each scenario is one job of ``backend`` (default: this process); the rows are the same on
+    every backend (see :func:`rollout_rng`).
 
     Raises:
         InvalidArgumentError: ``count < 1`` or a negative seed.
@@ -71,7 +109,12 @@ def build_dataset(
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
     codes = [get_family(f).code for f in families]
-    ext = FeatureExtractor()
+    items = [
+        (scenario, code, i, fi * count + i)
+        for fi, code in enumerate(codes)
+        for i, scenario in enumerate(training_scenarios(code, count, seed))
+    ]
+    task = CollectTask(seed, config.ranker.random_rollouts, model)
     data = Dataset.empty()
     with Progress(
         TextColumn("[bold]learn[/bold] {task.description}"),
@@ -82,20 +125,10 @@ def build_dataset(
         disable=not progress,
         transient=True,
     ) as bar:
-        task = bar.add_task(description, total=count * len(codes))
-        for fi, code in enumerate(codes):
-            rng = np.random.default_rng([seed, TRAIN_STREAM, fi])
-            for i, scenario in enumerate(training_scenarios(code, count, seed)):
-                rows = collect_scenario(
-                    scenario,
-                    fi * count + i,
-                    rng,
-                    random_rollouts=config.ranker.random_rollouts,
-                    model=model,
-                    extractor=ext,
-                )
-                data = data.extend(rows)
-                bar.advance(task)
+        bar_task = bar.add_task(description, total=len(items))
+        for rows in (backend or SerialBackend()).map(task, items):
+            data = data.extend(rows)
+            bar.advance(bar_task)
     return data
 
 
@@ -128,17 +161,37 @@ def stop_offset(pred: np.ndarray, data: Dataset) -> float:
     return float(grid[int(np.argmin(costs))])
 
 
-def validation_regret(model: RidgeRanker, scenarios: Sequence[Scenario]) -> float:
-    """Mean static regret ``V* − V(S)`` of ``voc-learned`` with ``model`` on ``scenarios``."""
-    policy = EstimatorPolicy(LearnedEstimator(model))
-    total = 0.0
-    for scenario in scenarios:
-        labeler = OracleLabeler(scenario)
-        task = scenario.view.task_view()
-        policy.reset(task, np.random.default_rng(0))
-        history, _ = collect_choices(policy, task, None)
-        total += float(labeler.values.max()) - labeler.set_value([o.source_id for o in history])
-    return total / max(len(scenarios), 1)
+def select_model(
+    fitted: dict[float, RidgeRanker], validation: Sequence[Scenario], config: LearnConfig
+) -> tuple[RidgeRanker, dict[str, Any]]:
+    """Keep the fitted correction that validates best, or none at all.
+
+    The candidates are the fits of ``fitted`` (one per penalty) and the *no correction* model
+    (:meth:`RidgeRanker.identity`, i.e. the model-based estimate as it is). The best fit by mean
+    validation regret is kept only if it beats no correction by more than
+    ``config.ranker.selection_z`` standard errors of the paired per-scenario difference;
+    otherwise the model-based estimate stands. Returns the model and what was measured.
+    """
+    caches = state_caches(validation, FeatureExtractor())
+    identity = RidgeRanker.identity()
+    scorers = {"none": identity.predict} | {str(r): m.predict for r, m in fitted.items()}
+    regrets = validation_regrets(caches, scorers)
+    report: dict[str, Any] = {
+        "scenarios": len(caches),
+        "mean_regret": {k: float(v.mean()) if v.size else None for k, v in regrets.items()},
+    }
+    if not caches or not fitted:
+        report["selected"] = "none"
+        return identity, report
+    best = min(fitted, key=lambda r: float(regrets[str(r)].mean()))
+    gain = regrets["none"] - regrets[str(best)]
+    se = float(gain.std(ddof=1) / np.sqrt(gain.size)) if gain.size > 1 else math.inf
+    report["best_fit"] = {"ridge": best, "mean_gain": float(gain.mean()), "se": se}
+    if float(gain.mean()) - config.ranker.selection_z * se > 0.0:
+        report["selected"] = str(best)
+        return fitted[best], report
+    report["selected"] = "none"
+    return identity, report
 
 
 def _fit(data: Dataset, config: LearnConfig, ridge: float | None = None) -> RidgeRanker:
@@ -162,8 +215,12 @@ def train_model(
     config: LearnConfig = DEFAULT_LEARN_CONFIG,
     progress: bool = False,
     command: str | None = None,
+    backend: Backend | None = None,
 ) -> RidgeRanker:
     """Train a ranker on ``count`` training scenarios per family; the manifest records how.
+
+    ``backend`` collects the rows of each round (default: this process); the model is the
+    same on every backend.
 
     Raises:
         InvalidArgumentError: bad count, seed or rounds, or no rows collected.
@@ -176,13 +233,14 @@ def train_model(
         raise InvalidArgumentError("no family given")
     started = time.perf_counter()
     data = build_dataset(
-        codes, count, seed, config=config, progress=progress, description="round 1"
-    )
+        codes, count, seed, config=config, progress=progress, description="round 1",
+        backend=backend,
+    )  # fmt: skip
     model = _fit(data, config)
     for r in range(2, rounds + 1):
         more = build_dataset(
             codes, count, seed, config=config, model=model, progress=progress,
-            description=f"round {r}",
+            description=f"round {r}", backend=backend,
         )  # fmt: skip
         data = data.extend(more)
         model = _fit(data, config)
@@ -191,17 +249,15 @@ def train_model(
         for c in codes
         for s in training_scenarios(c, count + config.ranker.validation_count, seed)[count:]
     ]
-    regrets: dict[str, float] = {}
-    if validation and len(config.ranker.ridge_grid) > 1:
-        fitted = {r: _fit(data, config, r) for r in config.ranker.ridge_grid}
-        regrets = {str(r): validation_regret(m, validation) for r, m in fitted.items()}
-        model = fitted[min(fitted, key=lambda r: regrets[str(r)])]
+    fitted = {r: _fit(data, config, r) for r in config.ranker.ridge_grid}
+    model, report = select_model(fitted, validation, config)
     model.manifest = {
         "stop_offset": model.manifest.get("stop_offset", 0.0),
-        "ridge": model.ridge,
+        "ridge": model.ridge if math.isfinite(model.ridge) else None,
         "validation": {
             "scenarios_per_family": config.ranker.validation_count,
-            "mean_regret_by_ridge": regrets,
+            "selection_z": config.ranker.selection_z,
+            **report,
         },
         "families": codes,
         "family_versions": {c: get_family(c).version for c in codes},
@@ -220,6 +276,8 @@ def train_model(
         "config": {
             "ridge": config.ranker.ridge,
             "ridge_grid": list(config.ranker.ridge_grid),
+            "validation_count": config.ranker.validation_count,
+            "selection_z": config.ranker.selection_z,
             "label_clip": config.ranker.label_clip,
             "random_rollouts": config.ranker.random_rollouts,
         },
