@@ -13,6 +13,7 @@ from heedful.engine.config import (
     BudgetConfig,
     CoverageConfig,
     DispatchMode,
+    EdgeDecayConfig,
     EngineConfig,
     EscalateWhen,
     GovernanceConfig,
@@ -20,7 +21,13 @@ from heedful.engine.config import (
     load_engine_config,
 )
 from heedful.engine.coverage import Coverage, assess
-from heedful.engine.defaults import GapDecomposer, GraphResearch, PlanExecutor
+from heedful.engine.decay import StaleEdgeDecay
+from heedful.engine.defaults import (
+    DuplicateConsolidator,
+    GapDecomposer,
+    GraphResearch,
+    PlanExecutor,
+)
 from heedful.engine.engine import Engine
 from heedful.engine.governance import autonomy_json_schema, config_from_ampersand, load_ampersand
 from heedful.engine.journal import Journal, JournalEntry, RecordingGraph, UndoableGraph, undo
@@ -30,10 +37,12 @@ from heedful.engine.ports import (
     ActionRequest,
     ActionResult,
     Conclusion,
+    ConsolidatorPort,
     DecomposerPort,
     DeliberationRequest,
     DeliberationResult,
     DeliberatorPort,
+    EdgeDecayPort,
     FaultLineDeliberator,
     Finding,
     GraphPort,
@@ -58,6 +67,7 @@ __all__ = [
     "BudgetConfig",
     "Component",
     "Conclusion",
+    "ConsolidatorPort",
     "Coverage",
     "CoverageConfig",
     "CycleResult",
@@ -68,6 +78,9 @@ __all__ = [
     "DeliberatorPort",
     "DispatchMode",
     "DispatchRecord",
+    "DuplicateConsolidator",
+    "EdgeDecayConfig",
+    "EdgeDecayPort",
     "EdgeRecord",
     "Engine",
     "EngineConfig",
@@ -91,6 +104,7 @@ __all__ = [
     "PlanExecutor",
     "RecordingGraph",
     "ResearchPort",
+    "StaleEdgeDecay",
     "StoreGraph",
     "Topology",
     "TriageConfig",

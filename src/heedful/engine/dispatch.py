@@ -29,6 +29,7 @@ from heedful.engine.ports import (
     DeliberationRequest,
     DeliberationResult,
     DeliberatorPort,
+    EdgeDecayPort,
     Finding,
     GraphPort,
     NoActionExecutor,
@@ -102,7 +103,8 @@ class Dispatcher:
         graph: Read access for explore's internal expansion (never written here).
         config: Engine configuration.
         level: Autonomy level of this cycle.
-        ports: ``research``, ``deliberator``, ``actions``, ``notifier`` and ``decomposer``.
+        ports: ``research``, ``deliberator``, ``actions``, ``notifier``, ``decomposer``,
+            ``consolidator`` and ``edge_decay``.
         escalations: Last escalation time per item key (shared across cycles; updated here).
         actions_allowed: Callback asking the action-rate governor for permission.
         now: Cycle time.
@@ -120,6 +122,7 @@ class Dispatcher:
         notifier: NotifierPort,
         decomposer: DecomposerPort,
         consolidator: ConsolidatorPort,
+        edge_decay: EdgeDecayPort,
         escalations: dict[str, datetime],
         actions_allowed: Callable[[], bool],
         now: datetime,
@@ -133,6 +136,7 @@ class Dispatcher:
         self.notifier = notifier
         self.decomposer = decomposer
         self.consolidator = consolidator
+        self.edge_decay = edge_decay
         self.escalations = escalations
         self.actions_allowed = actions_allowed
         self.now = now
@@ -345,7 +349,11 @@ class Dispatcher:
         }
 
     async def consolidate(self, record: DispatchRecord, node_ids: list[str]) -> int:
-        """Merge duplicates among ``node_ids`` into ``record.writes``; return how many."""
+        """Merge duplicates and decay stale edges among ``node_ids`` into ``record.writes``.
+
+        Returns:
+            How many changes were planned (merges plus decayed edges).
+        """
         nodes = self.graph.get_nodes(node_ids)
         pairs = await call_port(self.consolidator.consolidate, nodes)
         by_id = {n.id: n for n in nodes}
@@ -372,7 +380,18 @@ class Dispatcher:
         merged = [[k, d] for k, d in pairs if d in by_id and k in by_id]
         if merged:
             record.details["merged"] = merged
-        return len(merged)
+        # Merged duplicates are about to be retired; their edges are not worth decaying.
+        live = [n for n in nodes if not is_inactive(n) and n.id not in {d for _, d in merged}]
+        decayed = await call_port(
+            self.edge_decay.decay, live, self.graph.edges_among([n.id for n in live]), self.now
+        )
+        for edge, weight in decayed:
+            w.edge_weights.append((edge, weight))
+        if decayed:
+            record.details["decayed_edges"] = [
+                [e.source, e.target, e.type.value, e.weight, weight] for e, weight in decayed
+            ]
+        return len(merged) + len(decayed)
 
     @staticmethod
     def _found_for(gap: str, findings: list[Finding]) -> bool:

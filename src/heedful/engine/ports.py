@@ -312,6 +312,16 @@ class ConsolidatorPort(Protocol):
         ...
 
 
+class EdgeDecayPort(Protocol):
+    """Consolidator, second half: which stale edges lose weight (explore strategy 2, IDLE)."""
+
+    def decay(
+        self, nodes: Sequence[NodeRecord], edges: Sequence[EdgeRecord], now: datetime
+    ) -> list[tuple[EdgeRecord, float]] | Awaitable[list[tuple[EdgeRecord, float]]]:
+        """``(edge, new_weight)`` pairs; the engine writes (and journals) each weight change."""
+        ...
+
+
 # --- escalate / advise: notifier -----------------------------------------------------------
 
 
