@@ -46,6 +46,7 @@ from heedful.engine.ports import (
     FaultLineDeliberator,
     Finding,
     GraphPort,
+    InspectionLead,
     LogNotifier,
     NoActionExecutor,
     Notice,
@@ -53,6 +54,7 @@ from heedful.engine.ports import (
     ResearchPort,
 )
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
+from heedful.engine.research import ControllerResearch
 from heedful.engine.results import CycleResult, DispatchRecord, Ledger
 from heedful.engine.store_adapter import StoreGraph, journal_path, open_engine
 from heedful.engine.topology import Component, DeliberationBudget, Topology, analyze
@@ -68,6 +70,7 @@ __all__ = [
     "Component",
     "Conclusion",
     "ConsolidatorPort",
+    "ControllerResearch",
     "Coverage",
     "CoverageConfig",
     "CycleResult",
@@ -92,6 +95,7 @@ __all__ = [
     "GraphPort",
     "GraphResearch",
     "InMemoryGraph",
+    "InspectionLead",
     "Journal",
     "JournalEntry",
     "Ledger",

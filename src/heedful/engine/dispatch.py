@@ -32,6 +32,7 @@ from heedful.engine.ports import (
     EdgeDecayPort,
     Finding,
     GraphPort,
+    InspectionLead,
     NoActionExecutor,
     Notice,
     NotifierPort,
@@ -94,6 +95,29 @@ async def call_port(fn: Callable[..., Any], *args: Any) -> Any:
 
 def _new_id(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def _lead_row(lead: InspectionLead) -> dict[str, Any]:
+    return {
+        "source_id": lead.source_id,
+        "claim_ids": list(lead.claim_ids),
+        "predicted_voc": lead.predicted_voc,
+        "p_change": lead.p_change,
+        "cost": lead.cost,
+        "candidate_id": lead.candidate_id,
+    }
+
+
+def _with_leads(goal: Goal, leads: list[InspectionLead]) -> Goal:
+    """A sub-goal about ``unknown: word`` learns which inspections research found for it."""
+    gap = goal.metadata.get("gap")
+    word = gap.partition(":")[2].strip().lower() if isinstance(gap, str) else ""
+    mine = [
+        _lead_row(lead) for lead in leads if word and any(word in terms(c) for c in lead.claim_ids)
+    ]
+    if not mine:
+        return goal
+    return goal.model_copy(update={"metadata": {**goal.metadata, "inspect": mine}})
 
 
 class Dispatcher:
@@ -285,6 +309,8 @@ class Dispatcher:
         w = record.writes
         new_ids = []
         retrieved: list[str] = []
+        leads = [f.lead for f in findings if f.lead is not None]
+        findings = [f for f in findings if f.lead is None]
         for finding in findings:
             if finding.node_id is not None:
                 # Retrieved knowledge already in the graph: link it, do not copy it.
@@ -318,7 +344,8 @@ class Dispatcher:
                 type=NodeType.EPISODIC,
                 content=(
                     f"Exploration trace: linked {len(linked)} related node(s), "
-                    f"{len(findings)} finding(s) from {len(researched)} research call(s)"
+                    f"{len(findings)} finding(s) and {len(leads)} inspection lead(s) "
+                    f"from {len(researched)} research call(s)"
                 ),
                 confidence=1.0,
                 updated_at=self.now,
@@ -333,15 +360,17 @@ class Dispatcher:
             g for g in researched if g.startswith("unknown:") and not self._found_for(g, findings)
         ]
         if item.goal is not None and unresolved:
-            w.sub_goals.extend(
-                await call_port(self.decomposer.decompose, item.goal, unresolved, self.now)
-            )
+            subs = await call_port(self.decomposer.decompose, item.goal, unresolved, self.now)
+            w.sub_goals.extend(_with_leads(sub, leads) for sub in subs)
+        if leads:
+            await self._report_leads(record, leads)
         record.result = "ok"
         record.details = {
             **record.details,
             "linked_nodes": len(linked),
             "retrieved_nodes": retrieved,
             "findings": len(findings),
+            "inspection_leads": record.details.get("inspection_leads", []),
             "explore_calls": len(researched),
             "new_node_ids": new_ids,
             "trace_node_id": trace_id,
@@ -392,6 +421,26 @@ class Dispatcher:
                 [e.source, e.target, e.type.value, e.weight, weight] for e, weight in decayed
             ]
         return len(merged) + len(decayed)
+
+    async def _report_leads(self, record: DispatchRecord, leads: list[InspectionLead]) -> None:
+        """List the inspections research pointed to, and tell the notifier (act level only)."""
+        item = record.item
+        rows = [_lead_row(lead) for lead in leads]
+        record.details["inspection_leads"] = rows
+        best = ", ".join(
+            f"{r['source_id']} ({'/'.join(r['claim_ids'])}, VOC {r['predicted_voc']:.3g})"
+            for r in rows[:3]
+        )
+        await call_port(
+            self.notifier.notify,
+            Notice(
+                "inspection",
+                item.goal_id,
+                record.mode.value,
+                f"to fill gaps of '{item.goal_title}', inspect: {best}",
+                {"inspection_leads": rows},
+            ),
+        )
 
     @staticmethod
     def _found_for(gap: str, findings: list[Finding]) -> bool:
