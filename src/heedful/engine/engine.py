@@ -425,6 +425,11 @@ class Engine:
             self._task = self._loop.create_task(self._heartbeat())
         await self._task
 
+    async def join(self) -> None:
+        """Wait until the heartbeat that :meth:`activate` started in this loop has stopped."""
+        if self._task is not None:
+            await self._task
+
     def trigger_event(self, name: str = "event") -> bool:
         """External-event trigger: run a cycle now if the heartbeat is active. Thread-safe."""
         if not self._active or self._loop is None:
