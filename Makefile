@@ -9,12 +9,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.run-installed: pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,llm,gym]'
+$(VENV)/.test-installed: pyproject.toml Makefile | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,llm,gym,otel]'
 	touch $@ $(VENV)/.run-installed
 
 run: $(VENV)/.run-installed

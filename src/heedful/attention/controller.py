@@ -42,6 +42,7 @@ from heedful.attention.guard import Admission, Guard, Saturation, merge_candidat
 from heedful.attention.instruments import Instruments
 from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
+from heedful.attention.spans import NEXT_SPAN, RESOLVE_SPAN, describe_next, describe_resolve
 from heedful.attention.trace import Trace, TraceSink
 from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMode, Verdict
 from heedful.attention.world import World, as_cost
@@ -59,6 +60,7 @@ from heedful.model.candidate import (
 )
 from heedful.model.goal import Goal
 from heedful.model.scenario import Cost
+from heedful.tracing import traced
 
 __all__ = ["Controller", "Stop"]
 
@@ -450,6 +452,7 @@ class Controller:
         self.instruments.keep_only(c.id for c, _ in scored)
         return scored
 
+    @traced(NEXT_SPAN, describe_next)
     def next(self) -> Candidate | Stop:
         """The next computation to execute, or :class:`Stop`."""
         if not self._turn_started:
@@ -550,6 +553,7 @@ class Controller:
             self.failures = [f for f in self.failures if f.target != cand.target]
         return cand
 
+    @traced(RESOLVE_SPAN, describe_resolve)
     def resolve(
         self,
         candidate_id: str,

@@ -44,9 +44,11 @@ from heedful.bench.scoring import (
     score_trial,
 )
 from heedful.bench.seeds import Stream, generator, name_key
+from heedful.bench.spans import RUN_SPAN, SCENARIO_SPAN, describe_run, describe_scenario
 from heedful.bench.views import policy_view
 from heedful.errors import HeedfulError, InvalidArgumentError
 from heedful.model import Condition, Scenario, TaskView
+from heedful.tracing import traced
 
 __all__ = [
     "ProgressFn",
@@ -168,6 +170,7 @@ def _prepare(scenario: Scenario, job: _Job) -> ScenarioOracle:
         ) from None
 
 
+@traced(SCENARIO_SPAN, describe_scenario)
 def _run_scenario(
     scenario: Scenario,
     key: int,
@@ -254,6 +257,7 @@ def _progress(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
         yield bar
 
 
+@traced(RUN_SPAN, describe_run)
 def run_benchmark(
     scenarios: Sequence[Scenario],
     policies: Sequence[PolicySpec | str],

@@ -60,8 +60,27 @@ def _version_flag(value: bool) -> None:
         raise typer.Exit()
 
 
+def _start_tracing(ctx: typer.Context) -> None:
+    """``HEEDFUL_OTEL=1``: spans for this command, flushed when it ends (docs/observability.md)."""
+    from heedful import tracing
+
+    if not tracing.requested():
+        return
+    try:
+        from heedful.integrations.otel import instrument_from_env
+    except ImportError:
+        raise fail(
+            f"{tracing.ENV_VAR} is set but the 'otel' extra is not installed; "
+            "install it with: pip install 'heedful[otel]'"
+        ) from None
+    stop = instrument_from_env()
+    if stop is not None:
+        ctx.call_on_close(stop)
+
+
 @app.callback()
 def _root(
+    ctx: typer.Context,
     show_version: bool = typer.Option(
         False,
         "--version",
@@ -70,7 +89,11 @@ def _root(
         help="Print the heedful version and exit.",
     ),
 ) -> None:
-    """Attention for persistent LLM agents, and a benchmark against an exact oracle."""
+    """Attention for persistent LLM agents, and a benchmark against an exact oracle.
+
+    Set HEEDFUL_OTEL=1 to record OpenTelemetry spans (the 'otel' extra; docs/observability.md).
+    """
+    _start_tracing(ctx)
 
 
 def main() -> None:

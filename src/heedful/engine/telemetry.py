@@ -1,18 +1,23 @@
 """In-process telemetry for the engine (document 002 §3.5).
 
 Events: ``cycle_start``, ``dispatch``, ``cycle_complete``, ``goal_proposed``, each with
-measurements and metadata like ``:telemetry.execute``. Subscribers are plain callables. When
-``opentelemetry`` is importable, every event is also added to the current span (and each cycle
-runs inside a ``heedful.engine.cycle`` span).
+measurements and metadata like ``:telemetry.execute``. Subscribers are plain callables. Each
+cycle runs inside a ``heedful.engine.cycle`` span of :mod:`heedful.tracing` (a no-op until a
+tracer is installed, e.g. by :func:`heedful.integrations.otel.instrument`); every event becomes an
+event of that span, and ``cycle_start``/``cycle_complete`` also set its attributes. Span data keeps
+numbers and the engine's own codes only: a goal id (which an agent may write) never reaches it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
+
+from heedful import tracing
 
 _log = logging.getLogger("heedful.engine")
 
@@ -32,20 +37,42 @@ class TelemetryEvent:
 Subscriber = Callable[[TelemetryEvent], None]
 
 
-def _tracer() -> Any | None:
-    try:
-        from opentelemetry import trace
-    except ImportError:
-        return None
-    return trace.get_tracer("heedful.engine")
+#: String metadata that may reach a span: the engine's own codes, never agent-written names.
+SPAN_CODES = frozenset({"trigger", "autonomy", "mode", "result", "cycle_id"})
+#: Events whose fields also become attributes of the cycle span.
+_CYCLE_ATTRIBUTE_EVENTS = frozenset({"cycle_start", "cycle_complete"})
+#: Name of the span around one cycle.
+CYCLE_SPAN = "heedful.engine.cycle"
+
+
+def span_attributes(event: TelemetryEvent) -> dict[str, tracing.AttributeValue]:
+    """The span-safe fields of an event, keyed ``heedful.engine.<field>``.
+
+    Numbers and flags pass; strings only for :data:`SPAN_CODES`; a mapping of counts (``modes``)
+    becomes one attribute per key. Anything else (a goal id) is left out.
+    """
+    attrs: dict[str, tracing.AttributeValue] = {}
+    for key, value in {**event.measurements, **event.metadata}.items():
+        name = f"heedful.engine.{key}"
+        if isinstance(value, bool | int | float):
+            attrs[name] = value
+        elif isinstance(value, str):
+            if key in SPAN_CODES:
+                attrs[name] = value
+        elif isinstance(value, dict):
+            attrs.update(
+                (f"{name}.{sub}", n)
+                for sub, n in value.items()
+                if isinstance(sub, str) and isinstance(n, int | float)
+            )
+    return attrs
 
 
 class Telemetry:
-    """Fan-out of engine events to subscribers (and OpenTelemetry when available)."""
+    """Fan-out of engine events to subscribers (and to the current span when tracing)."""
 
     def __init__(self) -> None:
         self._subscribers: list[Subscriber] = []
-        self._otel = _tracer()
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Register a subscriber; returns a function that unsubscribes it."""
@@ -74,24 +101,15 @@ class Telemetry:
                 subscriber(event)
             except Exception:
                 _log.exception("telemetry subscriber failed on %s", name)
-        if self._otel is not None:
-            from opentelemetry import trace
+        span = tracing.current()
+        if span.recording:
+            attrs = span_attributes(event)
+            span.event(f"heedful.engine.{name}", attrs)
+            if name in _CYCLE_ATTRIBUTE_EVENTS:
+                span.set(attrs)
 
-            span = trace.get_current_span()
-            attrs = {
-                f"heedful.{k}": v
-                for k, v in {**event.measurements, **event.metadata}.items()
-                if isinstance(v, str | int | float | bool)
-            }
-            span.add_event(f"heedful.engine.{name}", attributes=attrs)
-
-    @contextlib.contextmanager
-    def cycle_span(self, trigger: str) -> Iterator[None]:
-        """An OpenTelemetry span around one cycle (no-op without opentelemetry)."""
-        if self._otel is None:
-            yield
-            return
-        with self._otel.start_as_current_span(
-            "heedful.engine.cycle", attributes={"heedful.trigger": trigger}
-        ):
-            yield
+    def cycle_span(self, trigger: str) -> AbstractContextManager[tracing.Span]:
+        """The span around one cycle (:data:`heedful.tracing.NO_SPAN` when not tracing)."""
+        if not tracing.enabled():
+            return tracing.NO_SPAN
+        return tracing.span(CYCLE_SPAN, {"heedful.engine.trigger": trigger})
