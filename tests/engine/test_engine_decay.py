@@ -136,3 +136,16 @@ def test_decay_and_undo_on_the_sqlite_store() -> None:
         assert graph.digest() == before
     finally:
         graph.close()
+
+
+def test_idle_consolidation_respects_require_approval_for(graph: InMemoryGraph) -> None:
+    for node_id in ("a", "b"):
+        graph.add_node(node(node_id, f"cache {node_id}", confidence=0.45, age_h=3 * WEEK_H))
+    graph.add_edge(EdgeRecord("a", "b", EdgeType.CAUSAL))
+    cfg = ACT.with_overrides(
+        triage={"propose_min_gap": 0.95}, governance={"require_approval_for": ["idle"]}
+    )
+    engine = Engine(graph, cfg, clock=clock)
+    before = graph.digest()
+    assert engine.run_cycle()["dispatches"] == []
+    assert graph.digest() == before

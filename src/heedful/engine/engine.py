@@ -259,6 +259,7 @@ class Engine:
                     and items
                     and level == AutonomyLevel.ACT
                     and budget.max_items_per_cycle
+                    and DispatchMode.IDLE not in self.config.governance.require_approval_for
                 ):
                     await self._idle_consolidation(dispatcher, items, result)
         except TimeoutError:

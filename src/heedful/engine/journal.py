@@ -214,8 +214,14 @@ class Journal:
             return list(self._memory)
         if not self.path.exists():
             return []
+        text = self.path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        if lines and not text.endswith("\n"):
+            # Another thread or process is appending this line right now (e.g. the heartbeat of
+            # `heedful mcp serve --engine` while a tool reads): it is not an entry yet.
+            lines.pop()
         out = []
-        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+        for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
