@@ -49,7 +49,9 @@ def test_explore_uses_controller_beliefs_and_inspection_leads(graph: InMemoryGra
     # A lead does not fill its gap: pricing, forecast and budget stay unknown, so the goal is
     # decomposed, and the pricing sub-goal carries its inspections.
     sub = graph.get_goal("g.pricing")
-    assert [lead["source_id"] for lead in sub.metadata["inspect"]] == [
+    inspect = sub.metadata["inspect"]
+    assert isinstance(inspect, list)
+    assert [lead["source_id"] for lead in inspect] == [
         lead["source_id"] for lead in pricing
     ]
     assert "g.churn" not in graph.goals  # the belief answered it
@@ -88,6 +90,7 @@ def test_open_engine_researches_with_a_controller_over_the_same_store(tmp_path: 
     engine = open_engine(db, ACT, clock=clock)
     try:
         assert isinstance(engine.research, ControllerResearch)
+        assert engine.research._controller is None  # opened only when explore needs it
         add_goal(engine.graph, "g", "churn")
         (dispatch,) = engine.run_cycle()["dispatches"]
         assert [lead["source_id"] for lead in dispatch["details"]["inspection_leads"]] == ["crm"]

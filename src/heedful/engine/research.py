@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from heedful.engine.coverage import terms
@@ -46,7 +47,9 @@ class ControllerResearch(GraphResearch):
 
     Args:
         graph: The graph to search.
-        controller: The attention controller over the same memory.
+        controller: The attention controller over the same memory, or a function that opens
+            it on first use (``open_engine`` passes one, so commands that never explore do not
+            load the controller).
         per_gap: Graph nodes, and separately inspection leads, returned per gap.
         lock: Guards the controller when other threads use it (default: a private lock).
     """
@@ -54,13 +57,29 @@ class ControllerResearch(GraphResearch):
     def __init__(
         self,
         graph: GraphPort,
-        controller: Controller,
+        controller: Controller | Callable[[], Controller],
         per_gap: int = 5,
         lock: contextlib.AbstractContextManager[Any] | None = None,
     ) -> None:
         super().__init__(graph, per_gap)
-        self.controller = controller
+        # A controller has ``context``; anything else given here is the function opening one.
+        self._controller: Controller | None = None
+        self._open: Callable[[], Controller] | None = None
+        if hasattr(controller, "context"):
+            self._controller = controller  # type: ignore[assignment]
+        else:
+            self._open = controller
         self.lock = lock if lock is not None else threading.RLock()
+
+    @property
+    def controller(self) -> Controller:
+        """The controller (opened now if it was given as a function)."""
+        if self._controller is None and self._open is not None:
+            self._controller = self._open()
+            self._open = None
+        if self._controller is None:
+            raise RuntimeError("ControllerResearch has no controller")  # unreachable by __init__
+        return self._controller
 
     async def research(self, goal_title: str, gap: str) -> list[Finding]:
         """Graph matches, then controller beliefs, then inspection leads for the gap's word."""

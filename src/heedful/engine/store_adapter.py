@@ -232,12 +232,8 @@ def open_engine(
         from heedful.attention import Controller
         from heedful.engine.research import ControllerResearch
 
-        try:
-            controller = Controller(graph.store, clock=ports.get("clock"))
-        except BaseException:
-            graph.close()
-            raise
-        ports["research"] = ControllerResearch(graph, controller)
+        clock = ports.get("clock")
+        ports["research"] = ControllerResearch(graph, lambda: Controller(graph.store, clock=clock))
     return Engine(graph, config, **ports)
 
 
