@@ -51,9 +51,7 @@ def test_explore_uses_controller_beliefs_and_inspection_leads(graph: InMemoryGra
     sub = graph.get_goal("g.pricing")
     inspect = sub.metadata["inspect"]
     assert isinstance(inspect, list)
-    assert [lead["source_id"] for lead in inspect] == [
-        lead["source_id"] for lead in pricing
-    ]
+    assert [lead["source_id"] for lead in inspect] == [lead["source_id"] for lead in pricing]
     assert "g.churn" not in graph.goals  # the belief answered it
     notices = [n for n in notifier.notices if n.kind == "inspection"]
     assert len(notices) == 1 and "erp" in notices[0].message
