@@ -94,13 +94,13 @@ class ControllerResearch(GraphResearch):
                 return findings
             beliefs = [self._belief(c, ctx) for c in claims if c.value is not None]
             leads = self._leads(claims, ctx)
-        return findings + [b for b in beliefs if b is not None] + leads
+        return findings + beliefs + leads
 
     @staticmethod
     def _claim_words(claim: ClaimState) -> set[str]:
         return set(terms(claim.id)) | set(terms(claim.claim_type))
 
-    def _belief(self, claim: ClaimState, ctx: AttentionContext) -> Finding | None:
+    def _belief(self, claim: ClaimState, ctx: AttentionContext) -> Finding:
         from heedful.attention.context import claim_p_stale
 
         content = f"{claim.id} is {claim.value}"
