@@ -3,8 +3,8 @@
 Run: ``.venv/bin/python benchmarks/learn_bandit.py`` (``--quick`` for a smoke run;
 ``--svg FILE`` draws the curves).
 
-A stream of scenarios (one per turn; development seed stream; with ``--shift X`` shifted worlds
-when the generators accept it) is run by the LinUCB bandit (document 000 §20.2: updated only
+A stream of scenarios (one per turn; development seed stream; worlds at ``--shift``,
+default the bench's 1) is run by the LinUCB bandit (document 000 §20.2: updated only
 from the reads it made, bounded exploration §20.4, state saved in a memory store every turn) and
 by the fixed ``voc``, ``voc-model`` and ``voc-learned`` (the bandit's starting point) policies on
 the same turns. Printed: the mean static regret
@@ -15,13 +15,13 @@ the first turn after which the bandit's running mean regret stays below fixed ``
 from __future__ import annotations
 
 import argparse
-import inspect
 import math
 from pathlib import Path
 
 import numpy as np
 
 from heedful.bench.families import generate_family
+from heedful.bench.families._worlds import DEFAULT_SHIFT
 from heedful.learn.bandit import BanditEstimator
 from heedful.learn.model_files import load_ranker
 from heedful.learn.online import bandit_stream, fixed_stream, fresh_bandit
@@ -79,20 +79,14 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=120)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--window", type=int, default=20)
-    ap.add_argument("--shift", type=float, default=None)
+    ap.add_argument("--shift", type=float, default=DEFAULT_SHIFT, help="hidden-world shift")
     ap.add_argument("--store", default=":memory:", help="memory store for the bandit state")
     ap.add_argument("--svg", default=None, help="write the regret curves to this SVG file")
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     if args.quick:
         args.turns, args.seeds, args.window = 6, 2, 3
-    kwargs = {}
-    if args.shift is not None:
-        if "shift" in inspect.signature(generate_family).parameters:
-            kwargs["shift"] = args.shift
-        else:
-            print(f"note: generate_family has no `shift` setting in this version; --shift "
-                  f"{args.shift} is ignored and the worlds are unshifted")  # fmt: skip
+    kwargs = {"shift": args.shift}
     fixed = ("voc", "voc-model", "voc-learned")
     regrets: dict[str, list[np.ndarray]] = {n: [] for n in (*fixed, "bandit")}
     explored = 0

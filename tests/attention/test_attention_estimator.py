@@ -7,7 +7,8 @@ import pytest
 
 from heedful.attention.config import EstimatorConfig
 from heedful.attention.context import AttentionContext, ClaimState, DecisionModel, SourceInfo
-from heedful.attention.estimators import HeuristicEstimator, SingleSignalEstimator, heuristic_voc
+from heedful.attention.estimators import HeuristicEstimator, SingleSignalEstimator
+from heedful.decision import heuristic_voc
 from heedful.errors import InvalidArgumentError
 from heedful.model.candidate import Candidate, Trigger
 from heedful.model.goal import ClaimDependency, Goal, GoalStatus

@@ -8,6 +8,7 @@ import pytest
 from heedful import decision
 from heedful.bench.families import generate_family
 from heedful.bench.seeds import Stream
+from heedful.learn.config import LearnConfig, RankerConfig
 from heedful.learn.dataset import OracleLabeler, collect_scenario, training_scenarios
 from heedful.learn.features import FEATURE_NAMES
 from heedful.learn.train import train_model
@@ -79,18 +80,20 @@ def test_features_ignore_ids_labels_wording_and_family() -> None:
 
 
 def test_training_records_its_manifest() -> None:
-    model = train_model(["A"], 3, seed=4, rounds=1, command="test")
+    config = LearnConfig(ranker=RankerConfig(validation_count=4))
+    model = train_model(["A"], 3, seed=4, rounds=1, config=config, command="test")
     man = model.manifest
     assert man["families"] == ["A"] and man["count"] == 3 and man["seed"] == 4
     assert man["rows"] > 0 and man["features_hash"] and man["heedful_version"]
     assert man["seed_stream"] not in {int(s) for s in Stream}
-    assert set(man["validation"]["mean_regret_by_ridge"]) == {
-        "100.0",
-        "1000.0",
-        "10000.0",
-        "1000000.0",
-    }
-    assert man["ridge"] in (100.0, 1000.0, 10000.0, 1e6)
+    val = man["validation"]
+    assert val["scenarios_per_family"] == 4 and val["scenarios"] <= 4
+    assert set(val["mean_regret"]) == {"none", "100.0", "1000.0", "10000.0", "1000000.0"}
+    assert val["selected"] in val["mean_regret"]
+    if val["selected"] == "none":  # no correction: the model-based estimate as it is
+        assert man["ridge"] is None and not np.any(model.weights)
+    else:
+        assert man["ridge"] == float(val["selected"])
 
 
 def test_stop_offset_separates_states_worth_continuing_from_states_to_stop() -> None:

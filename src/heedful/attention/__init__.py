@@ -29,7 +29,6 @@ from heedful.attention.estimators import (
     Estimator,
     HeuristicEstimator,
     SingleSignalEstimator,
-    heuristic_voc,
 )
 from heedful.attention.generators import Generator, default_generators
 from heedful.attention.guard import Admission, CandidateTable, Guard, Saturation
@@ -46,6 +45,7 @@ from heedful.attention.validator import (
     ValidatorMode,
     Verdict,
 )
+from heedful.decision.heuristic import heuristic_voc  # re-exported: the public name stays
 
 __all__ = [
     "DEFAULT_CLAIM_POLICIES",

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from heedful.attention.config import AnomalyConfig
 
 __all__ = ["PriorityMonitor", "Shift"]
@@ -53,10 +55,10 @@ class PriorityMonitor:
         distribution). A detected shift still moves the baseline, so a lasting change is
         reported once, not on every later recomputation.
         """
-        values = [v for v in p_changes]
+        values = p_changes if isinstance(p_changes, np.ndarray) else np.array(list(p_changes))
         if len(values) < self.config.min_count:
             return None
-        mean = sum(values) / len(values)
+        mean = sum(values.tolist()) / len(values)
         self.observed += 1
         if self.baseline is None:
             self.baseline = mean

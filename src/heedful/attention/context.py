@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from heedful.attention.config import DEFAULT_HAZARDS_PER_HOUR
+from heedful.decision.heuristic import utility_tensor
 from heedful.memory.freshness import p_stale as memory_p_stale
 from heedful.memory.freshness import p_stale_rate
 from heedful.model.goal import Goal, GoalStatus
@@ -192,8 +193,33 @@ class DecisionModel:
     @property
     def relevant_variables(self) -> tuple[str, ...]:
         """Variables some utility rule conditions on, in declaration order."""
-        used = {k for rules in self.actions.values() for r in rules for k in r.when}
-        return tuple(v for v in self.variables if v in used)
+        cached = self.__dict__.get("_relevant")
+        if cached is None:
+            used = {k for rules in self.actions.values() for r in rules for k in r.when}
+            cached = tuple(v for v in self.variables if v in used)
+            self.__dict__["_relevant"] = cached  # frozen: computed once per decision
+        return cached
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """What decision-based values depend on, as a hashable value (cached): the relevant
+        variables, their domains and the utility tensor's bytes."""
+        cached = self.__dict__.get("_fingerprint")
+        if cached is None:
+            names = self.relevant_variables
+            u = self.utility_tensor()
+            cached = (names, tuple(tuple(self.variables[v]) for v in names), u.shape, u.tobytes())
+            self.__dict__["_fingerprint"] = cached
+        return cached
+
+    def utility_tensor(self) -> np.ndarray:
+        """u(a, w) over the relevant variables, ``[A, |D1|, …, |Dk|]`` (read-only, cached)."""
+        cached = self.__dict__.get("_utility")
+        if cached is None:
+            names = self.relevant_variables
+            cached = utility_tensor(self.actions, names, [self.variables[v] for v in names])
+            cached.flags.writeable = False
+            self.__dict__["_utility"] = cached
+        return cached
 
 
 @dataclass(frozen=True)

@@ -27,36 +27,35 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from heedful.attention.columns import ColumnTable
 from heedful.attention.config import DEFAULT_CONFIG, AttentionConfig
 from heedful.attention.context import (
-    AttentionContext,
     DecisionModel,
     Failure,
     Focus,
     Interruption,
 )
+from heedful.attention.enforcement import ClaimEnforcement
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator, action_values
-from heedful.attention.floors import assign_floors, claim_floors
-from heedful.attention.generators import PENDING_ID, Generator, default_generators
-from heedful.attention.guard import Admission, Guard, Saturation, merge_candidates
+from heedful.attention.generators import Generator, default_generators
+from heedful.attention.guard import Guard, Saturation
 from heedful.attention.instruments import Instruments
+from heedful.attention.lifecycle import CandidateLifecycle
+from heedful.attention.outcome import OutcomeRecording
 from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
 from heedful.attention.spans import NEXT_SPAN, RESOLVE_SPAN, describe_next, describe_resolve
 from heedful.attention.trace import Trace, TraceSink
-from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMode, Verdict
+from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMode
 from heedful.attention.world import World, as_cost
-from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
-from heedful.model.base import as_utc
 from heedful.model.candidate import (
     Candidate,
     CandidateKind,
     EventType,
-    Floor,
     Resolution,
     TraceEvent,
-    Trigger,
 )
 from heedful.model.goal import Goal
 from heedful.model.scenario import Cost
@@ -80,7 +79,7 @@ class Stop:
     best_voc: float | None = None
 
 
-class Controller:
+class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
     """The attention controller facade.
 
     Args:
@@ -150,7 +149,7 @@ class Controller:
         self.spontaneous_reads = 0
         self.forced_reads = 0
         self.saturation = Saturation(0.0, 0, False)
-        self.last_estimates: dict[str, Estimate] = {}
+        self._last_estimates: dict[str, Estimate] = {}
         self._inflight: dict[str, Candidate] = {}
         self._waited: dict[str, int] = {}
         self._blocked: dict[str, str] = {}  # claim id → claim type awaiting a forced read
@@ -159,6 +158,7 @@ class Controller:
         self.instruments = Instruments(config, self._log)
         self._selected: dict[str, Estimate] = {}  # in flight → estimate at selection
         self._resume: dict[str, Focus | None] = {}  # interruption in flight → focus to resume
+        self._columns = ColumnTable(self)
         if self.mirror is not None:
             self.mirror.load(self.world, self.clock())
 
@@ -296,181 +296,41 @@ class Controller:
         self._turn_started = True
         return self.turn_id
 
-    def context(self) -> AttentionContext:
-        """A snapshot of everything generators and estimators read."""
-        now = self.clock()
-        w = self.world
-        ids = set(w.beliefs) | {c for s in w.sources.values() for c in s.reports}
-        ctx = AttentionContext(
-            now=now,
-            turn=self.turn,
-            claims={c: w.claim_state(c, now) for c in sorted(ids)},
-            sources=w.sources,
-            goals=w.goals,
-            decision=w.decision,
-            pending_claims=tuple(self.pending_claims),
-            contradictions=dict(w.contradictions),
-            failures=tuple(self.failures),
-            interruptions=tuple(self.interruptions),
-            focus=self.focus,
-            inspected=dict(self.inspected),
-            committed=tuple(self.committed),
-            budget_left=self.budget,
-            cost_weight=self.cost_weight
-            if self.cost_weight is not None
-            else (w.decision.cost_weight if w.decision is not None else None),
-            hazards_per_hour=w.hazards,
-        )
-        self.instruments.enrich(ctx)
-        d = w.decision
-        if d is not None and (d.irreversible or d.destructive):
-            values = action_values(d, ctx)
-            ctx.pending_action = max(values, key=lambda a: values[a]) if values else None
-        return ctx
-
-    def submit(self, candidate: Candidate) -> Candidate | None:
-        """Submit a candidate from outside (e.g. a tool or worker); it passes the guard."""
-        if candidate.submitted_by is not None:
-            self.world.source(candidate.submitted_by)
-        # Only the claim validator forces reads (budget-exempt, never spontaneous).
-        return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
-
-    def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
-        status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}), now)
-        if status is Admission.CREATED and live is not None:
-            self._log(
-                EventType.CANDIDATE_CREATED,
-                now,
-                candidate_id=live.id,
-                reason_code=live.trigger.value,
-                forced=live.forced,
-                detail={"origin": live.origin, "target": live.target},
-            )
-        elif status in (Admission.RATE_LIMITED, Admission.QUOTA_EXCEEDED, Admission.TABLE_FULL):
-            # One event per (owner, reason) and turn: a flood must not flood the trace too; the
-            # guard's aggregates keep the counts.
-            key = (candidate.submitted_by or candidate.origin, status.value)
-            if key in self._skip_logged:
-                return live
-            self._skip_logged.add(key)
-            self._log(
-                EventType.CANDIDATE_SKIPPED,
-                now,
-                reason_code=status.value,
-                detail={"submitted_by": candidate.submitted_by, "target": candidate.target},
-            )
-        return live
-
-    def refresh(self) -> list[tuple[Candidate, Estimate]]:
-        """Expire, generate, admit and estimate; return the scored live candidates."""
-        if self.mirror is not None:
-            self.mirror.pull_dirty(self.world)
-        ctx = self.context()
-        now = ctx.now
-        dropped: set[str] = set()  # interruptions no longer pending (expired or refused)
-        for c in self.guard.table:
-            if c.expires_at is not None and as_utc(c.expires_at) <= as_utc(now):
-                self.guard.table.remove(c.id)
-                self._waited.pop(c.id, None)
-                if c.kind is CandidateKind.HANDLE_INTERRUPTION:
-                    dropped.add(c.target)
-                self.trace.write(
-                    EventType.CANDIDATE_EXPIRED, turn_id=self.turn_id, now=now, candidate_id=c.id
-                )
-        # Generators' proposals are rebuilt from scratch every time: a candidate lives only while
-        # some generator still proposes it (its goal may have completed, its claim been
-        # refreshed), with exactly the goals and claims proposed now. Submitted and forced
-        # candidates are not the generators' to withdraw.
-        if dropped:
-            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
-            ctx.interruptions = tuple(self.interruptions)
-        fresh: dict[tuple[str, str], Candidate] = {}
-        external: list[Candidate] = []
-        proposals = [c for gen in self.generators for c in gen.generate(ctx)]
-        self.instruments.funnel(ctx, proposals)
-        floors = claim_floors(ctx, self.config.floors)
-        if floors:
-            proposals = assign_floors(proposals, floors, ctx.inspected)
-        for cand in proposals:
-            if cand.submitted_by is not None:
-                external.append(cand)
-                continue
-            key = (cand.kind.value, cand.target)
-            fresh[key] = merge_candidates(fresh[key], cand) if key in fresh else cand
-        for c in self.guard.table:
-            if c.submitted_by is not None or c.forced:
-                continue
-            renewed = fresh.pop((c.kind.value, c.target), None)
-            if renewed is not None:
-                self.guard.table.put(
-                    renewed.model_copy(update={"id": c.id, "created_at": c.created_at})
-                )
-                continue
-            self.guard.table.remove(c.id)
-            self._waited.pop(c.id, None)
-            self.instruments.forget(c.id)
-            self._log(
-                EventType.CANDIDATE_EXPIRED,
-                now,
-                candidate_id=c.id,
-                reason_code="no_longer_generated",
-            )
-        for cand in [*fresh.values(), *external]:
-            live = self._admit(cand, now)
-            if live is None and cand.kind is CandidateKind.HANDLE_INTERRUPTION:
-                # Refused by the guard (rate limit, quota, full table): aggregated there, not
-                # kept pending here, or a flood would grow this list and be re-counted forever.
-                dropped.add(cand.target)
-        if dropped:
-            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
-        scored: list[tuple[Candidate, Estimate]] = []
-        for c in self.guard.table:
-            if c.kind is CandidateKind.INSPECT_SOURCE and (
-                c.target not in self.world.sources
-                or (not self.repeat_inspections and c.target in self.inspected)
-            ):
-                continue
-            est = self.estimator.estimate(c, ctx)
-            update: dict[str, Any] = {
-                "predicted_voc": est.net,
-                "p_stale": est.p_stale,
-                "p_wrong": est.p_wrong,
-                "p_change": est.p_change,
-                "switch_cost": est.switch_cost,
-            }
-            if c.submitted_by is None and not c.forced and c.kind is CandidateKind.INSPECT_SOURCE:
-                # §8.2: the estimate's E|ΔU|; generated candidates are rebuilt each time, so
-                # this never feeds back into the next estimate.
-                update["loss_if_wrong"] = max(est.expected_loss, 0.0)
-            live = c.model_copy(update=update)
-            self.guard.table.put(live)
-            self.instruments.scored(live, est, now)
-            scored.append((live, est))
-        self.last_estimates = {c.id: e for c, e in scored}
-        self.saturation = self.guard.saturation(e.p_change for _, e in scored)
-        self.instruments.anomalies(self.saturation, (e.p_change for _, e in scored), now)
-        self.instruments.keep_only(c.id for c, _ in scored)
-        return scored
-
     @traced(NEXT_SPAN, describe_next)
     def next(self) -> Candidate | Stop:
         """The next computation to execute, or :class:`Stop`."""
         if not self._turn_started:
             self.begin_turn()
         now = self.clock()
-        scored = self.refresh()
-        forced = [(c, e) for c, e in scored if c.forced]
-        pool = forced or scored
-        budget_left = None if forced else self.budget
-        sel = self.selector.select(
-            pool,
-            turn=self.turn,
-            budget_left=budget_left,
-            turn_budget=self.turn_budget,
-            waited=self._waited,
-            focus=self.focus,
-        )
-        best = max((e.net for _, e in scored), default=None)
+        ctx_now = self.clock()
+        passed_over: Callable[[str], None]
+        if self._columns.eligible(ctx_now):
+            # The steady state: columns, recomputing only what changed (heedful.attention.columns).
+            sel, best, max_p_change = self._columns.select(ctx_now)
+            passed_over = self._columns.passed_over
+        else:
+            self._columns.leave()
+            scored = self._refresh(ctx_now)
+            forced = [(c, e) for c, e in scored if c.forced]
+            pool = forced or scored
+            budget_left = None if forced else self.budget
+            sel = self.selector.select(
+                pool,
+                turn=self.turn,
+                budget_left=budget_left,
+                turn_budget=self.turn_budget,
+                waited=self._waited,
+                focus=self.focus,
+            )
+            best = max((e.net for _, e in scored), default=None)
+            max_p_change = max((e.p_change for _, e in scored), default=None)
+
+            def passed_over(chosen: str) -> None:
+                for c, e in scored:  # eligible candidates passed over this time age by one step
+                    if c.id != chosen and e.net > 0:
+                        self._waited[c.id] = self._waited.get(c.id, 0) + 1
+                self._waited.pop(chosen, None)
+
         if sel.switch is not None:
             self._log(
                 EventType.SWITCH_REQUESTED,
@@ -500,15 +360,12 @@ class Controller:
                     budget_before=self.budget,
                     reason_code=reason,
                     # For the §25 underinspection signature: how pivotal was what went unread.
-                    detail={"max_p_change": max((e.p_change for _, e in scored), default=None)},
+                    detail={"max_p_change": max_p_change},
                 )
             return Stop(reason, best)
         cand, est = sel.candidate, sel.estimate
         assert est is not None
-        for c, e in scored:  # eligible candidates passed over this time age by one step
-            if c.id != cand.id and e.net > 0:
-                self._waited[c.id] = self._waited.get(c.id, 0) + 1
-        self._waited.pop(cand.id, None)
+        passed_over(cand.id)
         self.instruments.forget(cand.id)
         self._selected[cand.id] = est
         self._log(
@@ -536,6 +393,7 @@ class Controller:
         if self.budget is not None and not cand.forced:
             self.budget -= 1
         self.guard.table.remove(cand.id)
+        self._columns.removed(cand.id)
         self._inflight[cand.id] = cand
         if cand.kind is CandidateKind.INSPECT_SOURCE:
             self._log(
@@ -654,173 +512,36 @@ class Controller:
             self._rescue_if_satisfied(now)
         return res
 
-    def _utility_delta(self, before: str, after: str) -> float:
-        """Realised value of the change of mind: EU(after) − EU(before) under the new beliefs."""
-        d = self.world.decision
-        if d is None or before == after:
-            return 0.0
-        values = action_values(d, self.context())
-        return values.get(after, 0.0) - values.get(before, 0.0)
-
-    def _after_outcome(
-        self,
-        cand: Candidate,
-        est: Estimate | None,
-        res: Resolution,
-        evidence_used: bool,
-        now: datetime,
-    ) -> None:
-        """The §12 resolved record, then what the outcome teaches: a failure becomes a
-        diagnostic candidate (§7), a read counts toward its class's usefulness (§3.3), and a
-        finished interruption hands the focus back (Phase 5 resumption)."""
-        resumed: Focus | None = None
-        if cand.id in self._resume:
-            resumed = self._resume.pop(cand.id)
-            self.focus = resumed
-        self.trace.write(
-            EventType.RESOLVED,
-            turn_id=self.turn_id,
-            now=now,
-            candidate_id=cand.id,
-            predicted_voc=est.net if est is not None else cand.predicted_voc,
-            forced=cand.forced,
-            resolution=res,
-            detail={
-                "kind": cand.kind.value,
-                "target": cand.target,
-                "trigger": cand.trigger.value,
-                "cost_term": est.cost_term if est is not None else None,
-                "evidence_used": evidence_used,
-                "resumed_focus": resumed.candidate_id if resumed is not None else None,
-            },
-        )
-        if (
-            not res.inspection_succeeded
-            and self.config.generator.diagnose_failures
-            and cand.kind is not CandidateKind.DIAGNOSE_FAILURE
-        ):
-            loss = est.expected_loss if est is not None else 0.0
-            self.failures.append(
-                Failure(
-                    f"failed:{cand.id}",
-                    cand.target,
-                    max(loss, cand.loss_if_wrong) or self.config.estimator.default_loss,
-                    claim_ids=cand.claim_ids,
-                    cost=cand.cost,
-                )
-            )
-        src = self.world.sources.get(cand.target)
-        if cand.kind is CandidateKind.INSPECT_SOURCE and src is not None and cand.claim_ids:
-            belief = self.world.beliefs.get(cand.claim_ids[0])
-            ctype = belief.claim_type if belief is not None else cand.claim_ids[0]
-            useful = bool(res.belief_changed) or bool(res.decision_changed)
-            self.instruments.inspected(src.kind, ctype, useful)
-
-    def _check_resolution(
-        self,
-        candidate_id: str,
-        succeeded: bool,
-        observations: Mapping[str, str | None] | None,
-        withheld: bool,
-    ) -> Candidate:
-        """The in-flight candidate, once everything :meth:`resolve` would refuse is ruled out.
-
-        Nothing changes here, so a refused resolve keeps the selection for a corrected retry.
-        """
-        cand = self._inflight.get(candidate_id)
-        if cand is None:
-            raise UnknownNameError(
-                f"candidate {candidate_id!r} was not selected or is already resolved"
-            )
-        if withheld and observations:
-            raise InvalidArgumentError("a withheld result cannot carry observations")
-        if withheld and cand.kind is not CandidateKind.INSPECT_SOURCE:
-            raise InvalidArgumentError(
-                f"candidate {candidate_id!r} is not an inspection; only a read can be withheld"
-            )
-        if observations and cand.kind is not CandidateKind.INSPECT_SOURCE:
-            raise InvalidArgumentError(
-                f"candidate {candidate_id!r} is not an inspection; it has no observations"
-            )
-        for claim_id, value in (observations or {}).items():
-            self.world.check_evidence(claim_id, cand.target, value if succeeded else None)
-            if self.mirror is not None:
-                self.mirror.check_evidence(claim_id, value if succeeded else None)
-        return cand
-
-    # -- decision ------------------------------------------------------------------------------
-
     def best_action(self) -> str | None:
         """The Bayes-optimal action under current beliefs, when a decision is stated."""
         d = self.world.decision
         if d is None:
             return None
-        from heedful.attention.estimators import action_values
-
         values = action_values(d, self.context())
         return max(values, key=lambda a: values[a]) if values else None
-
-    # -- the claim validator (enforcement, separately scored) -----------------------------------
-
-    def check_claim(self, claim_id: str, *, claim_type: str | None = None) -> Verdict:
-        """Validate a claim the agent is about to make (document 000 §19)."""
-        now = self.clock()
-        belief = self.world.beliefs.get(claim_id)
-        ctype = claim_type or (belief.claim_type if belief else claim_id)
-        verdict = self.validator.check(
-            claim_id, ctype, self.world.evidence, self.world.sources, now
-        )
-        if not verdict.ok:
-            self._log(
-                EventType.VALIDATOR_VIOLATION,
-                now,
-                reason_code=",".join(v.value for v in verdict.violations),
-                detail={"claim_id": claim_id, "claim_type": ctype, "blocked": verdict.blocked},
-            )
-        if verdict.blocked and verdict.required_sources:
-            self._blocked[claim_id] = ctype
-            src = self.world.sources[verdict.required_sources[0]]
-            c = self.world.claim_state(claim_id, now)
-            self._admit(
-                Candidate(
-                    id=PENDING_ID,
-                    kind=CandidateKind.INSPECT_SOURCE,
-                    target=src.id,
-                    trigger=Trigger.VALIDATOR,
-                    origin="validator",
-                    claim_ids=(claim_id,),
-                    authority=src.authority_for(ctype),
-                    evidence_age_s=c.age_s,
-                    volatility=c.volatility,
-                    cost=src.cost,
-                    floor=Floor.MANDATORY_PROOF,
-                    forced=True,
-                    created_at=now,
-                ),
-                now,
-            )
-        return verdict
-
-    def _rescue_if_satisfied(self, now: datetime) -> None:
-        for claim_id, ctype in list(self._blocked.items()):
-            v = self.validator.check(claim_id, ctype, self.world.evidence, self.world.sources, now)
-            if v.ok:
-                del self._blocked[claim_id]
-                self._log(
-                    EventType.VALIDATOR_RESCUE,
-                    now,
-                    forced=True,
-                    detail={"claim_id": claim_id},
-                )
-
-    def _log(self, event: EventType, now: datetime, **fields: Any) -> None:
-        """Write one trace event of the current turn."""
-        self.trace.write(event, turn_id=self.turn_id, now=now, **fields)
 
     @property
     def candidates(self) -> list[Candidate]:
         """Live candidates (not yet selected)."""
+        self._columns.sync()
         return list(self.guard.table)
+
+    @property
+    def scored_count(self) -> int:
+        """How many candidates the last recomputation scored (without building any object)."""
+        if self._columns.active and self._columns.scored is not None:
+            return len(self._columns.scored.rows)
+        return len(self._last_estimates)
+
+    @property
+    def last_estimates(self) -> dict[str, Estimate]:
+        """Candidate id → estimate, of every candidate scored by the last recomputation."""
+        self._columns.sync()
+        return self._last_estimates
+
+    @last_estimates.setter
+    def last_estimates(self, value: dict[str, Estimate]) -> None:
+        self._last_estimates = value
 
 
 @contextmanager

@@ -7,7 +7,6 @@ read trusted metadata only: candidate ``content`` is never looked at (document 0
 
 from __future__ import annotations
 
-import itertools
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -35,7 +34,6 @@ __all__ = [
     "HeuristicEstimator",
     "SingleSignalEstimator",
     "action_values",
-    "heuristic_voc",
     "similarity_class",
 ]
 
@@ -88,34 +86,14 @@ class Estimator(Protocol):
         ...
 
 
-def heuristic_voc(
-    confidence: np.ndarray,
-    age_s: np.ndarray,
-    hazard_per_s: np.ndarray,
-    authority: np.ndarray,
-    pivotality: np.ndarray,
-    loss: np.ndarray,
-    cost: np.ndarray,
-    switch_cost: np.ndarray,
-    cost_weight: float,
-    switch_weight: float,
-) -> np.ndarray:
-    """Vectorised SPEC §4.1 formula over many candidates at once.
-
-    ``p_stale = 1 − exp(−λ·age)``, ``p_wrong = 1 − confidence·(1 − p_stale)``,
-    ``p_change = p_wrong·authority·pivotality``,
-    ``VOC = p_change·E|ΔU| − λ_cost·cost − μ·switch_cost``.
-    """
-    stale = -np.expm1(-hazard_per_s * age_s)
-    wrong = 1.0 - confidence * (1.0 - stale)
-    change = wrong * authority * pivotality
-    return change * loss - cost_weight * cost - switch_weight * switch_cost
-
-
 @dataclass(frozen=True)
 class _Impact:
     pivotality: float
     loss: float
+
+
+_IMPACTS: dict[tuple[object, ...], _Impact] = {}
+_MAX_MEMO = 16_384
 
 
 class HeuristicEstimator:
@@ -144,6 +122,9 @@ class HeuristicEstimator:
         self.use_switch_cost = use_switch_cost
         self._committed_cache: (
             tuple[weakref.ReferenceType[AttentionContext], dict[str, ClaimState]] | None
+        ) = None
+        self._impact_cache: (
+            tuple[weakref.ReferenceType[AttentionContext], dict[str, _Impact]] | None
         ) = None
 
     # -- pieces ---------------------------------------------------------------------------------
@@ -221,6 +202,41 @@ class HeuristicEstimator:
     def _decision_impact(
         self, claim_id: str, decision: DecisionModel, context: AttentionContext
     ) -> _Impact:
+        # A claim's impact is the same for every candidate checking it: computed once per context.
+        cached = self._impact_cache
+        if cached is None or cached[0]() is not context:
+            cached = (weakref.ref(context), {})
+            self._impact_cache = cached
+        impact = cached[1].get(claim_id)
+        if impact is None:
+            # A pure function of the decision, the relevant claims and the estimator's settings:
+            # remembered across contexts (the same states recur across a benchmark's trials).
+            claims = self.claims(context)
+            key = (
+                decision.fingerprint(),
+                claim_id,
+                tuple(claims.get(v) for v in decision.relevant_variables),
+                self.use_staleness,
+                tuple(sorted(self.config.hazards_per_hour.items())),
+                self.config.max_enumeration,
+            )
+            try:
+                impact = _IMPACTS.get(key)
+                hashable = True
+            except TypeError:  # an unhashable domain (a list): no memo
+                impact, hashable = None, False
+            if impact is None:
+                impact = self._compute_decision_impact(claim_id, decision, context)
+                if hashable:
+                    if len(_IMPACTS) >= _MAX_MEMO:
+                        _IMPACTS.clear()
+                    _IMPACTS[key] = impact
+            cached[1][claim_id] = impact
+        return impact
+
+    def _compute_decision_impact(
+        self, claim_id: str, decision: DecisionModel, context: AttentionContext
+    ) -> _Impact:
         relevant = decision.relevant_variables
         if claim_id not in relevant:
             return _Impact(0.0, 0.0)
@@ -229,7 +245,7 @@ class HeuristicEstimator:
         if size > self.config.max_enumeration:
             return _Impact(self.config.default_pivotality, self.config.default_loss)
         marginals = self.marginals(decision, context)
-        utils = _utility_tensor(decision, relevant, domains)  # [A, *shape]
+        utils = decision.utility_tensor()  # [A, *shape]
         axis = relevant.index(claim_id)
         others = np.ones(utils.shape[1:])
         for i, m in enumerate(marginals):
@@ -425,7 +441,7 @@ def action_values(
     domains = [decision.variables[v] for v in relevant]
     if int(np.prod([len(d) for d in domains])) > est.config.max_enumeration:
         return {}
-    utils = _utility_tensor(decision, relevant, domains)
+    utils = decision.utility_tensor()
     joint = np.ones(utils.shape[1:])
     for i, m in enumerate(est.marginals(decision, context)):
         shape = [1] * len(domains)
@@ -433,22 +449,6 @@ def action_values(
         joint = joint * m.reshape(shape)
     flat = utils.reshape(len(decision.actions), -1) @ joint.reshape(-1)
     return {a: float(v) for a, v in zip(decision.actions, flat, strict=True)}
-
-
-def _utility_tensor(
-    decision: DecisionModel, variables: tuple[str, ...], domains: list[tuple[str, ...]]
-) -> np.ndarray:
-    """u(a, w) over the joint of ``variables``: shape [A, |D1|, …, |Dk|]."""
-    actions = list(decision.actions)
-    shape = [len(d) for d in domains]
-    out = np.zeros([len(actions), *shape])
-    for a_i, action in enumerate(actions):
-        for idx in itertools.product(*(range(n) for n in shape)):
-            world: Mapping[str, str] = {
-                v: domains[i][j] for i, (v, j) in enumerate(zip(variables, idx, strict=True))
-            }
-            out[(a_i, *idx)] = decision.utility(action, world)
-    return out
 
 
 class SingleSignalEstimator:

@@ -7,9 +7,10 @@ a placeholder id; the guard assigns real ids when it admits them.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from heedful.attention._copy import new_candidate
 from heedful.attention.config import GeneratorConfig
 from heedful.attention.context import AttentionContext, ClaimState, SourceInfo, claim_p_stale
 from heedful.model.base import as_utc
@@ -48,6 +49,7 @@ class _Base:
 
     def __init__(self, config: GeneratorConfig | None = None) -> None:
         self.config = config or GeneratorConfig()
+        self._expiry_cache: tuple[datetime, datetime] | None = None
 
     def _candidate(self, context: AttentionContext, **fields: Any) -> Candidate:
         """A candidate of this generator, pending an id, living ``ttl_s`` from now."""
@@ -71,21 +73,38 @@ class _Base:
         loss: float = 0.0,
         deadline_s: float | None = None,
     ) -> Candidate:
-        return self._candidate(
-            context,
-            kind=CandidateKind.INSPECT_SOURCE,
-            target=source.id,
-            trigger=trigger,
-            goal_ids=goal_ids,
-            claim_ids=(claim.id,),
-            goal_relevance=relevance,
-            loss_if_wrong=loss,
-            authority=source.authority_for(claim.claim_type),
-            evidence_age_s=claim.age_s,
-            volatility=claim.volatility,
-            deadline_s=deadline_s,
-            cost=source.cost,
+        # The bulk of every recomputation: built without re-validating values the world and
+        # the goal models validated already (same fields as ``self._candidate`` would give).
+        return new_candidate(
+            {
+                "id": PENDING_ID,
+                "origin": self.name,
+                "created_at": context.now,
+                "expires_at": self._expiry(context),
+                "kind": CandidateKind.INSPECT_SOURCE,
+                "target": source.id,
+                "trigger": trigger,
+                "goal_ids": goal_ids,
+                "claim_ids": (claim.id,),
+                "goal_relevance": float(relevance),
+                "loss_if_wrong": float(loss),
+                "authority": float(source.authority_for(claim.claim_type)),
+                "evidence_age_s": float(claim.age_s),
+                "volatility": claim.volatility,
+                "deadline_s": deadline_s,
+                "cost": source.cost,
+            }
         )
+
+    def _expiry(self, context: AttentionContext) -> datetime:
+        """``now + ttl_s``, computed once per context."""
+        cached = self._expiry_cache
+        if cached is None or cached[0] != context.now:
+            cached = self._expiry_cache = (
+                context.now,
+                context.now + timedelta(seconds=self.config.ttl_s),
+            )
+        return cached[1]
 
     def _p_stale(self, claim: ClaimState, context: AttentionContext) -> float:
         return claim_p_stale(claim, context.hazards_per_hour)

@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+import numpy as np
+
+from heedful.attention._copy import copy_candidate
 from heedful.attention.config import GuardConfig
 from heedful.attention.context import SourceInfo
 from heedful.model.candidate import Candidate, Trigger
@@ -261,7 +264,7 @@ class Guard:
             return Admission.UPDATED, merged
         if not self._make_room(candidate, trusted):
             return self._refuse(owner, candidate, Admission.TABLE_FULL)
-        candidate = candidate.model_copy(update={"id": self.table.new_id()})
+        candidate = copy_candidate(candidate, {"id": self.table.new_id()})
         self.table.put(candidate)
         self._created_this_turn[owner] = self._created_this_turn.get(owner, 0) + 1
         return Admission.CREATED, candidate
@@ -315,10 +318,9 @@ class Guard:
     def saturation(self, p_changes: Iterable[float]) -> Saturation:
         """Anomaly signal: are predicted values clustering at the top, or is a flood being
         refused against a full table (document 000 §24, §25)?"""
-        values = list(p_changes)
-        share = (
-            sum(v >= self.config.saturation_level for v in values) / len(values) if values else 0.0
-        )
+        values = p_changes if isinstance(p_changes, np.ndarray) else np.array(list(p_changes))
+        high = int(np.count_nonzero(values >= self.config.saturation_level))
+        share = high / len(values) if len(values) else 0.0
         inflated = (
             len(values) >= self.config.saturation_min_count
             and share >= self.config.saturation_share
@@ -341,8 +343,9 @@ def merge_candidates(old: Candidate, new: Candidate) -> Candidate:
     trigger = new.trigger if old.trigger is Trigger.EXPLORATION else old.trigger
     floors = [f for f in (old.floor, new.floor) if f is not None]
     deadlines = [d for d in (old.deadline_s, new.deadline_s) if d is not None]
-    return old.model_copy(
-        update={
+    return copy_candidate(
+        old,
+        {
             "trigger": trigger,
             "goal_ids": tuple(dict.fromkeys(old.goal_ids + new.goal_ids)),
             "claim_ids": tuple(dict.fromkeys(old.claim_ids + new.claim_ids)),
@@ -353,5 +356,5 @@ def merge_candidates(old: Candidate, new: Candidate) -> Candidate:
             "forced": old.forced or new.forced,
             "evidence_age_s": max(old.evidence_age_s, new.evidence_age_s),
             "expires_at": new.expires_at or old.expires_at,
-        }
+        },
     )

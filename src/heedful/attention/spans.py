@@ -29,7 +29,7 @@ def describe_next(args: tuple[Any, ...], kwargs: dict[str, Any], result: Any) ->
     ctl = args[0]
     attrs: dict[str, AttributeValue] = {
         "heedful.controller.turn": ctl.turn,
-        "heedful.controller.live_candidates": len(ctl.last_estimates),
+        "heedful.controller.live_candidates": ctl.scored_count,
     }
     if isinstance(result, Candidate):
         attrs["heedful.controller.selected"] = result.kind.value

@@ -29,6 +29,8 @@ class VolatilityLearner:
         self.config = config or VolatilityConfig()
         self._by_type: dict[str, list[tuple[float, bool]]] = defaultdict(list)
         self._by_source: dict[str, list[tuple[float, bool]]] = defaultdict(list)
+        #: Whether some history is long enough to give a learned rate.
+        self.learned = False
 
     def observe(self, claim_type: str, source_id: str, interval_s: float, changed: bool) -> None:
         """Record one revisit ``interval_s`` s after the previous evidence (ignored if ≤ 0)."""
@@ -36,6 +38,10 @@ class VolatilityLearner:
             return
         self._by_type[claim_type].append((interval_s, changed))
         self._by_source[source_id].append((interval_s, changed))
+        if max(len(self._by_type[claim_type]), len(self._by_source[source_id])) >= (
+            self.config.min_samples
+        ):
+            self.learned = True
 
     def _rate(self, history: list[tuple[float, bool]]) -> float | None:
         if len(history) < self.config.min_samples:

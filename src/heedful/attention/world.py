@@ -117,6 +117,10 @@ class World:
         self.decision: DecisionModel | None = None
         self.contradictions: dict[str, tuple[str, ...]] = {}
         self._evidence_ids = itertools.count(1)
+        #: Bumped on every change of sources, goals or the decision (what candidates exist).
+        self.version = 0
+        #: Claims whose belief changed since the controller's columns last looked.
+        self.touched: set[str] = set()
         self._latest_evidence: dict[tuple[str, str, bool], EvidenceRecord] = {}
 
     # -- registration ---------------------------------------------------------------------------
@@ -167,6 +171,7 @@ class World:
             kind=kind,
         )
         self.sources[source_id] = info
+        self.version += 1
         return info
 
     def source(self, source_id: str) -> SourceInfo:
@@ -180,6 +185,7 @@ class World:
     def add_goal(self, goal: Goal) -> None:
         """Add or replace a goal."""
         self.goals[goal.id] = goal
+        self.version += 1
 
     def set_decision(self, decision: DecisionModel | None) -> None:
         """State (or clear) the decision the agent is about to make; checks beliefs' domains."""
@@ -195,6 +201,7 @@ class World:
                                 f"action {action!r}: {var}={val!r} is outside {list(dom)}"
                             )
         self.decision = decision
+        self.version += 1
 
     def domain_of(self, claim_id: str) -> tuple[str, ...] | None:
         """The claim's domain, from its belief or the stated decision."""
@@ -256,6 +263,7 @@ class World:
             source_id=source_id,
         )
         self.beliefs[claim_id] = rec
+        self.touched.add(claim_id)
         return rec
 
     def set_learned_hazard(self, claim_id: str, hazard_per_hour: float | None) -> None:
@@ -263,11 +271,13 @@ class World:
         if hazard_per_hour is not None and not hazard_per_hour >= 0.0:
             raise InvalidArgumentError(f"claim {claim_id!r}: hazard must be ≥ 0")
         self.beliefs[claim_id] = replace(self._belief(claim_id), hazard_per_hour=hazard_per_hour)
+        self.touched.add(claim_id)
 
     def mark_dirty(self, claim_id: str) -> None:
         """Mark a belief for re-checking (its support changed)."""
         b = self._belief(claim_id)
         self.beliefs[claim_id] = replace(b, dirty=True)
+        self.touched.add(claim_id)
 
     def _belief(self, claim_id: str) -> BeliefRecord:
         try:
@@ -393,4 +403,5 @@ class World:
             distribution=dist,
             hazard_per_hour=prev.hazard_per_hour if prev else None,
         )
+        self.touched.add(claim_id)
         return ev, new_value != before

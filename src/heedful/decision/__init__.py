@@ -32,6 +32,7 @@ from heedful.decision.config import (
     UNINFORMATIVE_TOLERANCE,
     DecisionLimits,
 )
+from heedful.decision.heuristic import heuristic_voc, utility_tensor
 from heedful.decision.problem import (
     DecisionProblem,
     OutcomeLabel,
@@ -60,6 +61,7 @@ __all__ = [
     "best_action",
     "compile_problem",
     "evaluate_policy",
+    "heuristic_voc",
     "myopic_voi",
     "myopic_voi_all",
     "outcome_index",
@@ -69,6 +71,7 @@ __all__ = [
     "sample_outcome",
     "static_oracle",
     "static_policy",
+    "utility_tensor",
     "value",
     "value_empty",
     "vpi",

@@ -10,6 +10,7 @@ inspection, an echo, a source reporting nothing) carries no information at all.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,13 +33,67 @@ def merge_proportional_rows(rows: FloatArray) -> FloatArray:
     if rows.shape[0] <= 1:
         return rows
     keys = np.round(rows / rows.sum(axis=1, keepdims=True), _ROUND)
-    _, inverse = np.unique(keys, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    inverse = _row_groups(keys)
     if inverse.max() + 1 == rows.shape[0]:
         return rows
     merged = np.zeros((int(inverse.max()) + 1, rows.shape[1]))
     np.add.at(merged, inverse, rows)
     return merged
+
+
+def _row_groups(keys: FloatArray) -> np.ndarray:
+    """Index of each row among the distinct rows sorted lexicographically.
+
+    What ``np.unique(keys, axis=0, return_inverse=True)`` returns, without its slow
+    structured-dtype path: sort the rows (last column least significant), then number runs of
+    equal rows.
+    """
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    new_group = np.empty(len(order), dtype=bool)
+    new_group[0] = True
+    new_group[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    inverse = np.empty(len(order), dtype=np.intp)
+    inverse[order] = np.cumsum(new_group) - 1
+    return inverse
+
+
+#: Joint observation rows of subsets already valued, per problem (callers value many subsets
+#: sharing their smallest sources; each prefix is computed once, by the same operations).
+_JOINTS: weakref.WeakKeyDictionary[DecisionProblem, dict[tuple[int, tuple[int, ...]], FloatArray]]
+_JOINTS = weakref.WeakKeyDictionary()
+_MAX_MEMO = 4096  # subsets remembered per problem
+_MAX_MEMO_BYTES = 1 << 20  # larger joints are recomputed rather than kept
+
+
+def _joint(
+    problem: DecisionProblem, idx: tuple[int, ...], size: int, limits: DecisionLimits
+) -> FloatArray:
+    """The merged joint rows of the sorted sources ``idx`` (``size``: the subset's size)."""
+    memo = _JOINTS.get(problem)
+    if memo is None:
+        memo = _JOINTS[problem] = {}
+    key = (limits.max_rows, idx)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    if not idx:
+        return problem.prior[None, :].copy()
+    joint = _joint(problem, idx[:-1], size, limits)
+    lik = problem.likelihoods[idx[-1]]
+    if lik.shape[0] * joint.shape[0] > limits.max_rows:
+        raise ProblemTooLargeError(
+            f"V(S) of {size} sources needs {lik.shape[0] * joint.shape[0]:,} joint "
+            f"observation rows at once; the limit is {limits.max_rows:,}"
+        )
+    joint = (joint[:, None, :] * lik[None, :, :]).reshape(-1, problem.n_worlds)
+    joint = merge_proportional_rows(joint)
+    if joint.nbytes <= _MAX_MEMO_BYTES:
+        if len(memo) >= _MAX_MEMO:
+            memo.clear()
+        joint.flags.writeable = False
+        memo[key] = joint
+    return joint
 
 
 def gross_value_of_rows(rows: FloatArray, problem: DecisionProblem) -> float:
@@ -63,16 +118,7 @@ def value(
         ProblemTooLargeError: if the distinct joint observations exceed ``limits.max_rows``.
     """
     idx = problem.indices(subset)
-    joint = problem.prior[None, :].copy()
-    for i in idx:
-        lik = problem.likelihoods[i]
-        if lik.shape[0] * joint.shape[0] > limits.max_rows:
-            raise ProblemTooLargeError(
-                f"V(S) of {len(idx)} sources needs {lik.shape[0] * joint.shape[0]:,} joint "
-                f"observation rows at once; the limit is {limits.max_rows:,}"
-            )
-        joint = (joint[:, None, :] * lik[None, :, :]).reshape(-1, problem.n_worlds)
-        joint = merge_proportional_rows(joint)
+    joint = _joint(problem, idx, len(idx), limits)
     cost = float(problem.costs[list(idx)].sum()) if idx else 0.0
     return gross_value_of_rows(joint, problem) - problem.cost_weight * cost
 

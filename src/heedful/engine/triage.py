@@ -14,6 +14,7 @@ from datetime import datetime
 
 import numpy as np
 
+from heedful.decision import heuristic_voc
 from heedful.engine.config import DispatchMode, TriageConfig
 from heedful.engine.coverage import Coverage
 from heedful.engine.records import OutcomeRecord
@@ -205,14 +206,12 @@ def voc_estimates(items: Sequence[AttentionItem], config: TriageConfig) -> list[
     """``P(decision changes) × stakes − cost`` for each item, via the controller's estimator.
 
     The engine does not write its own VOC formula: it maps each item onto
-    :func:`heedful.attention.estimators.heuristic_voc` (document 000 §9, SPEC §4.1) with
+    :func:`heedful.decision.heuristic_voc` (document 000 §9, SPEC §4.1) with
     ``confidence = decision_confidence``, ``p_stale = surprise`` (recent surprise is the evidence
     that the current picture is out of date), authority and pivotality 1, ``E|ΔU| = urgency ×
     goal consequence`` and ``cost = base + per-κ cost × friction``. Hence
     ``P(change) = 1 − decision_confidence × (1 − surprise)``.
     """
-    from heedful.attention.estimators import heuristic_voc
-
     if not items:
         return []
     n = len(items)

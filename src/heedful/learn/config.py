@@ -33,11 +33,16 @@ class RankerConfig:
             estimate": the penalty shrinks the correction toward it).
         validation_count: Validation scenarios per family: the training stream's scenarios
             after the training ones (never an evaluation scenario either).
+        selection_z: A fitted correction replaces the model-based estimate only if its mean
+            validation gain exceeds this many standard errors of the paired per-scenario
+            difference (otherwise "no correction" is kept: validation noise must not pick a
+            model that is worse than the estimate it corrects).
     """
 
     ridge: float = 1000.0
     ridge_grid: tuple[float, ...] = (100.0, 1000.0, 10000.0, 1e6)
-    validation_count: int = 10
+    validation_count: int = 25
+    selection_z: float = 1.0
     label_clip: float = 5.0
     random_rollouts: int = 2
 

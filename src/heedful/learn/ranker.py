@@ -4,7 +4,9 @@ Why a linear model on numpy and not gradient-boosted trees: the features already
 estimators' own values (the model-based VOI, the heuristic's pieces), so what is left to learn is
 mostly how to *weigh and correct* them; a linear model does that with no new dependency, predicts
 in a dot product (well under the 5 µs per candidate budget) and saves as a short list of numbers
-anyone can read. ``benchmarks/learn_transfer.py`` reports its score against ``voc-model``.
+anyone can read. Gradient-boosted trees (LightGBM) were measured on the same rows and did not
+validate better, at tens of times the inference cost (docs/learn.md has the table).
+``benchmarks/learn_transfer.py`` reports its score against ``voc-model``.
 
 A saved model is JSON (``heedful.learned-ranker/v1``): weights, feature means and scales, the
 feature names and their hash, and the training manifest (families, seeds, count, label, heedful
@@ -113,6 +115,20 @@ class RidgeRanker:
         """Predicted label of one feature vector (the controller's per-candidate call)."""
         return float(self._raw_w @ x) + self._raw_b
 
+    @classmethod
+    def identity(cls, feature_names: tuple[str, ...] = FEATURE_NAMES) -> RidgeRanker:
+        """The "no correction" model: predicts its base feature (``model_net``) exactly.
+
+        Training keeps it when no fitted correction beats it on validation scenarios; its
+        penalty is infinite (saved as ``null``).
+        """
+        model = cls(ridge=math.inf, feature_names=feature_names)
+        d = len(feature_names)
+        model.weights, model.mean, model.scale = np.zeros(d), np.zeros(d), np.ones(d)
+        model.intercept = 0.0
+        model._fold()
+        return model
+
     def shift(self, delta: float) -> None:
         """Add ``delta`` to every prediction (moves the intercept)."""
         self._check_fitted()
@@ -128,7 +144,7 @@ class RidgeRanker:
         return {
             "format": MODEL_FORMAT,
             "kind": "ridge",
-            "ridge": self.ridge,
+            "ridge": self.ridge if math.isfinite(self.ridge) else None,
             "base": self.base,
             "feature_names": list(self.feature_names),
             "features_hash": features_hash(self.feature_names),
@@ -172,10 +188,11 @@ class RidgeRanker:
             raise InvalidArgumentError(f"{where}: scale must be positive")
         intercept = data.get("intercept")
         ridge = data.get("ridge", 1.0)
+        ridge = math.inf if ridge is None else ridge  # null: the no-correction model
         if not isinstance(intercept, int | float) or not math.isfinite(intercept):
             raise InvalidArgumentError(f"{where}: intercept must be a finite number")
         if not isinstance(ridge, int | float) or not ridge >= 0:
-            raise InvalidArgumentError(f"{where}: ridge must be a number ≥ 0")
+            raise InvalidArgumentError(f"{where}: ridge must be a number ≥ 0 or null")
         manifest = data.get("manifest", {})
         if not isinstance(manifest, dict):
             raise InvalidArgumentError(f"{where}: manifest must be an object")

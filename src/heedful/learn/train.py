@@ -2,40 +2,37 @@
 
 Two rounds by default: round 1 collects states under the model-based and random behaviours and
 fits; round 2 adds the states the fitted ranker itself visits (DAgger-style) and refits on all.
-Then the ridge penalty is chosen from ``RankerConfig.ridge_grid`` by the regret of the resulting
-``voc-learned`` policy on validation scenarios (the training stream's next scenarios), and each
-candidate fit gets its own stop offset (:func:`stop_offset`).
+Then one fit per penalty of ``RankerConfig.ridge_grid`` (each with its own stop offset,
+:func:`stop_offset`) and the *no correction* model (the model-based estimate as it is) are
+compared by the static regret of the policy each drives on validation scenarios (the training
+stream's next scenarios, never an evaluation one); a fit is kept only if it beats no correction
+by a margin (:func:`select_model`).
 """
 
 from __future__ import annotations
 
+import math
 import platform
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from heedful.bench.families import get_family
-from heedful.bench.runner import collect_choices
 from heedful.errors import InvalidArgumentError
 from heedful.learn.config import DEFAULT_LEARN_CONFIG, TRAIN_STREAM, LearnConfig
-from heedful.learn.dataset import (
-    Dataset,
-    EstimatorPolicy,
-    OracleLabeler,
-    collect_scenario,
-    training_scenarios,
-)
-from heedful.learn.estimator import LearnedEstimator
+from heedful.learn.dataset import Dataset, collect_scenario, training_scenarios
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor, features_hash
 from heedful.learn.ranker import RidgeRanker
+from heedful.learn.validate import state_caches, validation_regrets
 from heedful.model import Scenario
 
-__all__ = ["LABEL", "build_dataset", "train_model"]
+__all__ = ["LABEL", "build_dataset", "select_model", "train_model"]
 
 LABEL = (
     "oracle plan label: V*(S) - V(S) if s is on an optimal plan from S, else Q(S, s) - V*(S) "
@@ -128,17 +125,37 @@ def stop_offset(pred: np.ndarray, data: Dataset) -> float:
     return float(grid[int(np.argmin(costs))])
 
 
-def validation_regret(model: RidgeRanker, scenarios: Sequence[Scenario]) -> float:
-    """Mean static regret ``V* − V(S)`` of ``voc-learned`` with ``model`` on ``scenarios``."""
-    policy = EstimatorPolicy(LearnedEstimator(model))
-    total = 0.0
-    for scenario in scenarios:
-        labeler = OracleLabeler(scenario)
-        task = scenario.view.task_view()
-        policy.reset(task, np.random.default_rng(0))
-        history, _ = collect_choices(policy, task, None)
-        total += float(labeler.values.max()) - labeler.set_value([o.source_id for o in history])
-    return total / max(len(scenarios), 1)
+def select_model(
+    fitted: dict[float, RidgeRanker], validation: Sequence[Scenario], config: LearnConfig
+) -> tuple[RidgeRanker, dict[str, Any]]:
+    """Keep the fitted correction that validates best, or none at all.
+
+    The candidates are the fits of ``fitted`` (one per penalty) and the *no correction* model
+    (:meth:`RidgeRanker.identity`, i.e. the model-based estimate as it is). The best fit by mean
+    validation regret is kept only if it beats no correction by more than
+    ``config.ranker.selection_z`` standard errors of the paired per-scenario difference;
+    otherwise the model-based estimate stands. Returns the model and what was measured.
+    """
+    caches = state_caches(validation, FeatureExtractor())
+    identity = RidgeRanker.identity()
+    scorers = {"none": identity.predict} | {str(r): m.predict for r, m in fitted.items()}
+    regrets = validation_regrets(caches, scorers)
+    report: dict[str, Any] = {
+        "scenarios": len(caches),
+        "mean_regret": {k: float(v.mean()) if v.size else None for k, v in regrets.items()},
+    }
+    if not caches or not fitted:
+        report["selected"] = "none"
+        return identity, report
+    best = min(fitted, key=lambda r: float(regrets[str(r)].mean()))
+    gain = regrets["none"] - regrets[str(best)]
+    se = float(gain.std(ddof=1) / np.sqrt(gain.size)) if gain.size > 1 else math.inf
+    report["best_fit"] = {"ridge": best, "mean_gain": float(gain.mean()), "se": se}
+    if float(gain.mean()) - config.ranker.selection_z * se > 0.0:
+        report["selected"] = str(best)
+        return fitted[best], report
+    report["selected"] = "none"
+    return identity, report
 
 
 def _fit(data: Dataset, config: LearnConfig, ridge: float | None = None) -> RidgeRanker:
@@ -191,17 +208,15 @@ def train_model(
         for c in codes
         for s in training_scenarios(c, count + config.ranker.validation_count, seed)[count:]
     ]
-    regrets: dict[str, float] = {}
-    if validation and len(config.ranker.ridge_grid) > 1:
-        fitted = {r: _fit(data, config, r) for r in config.ranker.ridge_grid}
-        regrets = {str(r): validation_regret(m, validation) for r, m in fitted.items()}
-        model = fitted[min(fitted, key=lambda r: regrets[str(r)])]
+    fitted = {r: _fit(data, config, r) for r in config.ranker.ridge_grid}
+    model, report = select_model(fitted, validation, config)
     model.manifest = {
         "stop_offset": model.manifest.get("stop_offset", 0.0),
-        "ridge": model.ridge,
+        "ridge": model.ridge if math.isfinite(model.ridge) else None,
         "validation": {
             "scenarios_per_family": config.ranker.validation_count,
-            "mean_regret_by_ridge": regrets,
+            "selection_z": config.ranker.selection_z,
+            **report,
         },
         "families": codes,
         "family_versions": {c: get_family(c).version for c in codes},
@@ -220,6 +235,8 @@ def train_model(
         "config": {
             "ridge": config.ranker.ridge,
             "ridge_grid": list(config.ranker.ridge_grid),
+            "validation_count": config.ranker.validation_count,
+            "selection_z": config.ranker.selection_z,
             "label_clip": config.ranker.label_clip,
             "random_rollouts": config.ranker.random_rollouts,
         },

@@ -1,0 +1,846 @@
+"""The controller a user drops into an agent loop (SPEC §4.1; document 000 §6, §11, §32).
+
+    ctl = Controller()
+    ctl.register_source("registry", reports=["dep_version"], authority=0.99,
+                        cost={"tool_calls": 1, "tokens": 180})
+    ctl.record_belief("dep_version", "4.1", domain=["4.1", "4.2"], age_s=21600,
+                      confidence=0.9, volatility="high")
+    ctl.begin_turn(budget=3)
+    while not isinstance(step := ctl.next(), Stop):
+        value = inspect(step.target)                     # the agent executes it
+        ctl.resolve(step.id, succeeded=True, observations={"dep_version": value})
+
+Loop: generate → estimate → select under budget → (agent executes) → resolve: record the outcome,
+update beliefs → recompute → stop when the best net value ≤ 0.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import numpy as np
+
+from _reference.context import (
+    AttentionContext,
+    DecisionModel,
+    Failure,
+    Focus,
+    Interruption,
+)
+from _reference.estimators import Estimate, Estimator, HeuristicEstimator, action_values
+from _reference.floors import assign_floors, claim_floors
+from _reference.generators import PENDING_ID, Generator, default_generators
+from _reference.guard import Admission, Guard, Saturation, merge_candidates
+from _reference.instruments import Instruments
+from _reference.selector import Selector
+from _reference.world import World, as_cost
+from heedful.attention.config import DEFAULT_CONFIG, AttentionConfig
+from heedful.attention.persist import StoreMirror
+from heedful.attention.trace import Trace, TraceSink
+from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMode, Verdict
+from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.memory import Store
+from heedful.model.base import as_utc
+from heedful.model.candidate import (
+    Candidate,
+    CandidateKind,
+    EventType,
+    Floor,
+    Resolution,
+    TraceEvent,
+    Trigger,
+)
+from heedful.model.goal import Goal
+from heedful.model.scenario import Cost
+
+__all__ = ["Controller", "Stop"]
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Stop attending and act (or, with ``reason="stay"``, keep the current focus).
+
+    Attributes:
+        reason: ``negative_voc``, ``budget_exhausted``, ``no_candidates`` or ``stay``.
+        best_voc: Best predicted net VOC among eligible candidates, when any.
+    """
+
+    reason: str
+    best_voc: float | None = None
+
+
+class Controller:
+    """The attention controller facade.
+
+    Args:
+        store: Optional memory store, or a path to open one: its sources, claims and goals are
+            loaded, everything recorded is written through, its truth-maintenance dirty flags
+            are honoured, and the trace is appended to it.
+        config: All numbers (document sections cited in :mod:`heedful.attention.config`).
+        estimator: Any estimator with the ``estimate(candidate, context)`` shape.
+        generators: Candidate generators (default: the eight of document 000 §7).
+        validator_mode: ``attention_only`` logs violations; ``production`` blocks and forces reads.
+        claim_policies: Claim type → evidence policy (default: document 000 §19).
+        rng: Explicit random generator (exploration draws). Defaults to ``default_rng(seed)``.
+        seed: Seed used when ``rng`` is not given.
+        trace_sink: Extra callable receiving every trace event.
+        clock: Returns "now"; pass a fixed clock for reproducible runs.
+        repeat_inspections: Whether a source already inspected may be inspected again (a noisy
+            source can be worth a second read; a benchmark counting sets forbids it).
+    """
+
+    def __init__(
+        self,
+        store: Store | str | os.PathLike[str] | None = None,
+        *,
+        config: AttentionConfig = DEFAULT_CONFIG,
+        estimator: Estimator | None = None,
+        generators: Sequence[Generator] | None = None,
+        validator_mode: ValidatorMode | str = ValidatorMode.ATTENTION_ONLY,
+        claim_policies: Mapping[str, ClaimPolicy] | None = None,
+        rng: np.random.Generator | None = None,
+        seed: int = 0,
+        trace_sink: TraceSink | None = None,
+        clock: Callable[[], datetime] | None = None,
+        repeat_inspections: bool = True,
+    ) -> None:
+        self.config = config
+        self.repeat_inspections = repeat_inspections
+        self.world = World(config.estimator.hazards_per_hour, config.estimator.max_accuracy)
+        self.estimator: Estimator = estimator or HeuristicEstimator(config.estimator)
+        self.generators = (
+            list(generators) if generators is not None else default_generators(config.generator)
+        )
+        try:
+            mode = ValidatorMode(validator_mode)
+        except ValueError:
+            raise InvalidArgumentError(f"unknown validator mode {validator_mode!r}") from None
+        self.validator = ClaimValidator(claim_policies, mode)
+        self.guard = Guard(config.guard, self.world.sources)
+        self.selector = Selector(
+            config.selector, rng if rng is not None else np.random.default_rng(seed)
+        )
+        self.store: Store | None = _open_store(store)
+        self.mirror = StoreMirror(self.store) if self.store is not None else None
+        sinks = [x for x in (trace_sink, self.mirror.trace if self.mirror else None) if x]
+        self.trace = Trace(_fan_out(sinks) if sinks else None)
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self.turn = 0
+        self.turn_id = "turn-0"
+        self.budget: int | None = None
+        self.turn_budget: int | None = None
+        self.cost_weight: float | None = None
+        self.pending_claims: list[str] = []
+        self.failures: list[Failure] = []
+        self.interruptions: list[Interruption] = []
+        self.focus: Focus | None = None
+        self.inspected: dict[str, int] = {}
+        self.committed: list[str] = []
+        self.spontaneous_reads = 0
+        self.forced_reads = 0
+        self.saturation = Saturation(0.0, 0, False)
+        self.last_estimates: dict[str, Estimate] = {}
+        self._inflight: dict[str, Candidate] = {}
+        self._waited: dict[str, int] = {}
+        self._blocked: dict[str, str] = {}  # claim id → claim type awaiting a forced read
+        self._turn_started = False
+        self._skip_logged: set[tuple[str, str]] = set()
+        self.instruments = Instruments(config, self._log)
+        self._selected: dict[str, Estimate] = {}  # in flight → estimate at selection
+        self._resume: dict[str, Focus | None] = {}  # interruption in flight → focus to resume
+        if self.mirror is not None:
+            self.mirror.load(self.world, self.clock())
+
+    # -- registration (delegates to the world, which validates) ---------------------------------
+
+    def register_source(self, source_id: str, **kwargs: Any) -> None:
+        """Register a source: ``reports``, ``authority`` (float or claim type → float), ``cost``,
+        ``age_s``, ``trusted``, ``kind``."""
+        with _restored_on_error(self.world.sources, source_id):
+            info = self.world.register_source(source_id, **kwargs)
+            if self.mirror is not None:
+                self.mirror.source(info)
+
+    def record_belief(self, claim_id: str, value: str | None, **kwargs: Any) -> None:
+        """Record a belief: ``claim_type``, ``domain``, ``confidence``, ``age_s``,
+        ``volatility``, ``source_id``."""
+        with _restored_on_error(self.world.beliefs, claim_id):
+            rec = self.world.record_belief(claim_id, value, now=self.clock(), **kwargs)
+            if self.mirror is not None:
+                self.mirror.belief(rec)
+
+    def record_evidence(
+        self, claim_id: str, source_id: str, value: str | None, **kwargs: Any
+    ) -> bool:
+        """Record evidence obtained outside the controller; return whether the belief changed."""
+        return self._evidence(claim_id, source_id, value, now=self.clock(), **kwargs)
+
+    def _evidence(
+        self, claim_id: str, source_id: str, value: str | None, *, now: datetime, **kwargs: Any
+    ) -> bool:
+        if self.mirror is not None:
+            self.mirror.check_evidence(claim_id, value)
+        prev = self.world.beliefs.get(claim_id)
+        ev, changed = self.world.record_evidence(claim_id, source_id, value, now=now, **kwargs)
+        if prev is not None and ev.succeeded:
+            interval = (ev.observed_at - prev.observed_at).total_seconds()
+            self.instruments.revisit(prev.claim_type, source_id, interval, changed)
+        if self.mirror is not None and ev.succeeded and ev.value is not None:
+            self.mirror.evidence(source_id, ev.value, ev.observed_at, self.world.beliefs[claim_id])
+            self.mirror.learn_hazard(self.world, claim_id)
+        return changed
+
+    def mark_dirty(self, claim_id: str) -> None:
+        """Mark a belief dirty (its support changed); the store propagates to dependents."""
+        self.world.mark_dirty(claim_id)
+        if self.store is not None:
+            self.store.mark_dirty(claim_id, "marked by the controller")
+
+    def add_goal(self, goal: Goal) -> None:
+        """Add or replace a goal (a change the store refuses changes nothing)."""
+        if self.mirror is not None:
+            self.mirror.goal(goal)
+        self.world.add_goal(goal)
+
+    def state_decision(self, decision: DecisionModel | None) -> None:
+        """State the decision about to be made (enables decision-based pivotality and VOI)."""
+        self.world.set_decision(decision)
+
+    def about_to_claim(self, *claim_ids: str) -> None:
+        """Declare claims the agent is about to assert or act on (state-sensitive generator)."""
+        self.pending_claims.extend(c for c in claim_ids if c not in self.pending_claims)
+
+    def report_failure(self, failure_id: str, target: str, *, loss: float = 1.0) -> None:
+        """Report a failed action or tool call (failed-action generator)."""
+        if not (math.isfinite(loss) and loss >= 0):
+            raise InvalidArgumentError(
+                f"failure {failure_id!r}: loss must be a finite number ≥ 0, got {loss}"
+            )
+        self.failures.append(Failure(failure_id, target, loss))
+
+    def interrupt(
+        self,
+        event_id: str,
+        source_id: str,
+        content: str = "",
+        *,
+        declared_loss: float = 0.0,
+        switch_cost: float = 0.0,
+        category: str = "event",
+        goal_ids: Sequence[str] = (),
+    ) -> None:
+        """An incoming event from a registered source; its content is never parsed for priority.
+
+        ``category`` (interruption class) and ``goal_ids`` (the goals it bears on) are trusted
+        metadata of the caller; a switch cost left at 0 is estimated from the focus.
+        """
+        self.world.source(source_id)
+        if not all(math.isfinite(x) and x >= 0 for x in (declared_loss, switch_cost)):
+            raise InvalidArgumentError(
+                f"event {event_id!r}: losses and costs must be finite numbers ≥ 0"
+            )
+        self.interruptions.append(
+            Interruption(
+                event_id,
+                source_id,
+                content,
+                declared_loss,
+                goal_ids=tuple(goal_ids),
+                switch_cost=switch_cost,
+                category=category,
+            )
+        )
+
+    def set_focus(self, candidate_id: str | None, voc: float = 0.0) -> None:
+        """Set (or clear) the computation currently being worked on, for the switching rule."""
+        self.focus = Focus(candidate_id, voc) if candidate_id is not None else None
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def begin_turn(self, budget: int | None = None, *, cost_weight: float | None = None) -> str:
+        """Start a turn with a hard inspection budget (None = unlimited, stopping rule only)."""
+        if budget is not None:
+            # A fractional budget would allow one read more than it says (2.5 → 3 reads).
+            try:
+                budget = operator.index(budget)
+            except TypeError:
+                raise InvalidArgumentError(
+                    f"budget must be a whole number of reads, got {budget!r}"
+                ) from None
+            if budget < 0:
+                raise InvalidArgumentError(f"budget must be ≥ 0, got {budget}")
+        if cost_weight is not None and not (math.isfinite(cost_weight) and cost_weight >= 0):
+            raise InvalidArgumentError(
+                f"cost_weight must be a finite number ≥ 0, got {cost_weight}"
+            )
+        self.turn += 1
+        self.turn_id = f"turn-{self.turn}"
+        self.budget = budget
+        self.turn_budget = budget
+        self.cost_weight = cost_weight
+        self.guard.begin_turn()
+        self.selector.begin_turn()
+        self.instruments.begin_turn()
+        self._skip_logged.clear()
+        self._turn_started = True
+        return self.turn_id
+
+    def context(self) -> AttentionContext:
+        """A snapshot of everything generators and estimators read."""
+        now = self.clock()
+        w = self.world
+        ids = set(w.beliefs) | {c for s in w.sources.values() for c in s.reports}
+        ctx = AttentionContext(
+            now=now,
+            turn=self.turn,
+            claims={c: w.claim_state(c, now) for c in sorted(ids)},
+            sources=w.sources,
+            goals=w.goals,
+            decision=w.decision,
+            pending_claims=tuple(self.pending_claims),
+            contradictions=dict(w.contradictions),
+            failures=tuple(self.failures),
+            interruptions=tuple(self.interruptions),
+            focus=self.focus,
+            inspected=dict(self.inspected),
+            committed=tuple(self.committed),
+            budget_left=self.budget,
+            cost_weight=self.cost_weight
+            if self.cost_weight is not None
+            else (w.decision.cost_weight if w.decision is not None else None),
+            hazards_per_hour=w.hazards,
+        )
+        self.instruments.enrich(ctx)
+        d = w.decision
+        if d is not None and (d.irreversible or d.destructive):
+            values = action_values(d, ctx)
+            ctx.pending_action = max(values, key=lambda a: values[a]) if values else None
+        return ctx
+
+    def submit(self, candidate: Candidate) -> Candidate | None:
+        """Submit a candidate from outside (e.g. a tool or worker); it passes the guard."""
+        if candidate.submitted_by is not None:
+            self.world.source(candidate.submitted_by)
+        # Only the claim validator forces reads (budget-exempt, never spontaneous).
+        return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
+
+    def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
+        status, live = self.guard.admit(candidate.model_copy(update={"id": PENDING_ID}), now)
+        if status is Admission.CREATED and live is not None:
+            self._log(
+                EventType.CANDIDATE_CREATED,
+                now,
+                candidate_id=live.id,
+                reason_code=live.trigger.value,
+                forced=live.forced,
+                detail={"origin": live.origin, "target": live.target},
+            )
+        elif status in (Admission.RATE_LIMITED, Admission.QUOTA_EXCEEDED, Admission.TABLE_FULL):
+            # One event per (owner, reason) and turn: a flood must not flood the trace too; the
+            # guard's aggregates keep the counts.
+            key = (candidate.submitted_by or candidate.origin, status.value)
+            if key in self._skip_logged:
+                return live
+            self._skip_logged.add(key)
+            self._log(
+                EventType.CANDIDATE_SKIPPED,
+                now,
+                reason_code=status.value,
+                detail={"submitted_by": candidate.submitted_by, "target": candidate.target},
+            )
+        return live
+
+    def refresh(self) -> list[tuple[Candidate, Estimate]]:
+        """Expire, generate, admit and estimate; return the scored live candidates."""
+        if self.mirror is not None:
+            self.mirror.pull_dirty(self.world)
+        ctx = self.context()
+        now = ctx.now
+        dropped: set[str] = set()  # interruptions no longer pending (expired or refused)
+        for c in self.guard.table:
+            if c.expires_at is not None and as_utc(c.expires_at) <= as_utc(now):
+                self.guard.table.remove(c.id)
+                self._waited.pop(c.id, None)
+                if c.kind is CandidateKind.HANDLE_INTERRUPTION:
+                    dropped.add(c.target)
+                self.trace.write(
+                    EventType.CANDIDATE_EXPIRED, turn_id=self.turn_id, now=now, candidate_id=c.id
+                )
+        # Generators' proposals are rebuilt from scratch every time: a candidate lives only while
+        # some generator still proposes it (its goal may have completed, its claim been
+        # refreshed), with exactly the goals and claims proposed now. Submitted and forced
+        # candidates are not the generators' to withdraw.
+        if dropped:
+            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
+            ctx.interruptions = tuple(self.interruptions)
+        fresh: dict[tuple[str, str], Candidate] = {}
+        external: list[Candidate] = []
+        proposals = [c for gen in self.generators for c in gen.generate(ctx)]
+        self.instruments.funnel(ctx, proposals)
+        floors = claim_floors(ctx, self.config.floors)
+        if floors:
+            proposals = assign_floors(proposals, floors, ctx.inspected)
+        for cand in proposals:
+            if cand.submitted_by is not None:
+                external.append(cand)
+                continue
+            key = (cand.kind.value, cand.target)
+            fresh[key] = merge_candidates(fresh[key], cand) if key in fresh else cand
+        for c in self.guard.table:
+            if c.submitted_by is not None or c.forced:
+                continue
+            renewed = fresh.pop((c.kind.value, c.target), None)
+            if renewed is not None:
+                self.guard.table.put(
+                    renewed.model_copy(update={"id": c.id, "created_at": c.created_at})
+                )
+                continue
+            self.guard.table.remove(c.id)
+            self._waited.pop(c.id, None)
+            self.instruments.forget(c.id)
+            self._log(
+                EventType.CANDIDATE_EXPIRED,
+                now,
+                candidate_id=c.id,
+                reason_code="no_longer_generated",
+            )
+        for cand in [*fresh.values(), *external]:
+            live = self._admit(cand, now)
+            if live is None and cand.kind is CandidateKind.HANDLE_INTERRUPTION:
+                # Refused by the guard (rate limit, quota, full table): aggregated there, not
+                # kept pending here, or a flood would grow this list and be re-counted forever.
+                dropped.add(cand.target)
+        if dropped:
+            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
+        scored: list[tuple[Candidate, Estimate]] = []
+        for c in self.guard.table:
+            if c.kind is CandidateKind.INSPECT_SOURCE and (
+                c.target not in self.world.sources
+                or (not self.repeat_inspections and c.target in self.inspected)
+            ):
+                continue
+            est = self.estimator.estimate(c, ctx)
+            update: dict[str, Any] = {
+                "predicted_voc": est.net,
+                "p_stale": est.p_stale,
+                "p_wrong": est.p_wrong,
+                "p_change": est.p_change,
+                "switch_cost": est.switch_cost,
+            }
+            if c.submitted_by is None and not c.forced and c.kind is CandidateKind.INSPECT_SOURCE:
+                # §8.2: the estimate's E|ΔU|; generated candidates are rebuilt each time, so
+                # this never feeds back into the next estimate.
+                update["loss_if_wrong"] = max(est.expected_loss, 0.0)
+            live = c.model_copy(update=update)
+            self.guard.table.put(live)
+            self.instruments.scored(live, est, now)
+            scored.append((live, est))
+        self.last_estimates = {c.id: e for c, e in scored}
+        self.saturation = self.guard.saturation(e.p_change for _, e in scored)
+        self.instruments.anomalies(self.saturation, (e.p_change for _, e in scored), now)
+        self.instruments.keep_only(c.id for c, _ in scored)
+        return scored
+
+    def next(self) -> Candidate | Stop:
+        """The next computation to execute, or :class:`Stop`."""
+        if not self._turn_started:
+            self.begin_turn()
+        now = self.clock()
+        scored = self.refresh()
+        forced = [(c, e) for c, e in scored if c.forced]
+        pool = forced or scored
+        budget_left = None if forced else self.budget
+        sel = self.selector.select(
+            pool,
+            turn=self.turn,
+            budget_left=budget_left,
+            turn_budget=self.turn_budget,
+            waited=self._waited,
+            focus=self.focus,
+        )
+        best = max((e.net for _, e in scored), default=None)
+        if sel.switch is not None:
+            self._log(
+                EventType.SWITCH_REQUESTED,
+                now,
+                candidate_id=sel.candidate.id if sel.candidate else None,
+            )
+            ev = (
+                EventType.SWITCH_ACCEPTED if sel.switch == "accepted" else EventType.SWITCH_REJECTED
+            )
+            self._log(
+                ev,
+                now,
+                reason_code=sel.reason,
+                detail={"focus": self.focus.candidate_id if self.focus else None},
+            )
+        if sel.candidate is None:
+            reason = sel.reason.removeprefix("stop:")
+            ev_type = {
+                "budget_exhausted": EventType.ATTENTION_BUDGET_EXHAUSTED,
+                "no_candidates": EventType.ATTENTION_TERMINATED_NO_CANDIDATES,
+            }.get(reason, EventType.ATTENTION_TERMINATED_NEGATIVE_VOC)
+            if reason != "stay":
+                self._log(
+                    ev_type,
+                    now,
+                    predicted_voc=best,
+                    budget_before=self.budget,
+                    reason_code=reason,
+                    # For the §25 underinspection signature: how pivotal was what went unread.
+                    detail={"max_p_change": max((e.p_change for _, e in scored), default=None)},
+                )
+            return Stop(reason, best)
+        cand, est = sel.candidate, sel.estimate
+        assert est is not None
+        for c, e in scored:  # eligible candidates passed over this time age by one step
+            if c.id != cand.id and e.net > 0:
+                self._waited[c.id] = self._waited.get(c.id, 0) + 1
+        self._waited.pop(cand.id, None)
+        self.instruments.forget(cand.id)
+        self._selected[cand.id] = est
+        self._log(
+            EventType.CANDIDATE_SELECTED,
+            now,
+            candidate_id=cand.id,
+            predicted_voc=est.net,
+            rank=sel.rank,
+            budget_before=self.budget,
+            reason_code=sel.reason,
+            forced=cand.forced,
+            detail={
+                "target": cand.target,
+                "kind": cand.kind.value,
+                "trigger": cand.trigger.value,
+                "saturation": self.saturation.share,
+                "saturated": self.saturation.anomalous,
+                "category": next(  # interruption class (Phase 5), trusted metadata
+                    (i.category for i in self.interruptions if i.id == cand.target), None
+                )
+                if cand.kind is CandidateKind.HANDLE_INTERRUPTION
+                else None,
+            },
+        )
+        if self.budget is not None and not cand.forced:
+            self.budget -= 1
+        self.guard.table.remove(cand.id)
+        self._inflight[cand.id] = cand
+        if cand.kind is CandidateKind.INSPECT_SOURCE:
+            self._log(
+                EventType.INSPECTION_STARTED,
+                now,
+                candidate_id=cand.id,
+                forced=cand.forced,
+            )
+        if cand.kind in (CandidateKind.HANDLE_INTERRUPTION, CandidateKind.CONTINUE_TASK):
+            if cand.kind is CandidateKind.HANDLE_INTERRUPTION:
+                self._resume[cand.id] = self.focus  # resumption metadata (Phase 5)
+            self.focus = Focus(cand.id, est.net)
+            self.interruptions = [i for i in self.interruptions if i.id != cand.target]
+        if cand.kind is CandidateKind.DIAGNOSE_FAILURE:
+            self.failures = [f for f in self.failures if f.target != cand.target]
+        return cand
+
+    def resolve(
+        self,
+        candidate_id: str,
+        *,
+        succeeded: bool = True,
+        observations: Mapping[str, str | None] | None = None,
+        actual_cost: Cost | Mapping[str, Any] | None = None,
+        decision_changed: bool | None = None,
+        utility_delta: float | None = None,
+        withheld: bool = False,
+    ) -> Resolution:
+        """Record the outcome of a selected computation and update beliefs.
+
+        Args:
+            candidate_id: The selected candidate.
+            succeeded: Whether the computation returned anything.
+            observations: Claim id → observed value (inspections only).
+            actual_cost: What it really cost.
+            decision_changed: Whether the agent's decision changed (computed when a decision is
+                stated and this is None).
+            utility_delta: Realised utility change, when the agent knows it.
+            withheld: The inspection was made but its result is revealed only later (static
+                condition); later selections value sources *given* this one is in the set.
+        """
+        cand = self._check_resolution(candidate_id, succeeded, observations, withheld)
+        cost = (
+            as_cost(actual_cost, f"candidate {candidate_id!r}")
+            if actual_cost is not None and not withheld
+            else None
+        )
+        # Everything is checked: from here on the selection is consumed.
+        del self._inflight[candidate_id]
+        est = self._selected.pop(candidate_id, None)
+        now = self.clock()
+        if withheld:
+            self.committed.append(cand.target)
+            self.inspected[cand.target] = self.inspected.get(cand.target, 0) + 1
+            if cand.forced:
+                self.forced_reads += 1
+            else:
+                self.spontaneous_reads += 1
+            return Resolution(inspection_succeeded=succeeded)
+        before = self.best_action()
+        kw: dict[str, Any] = {
+            "turn_id": self.turn_id,
+            "now": now,
+            "candidate_id": cand.id,
+            "forced": cand.forced,
+        }
+        ev = EventType.INSPECTION_SUCCEEDED if succeeded else EventType.INSPECTION_FAILED
+        self.trace.write(
+            ev, **kw, resolution=Resolution(inspection_succeeded=succeeded, actual_cost=cost)
+        )
+        belief_changed = False
+        if cand.kind is CandidateKind.INSPECT_SOURCE:
+            self.inspected[cand.target] = self.inspected.get(cand.target, 0) + 1
+            if cand.forced:
+                self.forced_reads += 1
+            else:
+                self.spontaneous_reads += 1
+            for claim_id, value in (observations or {}).items():
+                changed = self._evidence(
+                    claim_id,
+                    cand.target,
+                    value if succeeded else None,
+                    now=now,
+                    succeeded=succeeded,
+                    forced=cand.forced,
+                )
+                belief_changed |= changed
+                self.trace.write(
+                    EventType.BELIEF_CHANGED if changed else EventType.BELIEF_UNCHANGED,
+                    **kw,
+                    detail={"claim_id": claim_id},
+                )
+            if not observations and not succeeded:
+                for claim_id in cand.claim_ids:
+                    self.world.record_evidence(
+                        claim_id, cand.target, None, now=now, succeeded=False, forced=cand.forced
+                    )
+        after = self.best_action()
+        if decision_changed is None and before is not None:
+            decision_changed = before != after
+        if utility_delta is None and before is not None and after is not None:
+            utility_delta = self._utility_delta(before, after)
+        res = Resolution(
+            inspection_succeeded=succeeded,
+            belief_changed=belief_changed,
+            decision_changed=decision_changed,
+            utility_delta=utility_delta,
+            actual_cost=cost,
+        )
+        if decision_changed is not None:
+            ev = EventType.DECISION_CHANGED if decision_changed else EventType.DECISION_UNCHANGED
+            self.trace.write(ev, **kw, resolution=res)
+        self._after_outcome(cand, est, res, bool(observations) and succeeded, now)
+        if cand.forced:
+            self._rescue_if_satisfied(now)
+        return res
+
+    def _utility_delta(self, before: str, after: str) -> float:
+        """Realised value of the change of mind: EU(after) − EU(before) under the new beliefs."""
+        d = self.world.decision
+        if d is None or before == after:
+            return 0.0
+        values = action_values(d, self.context())
+        return values.get(after, 0.0) - values.get(before, 0.0)
+
+    def _after_outcome(
+        self,
+        cand: Candidate,
+        est: Estimate | None,
+        res: Resolution,
+        evidence_used: bool,
+        now: datetime,
+    ) -> None:
+        """The §12 resolved record, then what the outcome teaches: a failure becomes a
+        diagnostic candidate (§7), a read counts toward its class's usefulness (§3.3), and a
+        finished interruption hands the focus back (Phase 5 resumption)."""
+        resumed: Focus | None = None
+        if cand.id in self._resume:
+            resumed = self._resume.pop(cand.id)
+            self.focus = resumed
+        self.trace.write(
+            EventType.RESOLVED,
+            turn_id=self.turn_id,
+            now=now,
+            candidate_id=cand.id,
+            predicted_voc=est.net if est is not None else cand.predicted_voc,
+            forced=cand.forced,
+            resolution=res,
+            detail={
+                "kind": cand.kind.value,
+                "target": cand.target,
+                "trigger": cand.trigger.value,
+                "cost_term": est.cost_term if est is not None else None,
+                "evidence_used": evidence_used,
+                "resumed_focus": resumed.candidate_id if resumed is not None else None,
+            },
+        )
+        if (
+            not res.inspection_succeeded
+            and self.config.generator.diagnose_failures
+            and cand.kind is not CandidateKind.DIAGNOSE_FAILURE
+        ):
+            loss = est.expected_loss if est is not None else 0.0
+            self.failures.append(
+                Failure(
+                    f"failed:{cand.id}",
+                    cand.target,
+                    max(loss, cand.loss_if_wrong) or self.config.estimator.default_loss,
+                    claim_ids=cand.claim_ids,
+                    cost=cand.cost,
+                )
+            )
+        src = self.world.sources.get(cand.target)
+        if cand.kind is CandidateKind.INSPECT_SOURCE and src is not None and cand.claim_ids:
+            belief = self.world.beliefs.get(cand.claim_ids[0])
+            ctype = belief.claim_type if belief is not None else cand.claim_ids[0]
+            useful = bool(res.belief_changed) or bool(res.decision_changed)
+            self.instruments.inspected(src.kind, ctype, useful)
+
+    def _check_resolution(
+        self,
+        candidate_id: str,
+        succeeded: bool,
+        observations: Mapping[str, str | None] | None,
+        withheld: bool,
+    ) -> Candidate:
+        """The in-flight candidate, once everything :meth:`resolve` would refuse is ruled out.
+
+        Nothing changes here, so a refused resolve keeps the selection for a corrected retry.
+        """
+        cand = self._inflight.get(candidate_id)
+        if cand is None:
+            raise UnknownNameError(
+                f"candidate {candidate_id!r} was not selected or is already resolved"
+            )
+        if withheld and observations:
+            raise InvalidArgumentError("a withheld result cannot carry observations")
+        if withheld and cand.kind is not CandidateKind.INSPECT_SOURCE:
+            raise InvalidArgumentError(
+                f"candidate {candidate_id!r} is not an inspection; only a read can be withheld"
+            )
+        if observations and cand.kind is not CandidateKind.INSPECT_SOURCE:
+            raise InvalidArgumentError(
+                f"candidate {candidate_id!r} is not an inspection; it has no observations"
+            )
+        for claim_id, value in (observations or {}).items():
+            self.world.check_evidence(claim_id, cand.target, value if succeeded else None)
+            if self.mirror is not None:
+                self.mirror.check_evidence(claim_id, value if succeeded else None)
+        return cand
+
+    # -- decision ------------------------------------------------------------------------------
+
+    def best_action(self) -> str | None:
+        """The Bayes-optimal action under current beliefs, when a decision is stated."""
+        d = self.world.decision
+        if d is None:
+            return None
+        from _reference.estimators import action_values
+
+        values = action_values(d, self.context())
+        return max(values, key=lambda a: values[a]) if values else None
+
+    # -- the claim validator (enforcement, separately scored) -----------------------------------
+
+    def check_claim(self, claim_id: str, *, claim_type: str | None = None) -> Verdict:
+        """Validate a claim the agent is about to make (document 000 §19)."""
+        now = self.clock()
+        belief = self.world.beliefs.get(claim_id)
+        ctype = claim_type or (belief.claim_type if belief else claim_id)
+        verdict = self.validator.check(
+            claim_id, ctype, self.world.evidence, self.world.sources, now
+        )
+        if not verdict.ok:
+            self._log(
+                EventType.VALIDATOR_VIOLATION,
+                now,
+                reason_code=",".join(v.value for v in verdict.violations),
+                detail={"claim_id": claim_id, "claim_type": ctype, "blocked": verdict.blocked},
+            )
+        if verdict.blocked and verdict.required_sources:
+            self._blocked[claim_id] = ctype
+            src = self.world.sources[verdict.required_sources[0]]
+            c = self.world.claim_state(claim_id, now)
+            self._admit(
+                Candidate(
+                    id=PENDING_ID,
+                    kind=CandidateKind.INSPECT_SOURCE,
+                    target=src.id,
+                    trigger=Trigger.VALIDATOR,
+                    origin="validator",
+                    claim_ids=(claim_id,),
+                    authority=src.authority_for(ctype),
+                    evidence_age_s=c.age_s,
+                    volatility=c.volatility,
+                    cost=src.cost,
+                    floor=Floor.MANDATORY_PROOF,
+                    forced=True,
+                    created_at=now,
+                ),
+                now,
+            )
+        return verdict
+
+    def _rescue_if_satisfied(self, now: datetime) -> None:
+        for claim_id, ctype in list(self._blocked.items()):
+            v = self.validator.check(claim_id, ctype, self.world.evidence, self.world.sources, now)
+            if v.ok:
+                del self._blocked[claim_id]
+                self._log(
+                    EventType.VALIDATOR_RESCUE,
+                    now,
+                    forced=True,
+                    detail={"claim_id": claim_id},
+                )
+
+    def _log(self, event: EventType, now: datetime, **fields: Any) -> None:
+        """Write one trace event of the current turn."""
+        self.trace.write(event, turn_id=self.turn_id, now=now, **fields)
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        """Live candidates (not yet selected)."""
+        return list(self.guard.table)
+
+
+@contextmanager
+def _restored_on_error(table: dict[str, _T], key: str) -> Iterator[None]:
+    """Put ``table[key]`` back as it was when the block raises (e.g. the store refused a write)."""
+    saved = {key: table[key]} if key in table else {}
+    try:
+        yield
+    except BaseException:
+        table.pop(key, None)
+        table.update(saved)
+        raise
+
+
+def _open_store(store: Store | str | os.PathLike[str] | None) -> Store | None:
+    """Open a memory store from a path, or pass a store object through."""
+    if store is None or isinstance(store, Store):
+        return store
+    return Store.open(store)
+
+
+def _fan_out(sinks: list[TraceSink]) -> TraceSink:
+    def fan_out(event: TraceEvent) -> None:
+        for s in sinks:
+            s(event)
+
+    return fan_out

@@ -1,0 +1,357 @@
+"""The bounded candidate table and the hijack guard (document 000 §24, §25).
+
+Defences, in the document's order:
+
+* priority is computed from trusted metadata only — :meth:`Guard.sanitize` drops every value a
+  submitter declared about itself (predicted VOC, probabilities, floors, authority) and takes
+  authority from the source registry; ``content`` is never read;
+* sources are untrusted unless registered as trusted;
+* per-source rate limits (new candidates per turn) and quotas (live candidates per source);
+* a bounded table whose overflow is aggregated into counters instead of growing. A share of it
+  is reserved: submitted candidates never take it, so the controller's own generators and
+  floors always find room (and may evict the lowest-value untrusted candidate when the table
+  is full); submitted candidates without an expiry get a default one, so a flood drains;
+* an anomaly signal when predicted values saturate near the maximum, or when submissions are
+  refused against a full table (a flood).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from _reference.context import SourceInfo
+from heedful.attention.config import GuardConfig
+from heedful.model.candidate import Candidate, Trigger
+
+__all__ = [
+    "Admission",
+    "Aggregate",
+    "CandidateTable",
+    "Guard",
+    "Saturation",
+    "merge_candidates",
+]
+
+
+class Admission(StrEnum):
+    """What the guard did with a candidate."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    RATE_LIMITED = "rate_limited"
+    QUOTA_EXCEEDED = "quota_exceeded"
+    TABLE_FULL = "table_full"
+
+
+@dataclass
+class Aggregate:
+    """Overflow folded into one record per submitting source (document 000 §24 "aggregation")."""
+
+    source: str
+    count: int = 0
+    targets: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Saturation:
+    """Anomaly signal (document 000 §24 "anomaly detection", §25 "priority inflation").
+
+    Attributes:
+        share: Share of candidates whose predicted p_change is near its maximum.
+        count: Candidates the share is computed on.
+        anomalous: Priorities saturate, or a flood is being refused against a full table.
+        fill: Share of the submitted candidates' capacity in use.
+        refused: Submissions refused (rate, quota or full table) since the turn began.
+        evicted: Untrusted candidates evicted since the turn began.
+        flood: Submissions were refused while the submitted capacity was nearly full.
+    """
+
+    share: float
+    count: int
+    anomalous: bool
+    fill: float = 0.0
+    refused: int = 0
+    evicted: int = 0
+    flood: bool = False
+
+
+class CandidateTable:
+    """Live candidates, bounded, one per (kind, target); ids are assigned here.
+
+    Args:
+        max_size: Hard bound on live candidates.
+    """
+
+    def __init__(self, max_size: int) -> None:
+        if max_size < 1:
+            from heedful.errors import InvalidArgumentError
+
+            raise InvalidArgumentError(f"table size must be ≥ 1, got {max_size}")
+        self.max_size = max_size
+        self._by_id: dict[str, Candidate] = {}
+        self._by_key: dict[tuple[str, str], str] = {}
+        self._per_source: dict[str, int] = {}
+        self._submitted = 0
+        self._ids = itertools.count(1)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return iter(list(self._by_id.values()))
+
+    def __contains__(self, candidate_id: object) -> bool:
+        return candidate_id in self._by_id
+
+    def get(self, candidate_id: str) -> Candidate:
+        """Return a live candidate (KeyError if absent)."""
+        return self._by_id[candidate_id]
+
+    def new_id(self) -> str:
+        """A fresh candidate id."""
+        return f"attn-{next(self._ids)}"
+
+    def find(self, kind: str, target: str) -> Candidate | None:
+        """The live candidate for (kind, target), if any."""
+        cid = self._by_key.get((kind, target))
+        return self._by_id.get(cid) if cid else None
+
+    def count_for(self, source: str) -> int:
+        """Live candidates submitted by a source."""
+        return self._per_source.get(source, 0)
+
+    @property
+    def submitted(self) -> int:
+        """Live candidates submitted from outside the controller."""
+        return self._submitted
+
+    def put(self, candidate: Candidate) -> None:
+        """Insert or replace a candidate (the caller checked the bound)."""
+        old = self._by_id.get(candidate.id)
+        owner = _owner(candidate)
+        if old is None:
+            if len(self._by_id) >= self.max_size:
+                raise OverflowError("candidate table full")  # guarded by Guard.admit
+            self._per_source[owner] = self._per_source.get(owner, 0) + 1
+            self._submitted += candidate.submitted_by is not None
+        elif _owner(old) != owner:
+            self._per_source[_owner(old)] -= 1
+            self._per_source[owner] = self._per_source.get(owner, 0) + 1
+            self._submitted += (candidate.submitted_by is not None) - (old.submitted_by is not None)
+        if old is not None and (old.kind, old.target) != (candidate.kind, candidate.target):
+            self._by_key.pop((old.kind.value, old.target), None)
+        self._by_id[candidate.id] = candidate
+        self._by_key[(candidate.kind.value, candidate.target)] = candidate.id
+
+    def remove(self, candidate_id: str) -> Candidate | None:
+        """Remove a candidate; return it (None if it was not live)."""
+        c = self._by_id.pop(candidate_id, None)
+        if c is not None:
+            self._by_key.pop((c.kind.value, c.target), None)
+            owner = _owner(c)
+            self._per_source[owner] -= 1
+            self._submitted -= c.submitted_by is not None
+        return c
+
+
+def _owner(candidate: Candidate) -> str:
+    return candidate.submitted_by or f"generator:{candidate.origin}"
+
+
+class Guard:
+    """Admission control in front of the candidate table.
+
+    Args:
+        config: Quotas, rate limits, table bound and saturation thresholds.
+        sources: The source registry (trusted metadata), looked up at admission time.
+    """
+
+    def __init__(self, config: GuardConfig, sources: Mapping[str, SourceInfo]) -> None:
+        self.config = config
+        self.sources = sources
+        self.table = CandidateTable(config.table_size)
+        self.aggregates: dict[str, Aggregate] = {}
+        self._created_this_turn: dict[str, int] = {}
+        self.refused = 0
+        self.evicted = 0
+        self.submitted_capacity = config.table_size - math.ceil(
+            config.table_size * config.controller_reserve
+        )
+
+    def begin_turn(self) -> None:
+        """Reset the per-turn rate counters and the turn's refusal and eviction counts."""
+        self._created_this_turn.clear()
+        self.refused = 0
+        self.evicted = 0
+
+    def is_trusted(self, candidate: Candidate) -> bool:
+        """Internal generators are trusted; submitted candidates only if their source is."""
+        if candidate.submitted_by is None:
+            return True
+        src = self.sources.get(candidate.submitted_by)
+        return bool(src and src.trusted)
+
+    def sanitize(self, candidate: Candidate) -> Candidate:
+        """Drop self-declared priority from an untrusted candidate (content is left unread)."""
+        if self.is_trusted(candidate):
+            return candidate
+        target = self.sources.get(candidate.target)
+        registry: dict[str, object] = {}
+        if target is not None:
+            # What an inspection covers and costs is the registry's word, not the submitter's.
+            registry = {
+                "claim_ids": tuple(c for c in candidate.claim_ids if c in target.reports),
+                "cost": target.cost,
+            }
+        return candidate.model_copy(
+            update={
+                "predicted_voc": None,
+                "p_stale": None,
+                "p_wrong": None,
+                "p_change": None,
+                "floor": None,
+                "forced": False,
+                "authority": target.default_authority if target else 0.0,
+                "loss_if_wrong": 0.0,
+                "goal_relevance": 0.0,
+                "deadline_s": None,
+                **registry,
+            }
+        )
+
+    def admit(
+        self, candidate: Candidate, now: datetime | None = None
+    ) -> tuple[Admission, Candidate | None]:
+        """Admit, merge, or refuse a candidate; return what happened and the live candidate.
+
+        Args:
+            candidate: The proposal (its id is assigned here).
+            now: Current time; a submitted candidate without ``expires_at`` then expires
+                ``submitted_ttl_s`` later.
+        """
+        candidate = self.sanitize(candidate)
+        owner = _owner(candidate)
+        trusted = self.is_trusted(candidate)
+        if candidate.submitted_by is not None and candidate.expires_at is None and now is not None:
+            expiry = now + timedelta(seconds=self.config.submitted_ttl_s)
+            candidate = candidate.model_copy(update={"expires_at": expiry})
+        existing = self.table.find(candidate.kind.value, candidate.target)
+        if existing is not None and _owner(existing) == owner:
+            merged = merge_candidates(existing, candidate)
+            self.table.put(merged)
+            return Admission.UPDATED, merged
+        if not trusted:
+            made = self._created_this_turn.get(owner, 0)
+            if made >= self.config.untrusted_rate_per_turn:
+                return self._refuse(owner, candidate, Admission.RATE_LIMITED)
+        quota = self.config.trusted_quota if trusted else self.config.untrusted_quota
+        if self.table.count_for(owner) >= quota:
+            return self._refuse(owner, candidate, Admission.QUOTA_EXCEEDED)
+        if existing is not None:
+            # Same computation proposed by another owner: keep one, merged, under the first owner.
+            merged = merge_candidates(
+                existing, candidate.model_copy(update={"submitted_by": existing.submitted_by})
+            )
+            self.table.put(merged)
+            return Admission.UPDATED, merged
+        if not self._make_room(candidate, trusted):
+            return self._refuse(owner, candidate, Admission.TABLE_FULL)
+        candidate = candidate.model_copy(update={"id": self.table.new_id()})
+        self.table.put(candidate)
+        self._created_this_turn[owner] = self._created_this_turn.get(owner, 0) + 1
+        return Admission.CREATED, candidate
+
+    def _make_room(self, candidate: Candidate, trusted: bool) -> bool:
+        """Whether a new candidate fits, evicting the lowest-value untrusted one if it may.
+
+        The controller's own candidates and floors (only trusted submitters keep a floor) may
+        use the reserved share; other submissions stop at ``submitted_capacity``. Trusted and
+        reserved candidates may evict an untrusted one; untrusted ones never evict.
+        """
+        reserved = candidate.submitted_by is None or candidate.floor is not None
+        full = len(self.table) >= self.table.max_size
+        if not reserved and self.table.submitted >= self.submitted_capacity:
+            full = True
+        if not full:
+            return True
+        return trusted and self._evict_lowest_untrusted()
+
+    def _evict_lowest_untrusted(self) -> bool:
+        victims = [c for c in self.table if c.submitted_by is not None and not self.is_trusted(c)]
+        if not victims:
+            return False
+        # Lowest predicted value first (never estimated counts as lowest), then the oldest.
+        victim = min(
+            victims,
+            key=lambda c: -math.inf if c.predicted_voc is None else c.predicted_voc,
+        )
+        self.table.remove(victim.id)
+        self.evicted += 1
+        return True
+
+    def _refuse(
+        self, owner: str, candidate: Candidate, status: Admission
+    ) -> tuple[Admission, Candidate | None]:
+        self._aggregate(owner, candidate)
+        self.refused += 1
+        return status, None
+
+    def _aggregate(self, owner: str, candidate: Candidate) -> None:
+        key = (
+            owner
+            if (owner in self.aggregates or len(self.aggregates) < self.config.max_aggregates)
+            else "*"
+        )
+        agg = self.aggregates.setdefault(key, Aggregate(key))
+        agg.count += 1
+        if len(agg.targets) < 64:
+            agg.targets.add(candidate.target)
+
+    def saturation(self, p_changes: Iterable[float]) -> Saturation:
+        """Anomaly signal: are predicted values clustering at the top, or is a flood being
+        refused against a full table (document 000 §24, §25)?"""
+        values = list(p_changes)
+        share = (
+            sum(v >= self.config.saturation_level for v in values) / len(values) if values else 0.0
+        )
+        inflated = (
+            len(values) >= self.config.saturation_min_count
+            and share >= self.config.saturation_share
+        )
+        fill = self.table.submitted / self.submitted_capacity if self.submitted_capacity else 1.0
+        flood = self.refused > 0 and fill >= self.config.flood_fill
+        return Saturation(
+            share,
+            len(values),
+            inflated or flood,
+            fill=fill,
+            refused=self.refused,
+            evicted=self.evicted,
+            flood=flood,
+        )
+
+
+def merge_candidates(old: Candidate, new: Candidate) -> Candidate:
+    """Union of goals and claims; the stronger trusted signals win; the id and owner stay."""
+    trigger = new.trigger if old.trigger is Trigger.EXPLORATION else old.trigger
+    floors = [f for f in (old.floor, new.floor) if f is not None]
+    deadlines = [d for d in (old.deadline_s, new.deadline_s) if d is not None]
+    return old.model_copy(
+        update={
+            "trigger": trigger,
+            "goal_ids": tuple(dict.fromkeys(old.goal_ids + new.goal_ids)),
+            "claim_ids": tuple(dict.fromkeys(old.claim_ids + new.claim_ids)),
+            "goal_relevance": max(old.goal_relevance, new.goal_relevance),
+            "loss_if_wrong": max(old.loss_if_wrong, new.loss_if_wrong),
+            "deadline_s": min(deadlines) if deadlines else None,
+            "floor": min(floors, key=lambda f: f.rank) if floors else None,
+            "forced": old.forced or new.forced,
+            "evidence_age_s": max(old.evidence_age_s, new.evidence_age_s),
+            "expires_at": new.expires_at or old.expires_at,
+        }
+    )

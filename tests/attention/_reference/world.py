@@ -1,0 +1,396 @@
+"""The controller's view of the agent's world: sources, beliefs, evidence, goals, decision.
+
+In-memory registries with precise input checks. Evidence updates beliefs by Bayes' rule under the
+same observation model the model-based estimator uses: a source of claim-specific authority ``a``
+whose data is ``t`` seconds old reports the current value with reliability
+``r = a·exp(−λ·t)`` and otherwise a uniform draw over the domain.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import numpy as np
+from pydantic import ValidationError
+
+from _reference.context import (
+    ClaimState,
+    DecisionModel,
+    SourceInfo,
+    current_marginal,
+    p_stale,
+)
+from heedful.attention.config import DEFAULT_HAZARDS_PER_HOUR
+from heedful.attention.validator import EvidenceRecord
+from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.model.goal import Goal
+from heedful.model.scenario import Cost, Volatility
+
+__all__ = [
+    "BeliefRecord",
+    "World",
+    "as_cost",
+    "observation_accuracy",
+    "report_likelihood",
+]
+
+
+def as_cost(cost: Cost | Mapping[str, Any] | None, where: str) -> Cost:
+    """Coerce a cost; a negative or unknown field raises :class:`InvalidArgumentError`."""
+    if cost is None:
+        return Cost()
+    if isinstance(cost, Cost):
+        return cost
+    try:
+        return Cost(**dict(cost))
+    except (ValidationError, TypeError) as exc:
+        raise InvalidArgumentError(f"{where}: invalid cost {dict(cost)!r}: {exc}") from None
+
+
+def observation_accuracy(
+    authority: float,
+    source_age_s: float,
+    volatility: Volatility,
+    hazards: Mapping[Volatility, float],
+    domain_size: int,
+    max_accuracy: float = 0.99,
+) -> float:
+    """P(a report equals the current value): ``(1 − s)·authority + s/n``.
+
+    ``s`` is the p_stale of the source's data; the result is clipped to ``[1/n, max_accuracy]``.
+    Wrong reports are uniform over the other values.
+    """
+    n = max(domain_size, 1)
+    s = p_stale(source_age_s, volatility, hazards)
+    return min(max((1.0 - s) * authority + s / n, 1.0 / n), max_accuracy)
+
+
+def report_likelihood(accuracy: float, domain_size: int, reported: int) -> np.ndarray:
+    """L(report = ``reported`` | true value) over the domain."""
+    n = domain_size
+    like = np.full(n, (1.0 - accuracy) / (n - 1) if n > 1 else 1.0)
+    like[reported] = accuracy
+    return like
+
+
+@dataclass(frozen=True)
+class BeliefRecord:
+    """A stored belief: value, confidence, when its evidence was observed, and its type."""
+
+    claim_id: str
+    claim_type: str
+    value: str | None
+    confidence: float
+    observed_at: datetime
+    volatility: Volatility
+    domain: tuple[str, ...] | None
+    dirty: bool = False
+    source_id: str | None = None
+    distribution: tuple[float, ...] | None = None
+    hazard_per_hour: float | None = None
+
+
+class World:
+    """Registries of sources, beliefs, evidence and goals, with input validation.
+
+    Args:
+        hazards_per_hour: λ per volatility class for freshness.
+        max_accuracy: Highest accuracy any report is credited with.
+    """
+
+    def __init__(
+        self,
+        hazards_per_hour: Mapping[Volatility, float] | None = None,
+        max_accuracy: float = 0.99,
+    ) -> None:
+        self.hazards = dict(hazards_per_hour or DEFAULT_HAZARDS_PER_HOUR)
+        self.max_accuracy = max_accuracy
+        self.sources: dict[str, SourceInfo] = {}
+        self.beliefs: dict[str, BeliefRecord] = {}
+        self.evidence: list[EvidenceRecord] = []
+        self.goals: dict[str, Goal] = {}
+        self.decision: DecisionModel | None = None
+        self.contradictions: dict[str, tuple[str, ...]] = {}
+        self._evidence_ids = itertools.count(1)
+        self._latest_evidence: dict[tuple[str, str, bool], EvidenceRecord] = {}
+
+    # -- registration ---------------------------------------------------------------------------
+
+    def register_source(
+        self,
+        source_id: str,
+        *,
+        reports: tuple[str, ...] | list[str] = (),
+        authority: float | Mapping[str, float] = 0.5,
+        default_authority: float | None = None,
+        cost: Cost | Mapping[str, Any] | None = None,
+        age_s: float = 0.0,
+        trusted: bool = False,
+        kind: str = "document",
+    ) -> SourceInfo:
+        """Register (or replace) a source with trusted metadata."""
+        if not source_id:
+            raise InvalidArgumentError("source id must be non-empty")
+        where = f"source {source_id!r}"
+        try:
+            if isinstance(authority, Mapping):
+                table = {str(k): float(v) for k, v in authority.items()}
+                default = max(table.values(), default=0.5)
+            else:
+                table, default = {}, float(authority)
+            if default_authority is not None:
+                default = float(default_authority)
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(
+                f"{where}: authority must be a number or claim type → number, got {authority!r}"
+            ) from None
+        for name, a in [*table.items(), ("default", default)]:
+            if not 0.0 <= a <= 1.0:
+                raise InvalidArgumentError(
+                    f"{where}: authority for {name} must be in [0, 1], got {a}"
+                )
+        if not (math.isfinite(age_s) and age_s >= 0):
+            raise InvalidArgumentError(f"{where}: age_s must be a finite number ≥ 0, got {age_s}")
+        info = SourceInfo(
+            id=source_id,
+            reports=tuple(reports),
+            authority=table,
+            default_authority=default,
+            cost=as_cost(cost, where),
+            age_s=float(age_s),
+            trusted=trusted,
+            kind=kind,
+        )
+        self.sources[source_id] = info
+        return info
+
+    def source(self, source_id: str) -> SourceInfo:
+        """A registered source; :class:`UnknownNameError` otherwise."""
+        try:
+            return self.sources[source_id]
+        except KeyError:
+            known = ", ".join(sorted(self.sources)) or "none"
+            raise UnknownNameError(f"unknown source {source_id!r} (registered: {known})") from None
+
+    def add_goal(self, goal: Goal) -> None:
+        """Add or replace a goal."""
+        self.goals[goal.id] = goal
+
+    def set_decision(self, decision: DecisionModel | None) -> None:
+        """State (or clear) the decision the agent is about to make; checks beliefs' domains."""
+        if decision is not None:
+            for action, rules in decision.actions.items():
+                for rule in rules:
+                    for var, val in rule.when.items():
+                        dom = decision.variables.get(var)
+                        if dom is None:
+                            raise UnknownNameError(f"action {action!r}: unknown variable {var!r}")
+                        if val not in dom:
+                            raise InvalidArgumentError(
+                                f"action {action!r}: {var}={val!r} is outside {list(dom)}"
+                            )
+        self.decision = decision
+
+    def domain_of(self, claim_id: str) -> tuple[str, ...] | None:
+        """The claim's domain, from its belief or the stated decision."""
+        b = self.beliefs.get(claim_id)
+        if b is not None and b.domain is not None:
+            return b.domain
+        if self.decision is not None:
+            return tuple(self.decision.variables.get(claim_id, ())) or None
+        return None
+
+    def record_belief(
+        self,
+        claim_id: str,
+        value: str | None,
+        *,
+        now: datetime,
+        claim_type: str | None = None,
+        domain: tuple[str, ...] | list[str] | None = None,
+        confidence: float = 1.0,
+        age_s: float = 0.0,
+        volatility: Volatility | str = Volatility.MEDIUM,
+        source_id: str | None = None,
+    ) -> BeliefRecord:
+        """Record what the agent believes (e.g. from a summary), with the evidence's age."""
+        if not 0.0 <= confidence <= 1.0:
+            raise InvalidArgumentError(f"claim {claim_id!r}: confidence must be in [0, 1]")
+        if not (math.isfinite(age_s) and age_s >= 0):
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: age_s must be a finite number ≥ 0, got {age_s}"
+            )
+        try:
+            observed_at = now - timedelta(seconds=age_s)
+        except OverflowError:
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: age_s {age_s} reaches before the calendar's start"
+            ) from None
+        try:
+            vol = Volatility(volatility)
+        except ValueError:
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: unknown volatility {volatility!r}"
+            ) from None
+        dom = tuple(domain) if domain is not None else self.domain_of(claim_id)
+        if value is not None and dom is not None and value not in dom:
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: value {value!r} is outside its domain {list(dom)}"
+            )
+        if source_id is not None:
+            self.source(source_id)
+        prev = self.beliefs.get(claim_id)
+        rec = BeliefRecord(
+            claim_id=claim_id,
+            claim_type=claim_type or (prev.claim_type if prev else claim_id),
+            value=value,
+            confidence=confidence,
+            observed_at=observed_at,
+            volatility=vol,
+            domain=dom,
+            source_id=source_id,
+        )
+        self.beliefs[claim_id] = rec
+        return rec
+
+    def set_learned_hazard(self, claim_id: str, hazard_per_hour: float | None) -> None:
+        """Use a learned change rate for this claim instead of its volatility class default."""
+        if hazard_per_hour is not None and not hazard_per_hour >= 0.0:
+            raise InvalidArgumentError(f"claim {claim_id!r}: hazard must be ≥ 0")
+        self.beliefs[claim_id] = replace(self._belief(claim_id), hazard_per_hour=hazard_per_hour)
+
+    def mark_dirty(self, claim_id: str) -> None:
+        """Mark a belief for re-checking (its support changed)."""
+        b = self._belief(claim_id)
+        self.beliefs[claim_id] = replace(b, dirty=True)
+
+    def _belief(self, claim_id: str) -> BeliefRecord:
+        try:
+            return self.beliefs[claim_id]
+        except KeyError:
+            raise UnknownNameError(f"unknown claim {claim_id!r}") from None
+
+    # -- evidence -------------------------------------------------------------------------------
+
+    def claim_state(self, claim_id: str, now: datetime) -> ClaimState:
+        """The belief as a :class:`ClaimState` (age computed at ``now``)."""
+        b = self.beliefs.get(claim_id)
+        if b is None:
+            dom = self.domain_of(claim_id)
+            return ClaimState(id=claim_id, claim_type=claim_id, value=None, domain=dom)
+        return ClaimState(
+            id=b.claim_id,
+            claim_type=b.claim_type,
+            value=b.value,
+            domain=b.domain,
+            confidence=b.confidence,
+            age_s=max((now - b.observed_at).total_seconds(), 0.0),
+            volatility=b.volatility,
+            dirty=b.dirty,
+            evidence_source=b.source_id,
+            distribution=b.distribution,
+            hazard_per_hour=b.hazard_per_hour,
+        )
+
+    def marginal(self, claim_id: str, now: datetime) -> np.ndarray | None:
+        """The agent's current distribution over the claim's domain (None without a domain)."""
+        dom = self.domain_of(claim_id)
+        if dom is None:
+            return None
+        return current_marginal(self.claim_state(claim_id, now), dom, self.hazards)
+
+    def check_evidence(self, claim_id: str, source_id: str, value: str | None) -> None:
+        """Raise what :meth:`record_evidence` would raise for this report, changing nothing."""
+        src = self.source(source_id)
+        if src.reports and claim_id not in src.reports:
+            # Most likely a typo in the claim name: refuse rather than invent a new belief.
+            raise InvalidArgumentError(
+                f"source {source_id!r} does not report {claim_id!r}; it reports {list(src.reports)}"
+            )
+        dom = self.domain_of(claim_id)
+        if value is not None and dom is not None and value not in dom:
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: value {value!r} from {source_id!r} is outside {list(dom)}"
+            )
+
+    def _keep_evidence(self, ev: EvidenceRecord) -> None:
+        """Append ``ev``, dropping the record it supersedes so the log stays bounded.
+
+        The validator only needs, per (claim, source), the newest successful report and the
+        newest check of any kind; an older record of the same (claim, source, outcome) is
+        dropped, so the log holds at most two records per pair however often it is inspected.
+        """
+        key = (ev.claim_id, ev.source_id, ev.succeeded)
+        old = self._latest_evidence.get(key)
+        if old is not None and old.observed_at > ev.observed_at:
+            return  # an older report (its source's data is older) adds nothing
+        if old is not None:
+            self.evidence.remove(old)
+        self._latest_evidence[key] = ev
+        self.evidence.append(ev)
+
+    def record_evidence(
+        self,
+        claim_id: str,
+        source_id: str,
+        value: str | None,
+        *,
+        now: datetime,
+        succeeded: bool = True,
+        forced: bool = False,
+    ) -> tuple[EvidenceRecord, bool]:
+        """Record an inspection result and update the belief; return it and whether it changed."""
+        self.check_evidence(claim_id, source_id, value)
+        src = self.sources[source_id]
+        dom = self.domain_of(claim_id)
+        ev = EvidenceRecord(
+            id=f"ev-{next(self._evidence_ids)}",
+            claim_id=claim_id,
+            source_id=source_id,
+            observed_at=now - timedelta(seconds=src.age_s),
+            value=value,
+            succeeded=succeeded and value is not None,
+            forced=forced,
+        )
+        self._keep_evidence(ev)
+        if not ev.succeeded or value is None:
+            return ev, False
+        prev = self.beliefs.get(claim_id)
+        before = prev.value if prev else None
+        if before is not None and before != value:
+            self.contradictions[claim_id] = (*self.contradictions.get(claim_id, ()), source_id)
+        elif claim_id in self.contradictions and source_id not in self.contradictions[claim_id]:
+            del self.contradictions[claim_id]
+        vol = prev.volatility if prev else Volatility.MEDIUM
+        claim_type = prev.claim_type if prev else claim_id
+        authority = src.authority_for(claim_type)
+        prior = self.marginal(claim_id, now)
+        dist: tuple[float, ...] | None = None
+        if prior is None or dom is None:
+            new_value, conf = value, authority
+        else:
+            acc = observation_accuracy(
+                authority, src.age_s, vol, self.hazards, len(dom), self.max_accuracy
+            )
+            post = prior * report_likelihood(acc, len(dom), dom.index(value))
+            post = post / post.sum() if post.sum() > 0 else np.full(len(dom), 1.0 / len(dom))
+            k = int(np.argmax(post))
+            new_value, conf, dist = dom[k], float(post[k]), tuple(float(x) for x in post)
+        self.beliefs[claim_id] = BeliefRecord(
+            claim_id=claim_id,
+            claim_type=claim_type,
+            value=new_value,
+            confidence=conf,
+            observed_at=now,
+            volatility=vol,
+            domain=dom,
+            source_id=source_id,
+            distribution=dist,
+            hazard_per_hour=prev.hazard_per_hour if prev else None,
+        )
+        return ev, new_value != before
