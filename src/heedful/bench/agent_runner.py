@@ -15,11 +15,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from heedful.bench.agent import Agent, AgentConfig, CallStats
+from heedful.bench.agent import Agent, AgentConfig, AgentSettings, CallStats, get_agent
 from heedful.bench.agent_advice import Advisor
 from heedful.bench.agent_env import Mode, TrialEnv
 from heedful.bench.agent_outcome import score_agent_trial
+from heedful.bench.backend import Backend
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.results import TrialRecord
 from heedful.bench.scoring import ScenarioOracle, TrialWorld
@@ -28,7 +30,15 @@ from heedful.bench.views import policy_view
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario
 
-__all__ = ["MODES", "AgentProgress", "modes_of", "run_agents", "run_agents_sync"]
+__all__ = [
+    "MODES",
+    "AgentProgress",
+    "AgentTrialTask",
+    "modes_of",
+    "run_agents",
+    "run_agents_on",
+    "run_agents_sync",
+]
 
 #: ``--mode`` values.
 MODES = ("attention", "production", "both")
@@ -192,3 +202,96 @@ def run_agents_sync(
                 await agent.aclose()
 
     return asyncio.run(run())
+
+
+#: One agent trial as a job: (scenario, world key, trial, agent name, mode).
+AgentTrial = tuple[Scenario, int, int, str, Mode]
+
+
+@dataclass(frozen=True)
+class AgentTrialTask:
+    """One agent trial: the picklable job a :class:`~heedful.bench.backend.Backend` runs.
+
+    The agent is built where the task runs (its client, cache file and key variable are read
+    there) and closed after the trial; the scenario's oracle is prepared there too. The record is
+    the one :func:`run_agents` writes for the same trial.
+    """
+
+    settings: AgentSettings
+    agent_config: AgentConfig | None
+    seed: int
+    adaptive: bool
+    config: BenchConfig
+    initiation: bool
+
+    def __call__(self, item: AgentTrial) -> tuple[TrialRecord, CallStats]:
+        scenario, key, trial, name, mode = item
+        oracle = ScenarioOracle.prepare(scenario, adaptive=self.adaptive)
+        agent = get_agent(name, self.settings, self.agent_config)
+        job = _Job(0, scenario, oracle, key, trial, agent, mode)
+
+        async def play() -> tuple[TrialRecord, CallStats]:
+            try:
+                return await _play(
+                    job, self.seed, self.adaptive, self.config, self.agent_config, self.initiation
+                )
+            finally:
+                await agent.aclose()
+
+        return asyncio.run(play())
+
+
+def run_agents_on(
+    backend: Backend,
+    scenarios: Sequence[Scenario],
+    agent_names: Sequence[str],
+    settings: AgentSettings,
+    *,
+    trials: int,
+    seed: int,
+    adaptive: bool = False,
+    mode: str = "attention",
+    concurrency: int = 8,
+    config: BenchConfig = DEFAULT_CONFIG,
+    agent_config: AgentConfig | None = None,
+    world_keys: Sequence[int] | None = None,
+    initiation: bool = False,
+    on_progress: Callable[[AgentProgress], None] | None = None,
+) -> list[TrialRecord]:
+    """:func:`run_agents` with each trial a job of ``backend`` (e.g. a Ray task).
+
+    At most ``concurrency`` trials are in flight at once across the whole backend: the limit
+    of the one endpoint the agents share. Records come back in :func:`run_agents`' order.
+
+    Raises:
+        InvalidArgumentError: bad trial count, seed, concurrency or mode.
+    """
+    if trials < 1:
+        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
+    if concurrency < 1:
+        raise InvalidArgumentError(f"--concurrency must be at least 1, got {concurrency}")
+    if world_keys is not None and len(world_keys) != len(scenarios):
+        raise InvalidArgumentError("world_keys needs one key per scenario")
+    modes = modes_of(mode)
+    items: list[AgentTrial] = [
+        (scenario, si if world_keys is None else world_keys[si], trial, name, m)
+        for si, scenario in enumerate(scenarios)
+        for trial in range(trials)
+        for name in agent_names
+        for m in modes
+    ]
+    if settings.cache is not None:
+        # Jobs may run in another working directory: they get the cache file's absolute path.
+        settings = settings.model_copy(update={"cache": str(Path(settings.cache).resolve())})
+    task = AgentTrialTask(settings, agent_config, seed, adaptive, config, initiation)
+    progress = AgentProgress(total=len(items))
+    records: list[TrialRecord] = []
+    for rec, stats in backend.map(task, items, in_flight=concurrency):
+        records.append(rec)
+        progress.done += 1
+        progress.flagged += rec.protocol_error is not None
+        assert progress.usage is not None
+        progress.usage.add(stats)
+        if on_progress is not None:
+            on_progress(progress)
+    return records

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from heedful.bench.agent import DEFAULT_AGENT_CONFIG, Agent, AgentConfig, AgentSettings, get_agent
 from heedful.bench.agent_aggregate import agent_aggregates
 from heedful.bench.agent_results import PRODUCTION_SUFFIX
-from heedful.bench.agent_runner import AgentProgress, modes_of, run_agents
+from heedful.bench.agent_runner import AgentProgress, modes_of, run_agents, run_agents_on
 from heedful.bench.aggregate import aggregate
+from heedful.bench.backend import Backend
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.initiation import with_initiation
 from heedful.bench.manifest import build_manifest
@@ -74,10 +75,13 @@ def run_suite(
     world_keys: Sequence[int] | None = None,
     initiation: bool = False,
     workers: int | None = 1,
+    backend: Backend | None = None,
 ) -> Results:
     """Run policies and agents on the same scenarios and write one :class:`Results`.
 
-    With no agent this is exactly :func:`run_benchmark`.
+    With no agent this is exactly :func:`run_benchmark`. With a ``backend`` (e.g. Ray), the
+    scenarios of the programmatic policies and each agent trial are its jobs, at most
+    ``agent_run.concurrency`` agent trials in flight at once; the results are the same.
 
     Raises:
         InvalidArgumentError: agents named without ``agent_run`` (no model or endpoint), bad
@@ -101,6 +105,7 @@ def run_suite(
             progress=progress,
             sealed=sealed,
             workers=workers,
+            backend=backend,
             **common,  # type: ignore[arg-type]
         )
     if agent_run is None:
@@ -118,13 +123,32 @@ def run_suite(
                 specs,
                 progress=progress if not sealed else False,
                 workers=workers,
+                backend=backend,
                 **common,  # type: ignore[arg-type]
             )
             if policies
             else None
         )
-        oracles = [ScenarioOracle.prepare(s, adaptive=adaptive) for s in scenarios]
-        records = asyncio.run(_run_agents(scenarios, built, oracles, agent_run, common))
+        oracles = (
+            [ScenarioOracle.prepare(s, adaptive=adaptive) for s in scenarios]
+            if backend is None or base is None
+            else []
+        )
+        if backend is None:
+            records = asyncio.run(_run_agents(scenarios, built, oracles, agent_run, common))
+        else:
+            records = run_agents_on(
+                backend,
+                scenarios,
+                agents,
+                agent_run.settings,
+                mode=agent_run.mode,
+                concurrency=agent_run.concurrency,
+                agent_config=agent_run.config,
+                on_progress=agent_run.on_progress,
+                **common,  # type: ignore[arg-type]
+            )
+            asyncio.run(_close(built))  # built here only to describe them in the manifest
     except HeedfulError as exc:
         if not sealed:
             raise
@@ -173,6 +197,11 @@ async def _run_agents(
     finally:
         for agent in agents:
             await agent.aclose()
+
+
+async def _close(agents: Sequence[Agent]) -> None:
+    for agent in agents:
+        await agent.aclose()
 
 
 def _results(

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from heedful.bench.aggregate import aggregate
+from heedful.bench.backend import Backend, ProcessBackend
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.initiation import with_initiation
 from heedful.bench.manifest import build_manifest
-from heedful.bench.parallel import map_in_processes, resolve_workers
+from heedful.bench.parallel import resolve_workers
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, get_policy
 from heedful.bench.results import (
@@ -52,6 +53,7 @@ from heedful.tracing import traced
 
 __all__ = [
     "ProgressFn",
+    "ScenarioTask",
     "build_policies",
     "collect_choices",
     "decision_variables",
@@ -107,6 +109,10 @@ def build_policies(specs: Sequence[PolicySpec | str]) -> list[tuple[PolicySpec, 
     if len(set(names)) != len(names):
         raise InvalidArgumentError(f"a policy is listed twice: {names}")
     return out
+
+
+def _specs(policies: Sequence[PolicySpec | str]) -> list[PolicySpec]:
+    return [p if isinstance(p, PolicySpec) else PolicySpec(name=p) for p in policies]
 
 
 def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
@@ -226,19 +232,27 @@ def _run_scenario(
     return oracle.summary(job.config), records
 
 
-#: The policies of this worker process, built once by :func:`_worker_init`.
-_WORKER_POLICIES: list[tuple[PolicySpec, Policy]] = []
+#: Policies built in this process, per policy list (a worker builds them once, not per job).
+_BUILT: dict[str, list[tuple[PolicySpec, Policy]]] = {}
 
 
-def _worker_init(policies: Sequence[PolicySpec | str]) -> None:
-    _WORKER_POLICIES[:] = build_policies(policies)
+@dataclass(frozen=True)
+class ScenarioTask:
+    """One scenario with every policy and trial: the picklable job a :class:`Backend` runs.
 
+    Called with ``(scenario, world key)``; returns the scenario's summary and its records.
+    Policies are built from ``policies`` once per process that runs the task.
+    """
 
-def _worker_scenario(
-    item: tuple[Scenario, int, _Job],
-) -> tuple[ScenarioSummary, list[TrialRecord]]:
-    scenario, key, job = item
-    return _run_scenario(scenario, key, _WORKER_POLICIES, job, lambda label: None)
+    policies: tuple[PolicySpec, ...]
+    job: _Job
+
+    def __call__(self, item: tuple[Scenario, int]) -> tuple[ScenarioSummary, list[TrialRecord]]:
+        key = repr(self.policies)
+        if key not in _BUILT:
+            _BUILT[key] = build_policies(self.policies)
+        scenario, world_key = item
+        return _run_scenario(scenario, world_key, _BUILT[key], self.job, lambda label: None)
 
 
 @contextlib.contextmanager
@@ -273,6 +287,7 @@ def run_benchmark(
     world_keys: Sequence[int] | None = None,
     initiation: bool = False,
     workers: int | None = 1,
+    backend: Backend | None = None,
 ) -> Results:
     """Run every policy on every scenario ``trials`` times and score it.
 
@@ -298,6 +313,10 @@ def run_benchmark(
             in this process). Each worker builds its own policies from ``policies``; the result
             is identical for every worker count. The progress callback is then called once per
             finished scenario (with the trials it played) instead of after each trial.
+            With a ``backend``, only the aggregation uses these local processes.
+        backend: Where scenarios are played (e.g. a Ray cluster, see
+            :mod:`heedful.bench.backend`); default: this process or ``workers`` local processes.
+            The results are identical on every backend.
 
     Raises:
         InvalidArgumentError: bad trial count, seed, empty inputs or duplicate ids.
@@ -325,7 +344,7 @@ def run_benchmark(
     summaries: list[ScenarioSummary] = []
     n_workers = max(1, min(resolve_workers(workers), len(scenarios)))
     with _progress(progress) as tick:
-        if n_workers == 1:
+        if n_workers == 1 and backend is None:
             done = 0
 
             def step(label: str) -> None:
@@ -338,10 +357,9 @@ def run_benchmark(
                 summaries.append(summary)
                 records += recs
         else:
-            items = [(s, k, job) for s, k in zip(scenarios, keys, strict=True)]
-            outputs = map_in_processes(
-                _worker_scenario, items, n_workers, _worker_init, (list(policies),)
-            )
+            task = ScenarioTask(tuple(_specs(policies)), job)
+            items = list(zip(scenarios, keys, strict=True))
+            outputs = (backend or ProcessBackend(n_workers)).map(task, items)
             for i, (summary, recs) in enumerate(outputs):
                 summaries.append(summary)
                 records += recs

@@ -13,6 +13,7 @@ from typing import Any
 
 from heedful.bench.agent import agent_class, is_agent
 from heedful.bench.agent_suite import AgentRun, run_suite
+from heedful.bench.backend import Backend
 from heedful.bench.calibration import calibrate
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.families import (
@@ -161,6 +162,7 @@ def run_to_folder(
     policy_params: dict[str, dict[str, Any]] | None = None,
     shift: float = DEFAULT_SHIFT,
     workers: int | None = 1,
+    backend: Backend | None = None,
 ) -> RunOutput:
     """Run the benchmark and write ``results.json``, its trial records and ``report.html``.
 
@@ -190,6 +192,9 @@ def run_to_folder(
             (0: exactly the defaults); ignored for files and hold-outs, which carry their truth.
         workers: Processes playing scenarios in parallel (``None``: one per CPU core); the
             results are the same for any count.
+        backend: Where scenarios and agent trials run instead (e.g. a Ray cluster, see
+            :mod:`heedful.bench.backend`); ``workers`` then only parallelise the aggregation.
+            The results are the same.
     """
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
@@ -294,6 +299,7 @@ def run_to_folder(
             world_keys=twin_world_keys(scenarios),
             initiation=condition != "announced",
             workers=workers,
+            backend=backend,
         )
         if holdout is None and names:
             results = results.model_copy(update={"calibration": calibrate(scenarios, names)})

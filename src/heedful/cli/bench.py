@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from heedful.cli._app import console
+from heedful.cli._backend import address_option, backend_option, open_backend
 from heedful.cli.agent import DEFAULT_CACHE, build_agent_run
 
 bench_app = typer.Typer(
@@ -141,10 +142,13 @@ def bench_run(
         help="Distance of the hidden worlds from the controller's model (0 = its defaults).",
     ),
     workers: int | None = typer.Option(None, "--workers", help=_WORKERS_HELP),
+    backend: str = backend_option(),
+    address: str | None = address_option(),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html.
 
     Agents under test (``--policies llm,llm-advised``) need ``--model`` and ``--base-url``.
+    ``--backend ray`` runs scenarios and agent trials as Ray tasks (same results; docs/ray.md).
     """
     from pathlib import Path
 
@@ -164,8 +168,8 @@ def bench_run(
         progress=None,
     )
 
-    _print_run(
-        run_to_folder(
+    with open_backend(backend, address) as jobs:
+        output = run_to_folder(
             scenario_paths=[Path(p) for p in scenarios] or None,
             families=family,
             count=count,
@@ -180,8 +184,9 @@ def bench_run(
             policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
             shift=shift,
             workers=workers,
+            backend=jobs,
         )
-    )
+    _print_run(output)
 
 
 @bench_app.command("report")

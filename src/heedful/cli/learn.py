@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from heedful.cli._backend import address_option, backend_option, open_backend
+
 learn_app = typer.Typer(
     help="Learn the attention policy: train the ranker behind voc-learned.",
     no_args_is_help=True,
@@ -21,13 +23,25 @@ def learn_train(
         2, "--rounds", help="Collection rounds (round ≥ 2 adds the ranker's own states)."
     ),
     out: str = typer.Option(..., "--out", help="Model JSON file to write."),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        help="Processes collecting training rows (default: one per CPU core); same model.",
+    ),
+    backend: str = backend_option(),
+    address: str | None = address_option(),
 ) -> None:
-    """Train the ranker on training-stream scenarios and write a plain-JSON model file."""
+    """Train the ranker on training-stream scenarios and write a plain-JSON model file.
+
+    ``--backend ray`` collects each scenario's rows as a Ray task (same model; docs/ray.md).
+    """
     import shlex
     import sys
     from pathlib import Path
 
+    from heedful.bench.backend import local_backend
     from heedful.bench.families import parse_family_list
+    from heedful.bench.parallel import resolve_workers
     from heedful.errors import InvalidArgumentError
     from heedful.learn.train import train_model
 
@@ -36,14 +50,17 @@ def learn_train(
         raise InvalidArgumentError(f"--out {out}: needs a file path in an existing folder")
     codes = [f.code for f in parse_family_list(family)]
     command = "heedful learn train " + shlex.join(sys.argv[3:] if len(sys.argv) > 3 else [])
-    model = train_model(
-        codes,
-        count,
-        seed,
-        rounds=rounds,
-        progress=sys.stderr.isatty(),
-        command=command.strip(),
-    )
+    n_workers = resolve_workers(workers)
+    with open_backend(backend, address) as jobs:
+        model = train_model(
+            codes,
+            count,
+            seed,
+            rounds=rounds,
+            progress=sys.stderr.isatty(),
+            command=command.strip(),
+            backend=jobs or local_backend(n_workers),
+        )
     model.save(target)
     man = model.manifest
     typer.echo(

@@ -15,6 +15,7 @@ import math
 import platform
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -23,7 +24,9 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from heedful.bench.backend import Backend, SerialBackend
 from heedful.bench.families import get_family
+from heedful.bench.seeds import name_key
 from heedful.errors import InvalidArgumentError
 from heedful.learn.config import DEFAULT_LEARN_CONFIG, TRAIN_STREAM, LearnConfig
 from heedful.learn.dataset import Dataset, collect_scenario, training_scenarios
@@ -32,7 +35,7 @@ from heedful.learn.ranker import RidgeRanker
 from heedful.learn.validate import state_caches, validation_regrets
 from heedful.model import Scenario
 
-__all__ = ["LABEL", "build_dataset", "select_model", "train_model"]
+__all__ = ["LABEL", "CollectTask", "build_dataset", "rollout_rng", "select_model", "train_model"]
 
 LABEL = (
     "oracle plan label: V*(S) - V(S) if s is on an optimal plan from S, else Q(S, s) - V*(S) "
@@ -47,6 +50,40 @@ def _heedful_version() -> str:
         return "unknown"
 
 
+def rollout_rng(seed: int, family: str, index: int) -> np.random.Generator:
+    """The behaviours' randomness of training scenario ``index`` of ``family``.
+
+    A child of the scenario's own seed sequence (:func:`training_scenarios` uses the first
+    three to make it), so each scenario's rows depend on that scenario alone and can be
+    collected in any order, on any backend.
+    """
+    ss = np.random.SeedSequence([seed, TRAIN_STREAM, name_key(family), index])
+    return np.random.default_rng(ss.spawn(4)[3])
+
+
+@dataclass(frozen=True)
+class CollectTask:
+    """One training scenario's labelled rows: the picklable job a :class:`Backend` runs.
+
+    Called with ``(scenario, family code, index in the family, group)``.
+    """
+
+    seed: int
+    random_rollouts: int
+    model: RidgeRanker | None
+
+    def __call__(self, item: tuple[Scenario, str, int, int]) -> Dataset:
+        scenario, family, index, group = item
+        return collect_scenario(
+            scenario,
+            group,
+            rollout_rng(self.seed, family, index),
+            random_rollouts=self.random_rollouts,
+            model=self.model,
+            extractor=FeatureExtractor(),
+        )
+
+
 def build_dataset(
     families: Sequence[str],
     count: int,
@@ -56,8 +93,12 @@ def build_dataset(
     model: RidgeRanker | None = None,
     progress: bool = False,
     description: str = "collect",
+    backend: Backend | None = None,
 ) -> Dataset:
     """Labelled rows from ``count`` training scenarios of each family.
+
+    Each scenario is one job of ``backend`` (default: this process); the rows are the same on
+    every backend (see :func:`rollout_rng`).
 
     Raises:
         InvalidArgumentError: ``count < 1`` or a negative seed.
@@ -68,7 +109,12 @@ def build_dataset(
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
     codes = [get_family(f).code for f in families]
-    ext = FeatureExtractor()
+    items = [
+        (scenario, code, i, fi * count + i)
+        for fi, code in enumerate(codes)
+        for i, scenario in enumerate(training_scenarios(code, count, seed))
+    ]
+    task = CollectTask(seed, config.ranker.random_rollouts, model)
     data = Dataset.empty()
     with Progress(
         TextColumn("[bold]learn[/bold] {task.description}"),
@@ -79,20 +125,10 @@ def build_dataset(
         disable=not progress,
         transient=True,
     ) as bar:
-        task = bar.add_task(description, total=count * len(codes))
-        for fi, code in enumerate(codes):
-            rng = np.random.default_rng([seed, TRAIN_STREAM, fi])
-            for i, scenario in enumerate(training_scenarios(code, count, seed)):
-                rows = collect_scenario(
-                    scenario,
-                    fi * count + i,
-                    rng,
-                    random_rollouts=config.ranker.random_rollouts,
-                    model=model,
-                    extractor=ext,
-                )
-                data = data.extend(rows)
-                bar.advance(task)
+        bar_task = bar.add_task(description, total=len(items))
+        for rows in (backend or SerialBackend()).map(task, items):
+            data = data.extend(rows)
+            bar.advance(bar_task)
     return data
 
 
@@ -179,8 +215,12 @@ def train_model(
     config: LearnConfig = DEFAULT_LEARN_CONFIG,
     progress: bool = False,
     command: str | None = None,
+    backend: Backend | None = None,
 ) -> RidgeRanker:
     """Train a ranker on ``count`` training scenarios per family; the manifest records how.
+
+    ``backend`` collects the rows of each round (default: this process); the model is the
+    same on every backend.
 
     Raises:
         InvalidArgumentError: bad count, seed or rounds, or no rows collected.
@@ -193,13 +233,14 @@ def train_model(
         raise InvalidArgumentError("no family given")
     started = time.perf_counter()
     data = build_dataset(
-        codes, count, seed, config=config, progress=progress, description="round 1"
-    )
+        codes, count, seed, config=config, progress=progress, description="round 1",
+        backend=backend,
+    )  # fmt: skip
     model = _fit(data, config)
     for r in range(2, rounds + 1):
         more = build_dataset(
             codes, count, seed, config=config, model=model, progress=progress,
-            description=f"round {r}",
+            description=f"round {r}", backend=backend,
         )  # fmt: skip
         data = data.extend(more)
         model = _fit(data, config)
