@@ -114,3 +114,38 @@ def test_cycle_title_counts_results_not_dispatches_in_observe_mode(db: str) -> N
     assert result.exit_code == 0, result.output
     assert "item(s) surveyed, 3 deferred" in result.output
     assert "dispatched" not in result.output
+
+
+def test_cycle_table_fits_80_columns_with_reasons_under_it(db: str) -> None:
+    from rich.console import Console
+
+    from heedful.engine import open_engine
+    from heedful.engine.report import cycle_table
+
+    engine = open_engine(db, must_exist=True)
+    try:
+        response = engine.run_cycle(autonomy_override="act")
+    finally:
+        engine.close()
+    reasons = [d["reason"] for d in response["dispatches"] if d["reason"]]
+    assert reasons
+    for width in (80, 160):
+        console = Console(width=width, record=True, color_system=None)
+        console.print(cycle_table(response, width))
+        text = console.export_text()
+        assert max(len(line) for line in text.splitlines()) <= width
+        # Narrow: the reason is one line under the table, not folded a word per row.
+        flat = " ".join(text.split())
+        assert all(" ".join(r.split()) in flat for r in reasons)
+        headers = [cell.strip() for cell in text.split("┃")]
+        assert ("ms" in headers) == (width == 160)  # narrow: the duration is in the caption
+
+
+def test_journal_lines_fit_the_console(db: str) -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "act"]).exit_code == 0
+    result = runner.invoke(app, ["engine", "journal", "--db", db])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines and max(len(line) for line in lines) <= 160  # piped: 160 columns
+    assert lines[0].startswith("j-") and "T" not in lines[0].split()[1]

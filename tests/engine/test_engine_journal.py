@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from engine_builders import NOW, add_act_region, add_goal, clock
 
@@ -102,3 +104,13 @@ def test_observe_and_advise_write_no_journal_entry(graph: InMemoryGraph) -> None
     engine.run_cycle(autonomy_override="observe")
     engine.run_cycle(autonomy_override="advise")
     assert engine.journal_entries() == []
+
+
+def test_a_line_being_appended_is_not_read_as_a_broken_journal(tmp_path: Path) -> None:
+    from heedful.engine.journal import JournalEntry
+
+    journal = Journal(tmp_path / "j.jsonl")
+    journal.append(JournalEntry("j-1", "c", "2026-01-01T00:00:00+00:00", None, "act", "s"))
+    with journal.path.open("a", encoding="utf-8") as fh:  # type: ignore[union-attr]
+        fh.write('{"kind": "entry", "id": "j-2", "cyc')  # a writer mid-line
+    assert [e.id for e in journal.entries()] == ["j-1"]

@@ -75,6 +75,10 @@ class FakeBackend:
         self.calls.append(("health", {"window_turns": window_turns}))
         return {"status": "ok", "funnel": [], "signatures": []}
 
+    def engine_status(self, recent: int) -> Mapping[str, Any]:
+        self.calls.append(("engine_status", {"recent": recent}))
+        return {"status": "ok", "active": False, "notices": [], "journal": []}
+
     def close(self) -> None:
         self.closed = True
 

@@ -107,6 +107,9 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
                 results["attention_run_cycle"] = await client.call_tool(
                     "attention_run_cycle", {"autonomy_override": "advise"}
                 )
+                results["attention_engine_status"] = await client.call_tool(
+                    "attention_engine_status", {"recent": 3}
+                )
                 results["salience"] = await client.call_tool(
                     "salience",
                     {"text": "about Docker", "history": [{"role": "user", "content": "Docker"}]},
@@ -129,6 +132,8 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
     assert results["attention_resolve"].structured_content["resolution"]["belief_changed"]
     assert results["refused"].is_error
     assert _text(results["refused"]).startswith("GovernanceError: ")
+    engine = results["attention_engine_status"].structured_content
+    assert engine["active"] is False and engine["heartbeat_running"] is False  # opt-in
     health = results["attention_health"].structured_content
     assert health["funnel"][-1]["trigger"] == "all" and health["funnel"][-1]["selected"] >= 1
 

@@ -40,7 +40,7 @@ def _engine_once(
     config: str | None,
     triage: str | None,
     call: Callable[[Any], dict[str, Any]],
-    table: Callable[[dict[str, Any]], Any],
+    table: Callable[[dict[str, Any], int], Any],
     as_json: bool,
     governance: str | None = None,
 ) -> None:
@@ -55,7 +55,8 @@ def _engine_once(
     if as_json:
         typer.echo(json.dumps(response, indent=2, ensure_ascii=False))
     else:
-        console().print(table(response))
+        out = console()
+        out.print(table(response, out.width))
 
 
 _DB = typer.Option(..., "--db", help="The memory store (SQLite file).")
@@ -103,7 +104,7 @@ def engine_survey(
         config,
         triage,
         lambda e: e.survey(include_idle=include_idle),
-        survey_table,
+        lambda response, _width: survey_table(response),
         as_json,
         governance,
     )
@@ -164,7 +165,7 @@ def engine_run(
         if as_json:
             typer.echo(json.dumps(response, ensure_ascii=False))
         else:
-            out.print(cycle_table(response))
+            out.print(cycle_table(response, out.width))
         if cycles is not None and engine.cycles_run >= cycles:
             engine.deactivate()
 
@@ -195,14 +196,22 @@ def engine_journal(
         engine.close()
     if not entries:
         typer.echo(f"the journal of {db} is empty")
+    width = console().width
+
+    def fit(line: str) -> str:
+        return line if len(line) <= width else line[: width - 1] + "…"
+
     for entry in entries:
         if as_json:
             typer.echo(json.dumps(entry.to_dict(), ensure_ascii=False))
             continue
-        state = f"  [undone {entry.undone_at}]" if entry.undone_at else ""
-        typer.echo(f"{entry.id}  {entry.at}  {entry.mode:<8} {entry.summary}{state}")
+        # Minutes are enough to tell cycles apart; --json has the full timestamps.
+        when = entry.at[:16].replace("T", " ")
+        state = f"  [undone {entry.undone_at[:16].replace('T', ' ')}]" if entry.undone_at else ""
+        typer.echo(f"{entry.id}  {when}  {entry.mode}{state}")
+        typer.echo(fit(f"  {entry.summary}"))
         for line in entry.describe():
-            typer.echo(f"    {line}")
+            typer.echo(fit(f"    {line}"))
 
 
 @engine_app.command("undo")

@@ -29,6 +29,23 @@ def mcp_serve_command(
     config: str | None = typer.Option(
         None, "--config", help="Engine config file (JSON or YAML): autonomy, governance, budget."
     ),
+    engine: bool = typer.Option(
+        False,
+        "--engine",
+        help="Run the engine's heartbeat in the background (also when the config has "
+        "enabled: true). Off by default.",
+    ),
+    autonomy: str | None = typer.Option(
+        None, "--autonomy", help="Heartbeat autonomy: observe | advise | act (default: config)."
+    ),
+    heartbeat_ms: float | None = typer.Option(
+        None, "--heartbeat-ms", help="Heartbeat cadence in ms (default: config, 300000)."
+    ),
+    governance: str | None = typer.Option(
+        None,
+        "--governance",
+        help="ampersand.json whose governance block (autonomy, budget, escalate_when) applies.",
+    ),
 ) -> None:
     """Serve the attention tools over MCP (stdio, or streamable HTTP at /mcp)."""
     if transport not in ("stdio", "http"):
@@ -43,10 +60,19 @@ def mcp_serve_command(
         raise fail(
             "the MCP server needs the 'mcp' extra; install it with: pip install 'heedful[mcp]'"
         ) from None
-    from heedful.engine import load_engine_config
+    from heedful.engine import EngineConfig, load_engine_config
+    from heedful.engine.governance import load_ampersand, parse_level
 
-    engine_config = load_engine_config(config) if config is not None else None
-    backend = open_backend(db, engine_config)
+    if autonomy is not None:
+        parse_level(autonomy)
+    if heartbeat_ms is not None and not heartbeat_ms > 0:
+        raise fail(f"--heartbeat-ms must be a positive number, not {heartbeat_ms:g}")
+    engine_config = load_engine_config(config) if config is not None else EngineConfig()
+    if governance is not None:
+        engine_config = load_ampersand(governance, base=engine_config)
+    if heartbeat_ms is not None:
+        engine_config = engine_config.with_overrides(heartbeat_ms=heartbeat_ms)
+    backend = open_backend(db, engine_config, heartbeat=engine, autonomy=autonomy)
     try:
         if transport == "stdio":
             serve_stdio(backend)

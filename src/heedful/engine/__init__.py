@@ -13,6 +13,7 @@ from heedful.engine.config import (
     BudgetConfig,
     CoverageConfig,
     DispatchMode,
+    EdgeDecayConfig,
     EngineConfig,
     EscalateWhen,
     GovernanceConfig,
@@ -20,7 +21,13 @@ from heedful.engine.config import (
     load_engine_config,
 )
 from heedful.engine.coverage import Coverage, assess
-from heedful.engine.defaults import GapDecomposer, GraphResearch, PlanExecutor
+from heedful.engine.decay import StaleEdgeDecay
+from heedful.engine.defaults import (
+    DuplicateConsolidator,
+    GapDecomposer,
+    GraphResearch,
+    PlanExecutor,
+)
 from heedful.engine.engine import Engine
 from heedful.engine.governance import autonomy_json_schema, config_from_ampersand, load_ampersand
 from heedful.engine.journal import Journal, JournalEntry, RecordingGraph, UndoableGraph, undo
@@ -30,13 +37,16 @@ from heedful.engine.ports import (
     ActionRequest,
     ActionResult,
     Conclusion,
+    ConsolidatorPort,
     DecomposerPort,
     DeliberationRequest,
     DeliberationResult,
     DeliberatorPort,
+    EdgeDecayPort,
     FaultLineDeliberator,
     Finding,
     GraphPort,
+    InspectionLead,
     LogNotifier,
     NoActionExecutor,
     Notice,
@@ -44,6 +54,7 @@ from heedful.engine.ports import (
     ResearchPort,
 )
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
+from heedful.engine.research import ControllerResearch
 from heedful.engine.results import CycleResult, DispatchRecord, Ledger
 from heedful.engine.store_adapter import StoreGraph, journal_path, open_engine
 from heedful.engine.topology import Component, DeliberationBudget, Topology, analyze
@@ -58,6 +69,8 @@ __all__ = [
     "BudgetConfig",
     "Component",
     "Conclusion",
+    "ConsolidatorPort",
+    "ControllerResearch",
     "Coverage",
     "CoverageConfig",
     "CycleResult",
@@ -68,6 +81,9 @@ __all__ = [
     "DeliberatorPort",
     "DispatchMode",
     "DispatchRecord",
+    "DuplicateConsolidator",
+    "EdgeDecayConfig",
+    "EdgeDecayPort",
     "EdgeRecord",
     "Engine",
     "EngineConfig",
@@ -79,6 +95,7 @@ __all__ = [
     "GraphPort",
     "GraphResearch",
     "InMemoryGraph",
+    "InspectionLead",
     "Journal",
     "JournalEntry",
     "Ledger",
@@ -91,6 +108,7 @@ __all__ = [
     "PlanExecutor",
     "RecordingGraph",
     "ResearchPort",
+    "StaleEdgeDecay",
     "StoreGraph",
     "Topology",
     "TriageConfig",

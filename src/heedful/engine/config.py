@@ -165,6 +165,34 @@ class DeliberationBudgetConfig(FrozenModel):
     confidence_cap: float = 0.95
 
 
+class EdgeDecayConfig(FrozenModel):
+    """Consolidation: decay of stale edges (issue 15 item 1; ours — document 002 §2.1/§3.2.1 name
+    the Consolidator but not its rules).
+
+    An edge's age is the age of its *newer* endpoint (edges carry no time of their own), its
+    half-life the longer of its endpoints' node-type half-lives (``coverage.half_life_hours``).
+    Once the edge is older than ``stale_after_half_lives`` half-lives its weight is capped at
+    ``0.5 ** (age / half_life)`` (never below ``floor``). Coverage counts an edge in proportion to
+    its weight (capped at 1), so stale support props a region up less.
+
+    Attributes:
+        enabled: Whether explore and IDLE decay stale edges.
+        edge_types: Edge types that decay. Contradictions are left alone (a conflict needs
+            resolving, not forgetting) and ``derived_from`` is provenance, which does not age.
+        stale_after_half_lives: Age, in half-lives, from which an edge counts as stale.
+        min_step: Smallest weight change worth a write (avoids a journal entry per heartbeat).
+        floor: Lowest weight decay sets; nothing is deleted.
+        max_per_dispatch: Most edges decayed by one explore or IDLE dispatch.
+    """
+
+    enabled: bool = True
+    edge_types: tuple[str, ...] = ("supports", "causal", "temporal")
+    stale_after_half_lives: float = Field(default=1.0, ge=0.0)
+    min_step: float = Field(default=0.05, gt=0.0)
+    floor: float = Field(default=0.05, ge=0.0, le=1.0)
+    max_per_dispatch: int = Field(default=200, ge=0)
+
+
 class EscalateWhen(FrozenModel):
     """``governance.escalate_when`` of ampersand.json (document 002 §4.6, §4.8).
 
@@ -218,6 +246,7 @@ class EngineConfig(FrozenModel):
             outcome"); ``None`` disables it.
         reflect_neighbours: Reflect also re-surveys active goals whose regions share a node
             with what a dispatch wrote (their coverage may have moved).
+        edge_decay: How explore and IDLE consolidation decay stale edges.
     """
 
     enabled: bool = False
@@ -235,6 +264,7 @@ class EngineConfig(FrozenModel):
     budget: BudgetConfig = BudgetConfig()
     deliberation: DeliberationBudgetConfig = DeliberationBudgetConfig()
     governance: GovernanceConfig = GovernanceConfig()
+    edge_decay: EdgeDecayConfig = EdgeDecayConfig()
 
     @model_validator(mode="after")
     def _check(self) -> EngineConfig:

@@ -98,6 +98,11 @@ def _clamp(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
+def _strength(edge: EdgeRecord) -> float:
+    """How much an edge counts: its weight, capped to [0, 1]."""
+    return min(1.0, max(0.0, edge.weight))
+
+
 def _age_hours(node: NodeRecord, now: datetime) -> float | None:
     if node.updated_at is None:
         return None
@@ -159,10 +164,12 @@ def assess(
     else:
         semantic = sum(_clamp(x.confidence) for x in nodes) / n if n else 0.0
 
-    # Consistency: Laplace-smoothed share of supporting among supporting+contradicting edges.
-    n_support = sum(1 for e in region_edges if e.type == EdgeType.SUPPORTS)
+    # Consistency: Laplace-smoothed share of supporting among supporting+contradicting edges,
+    # each edge counted by its strength (weight capped at 1; decayed stale edges count less).
+    n_support = sum(_strength(e) for e in region_edges if e.type == EdgeType.SUPPORTS)
     contested = [e for e in region_edges if e.type == EdgeType.CONTRADICTS]
-    consistency = (n_support + 1.0) / (n_support + len(contested) + 1.0)
+    n_contested = sum(_strength(e) for e in contested)
+    consistency = (n_support + 1.0) / (n_support + n_contested + 1.0)
     for e in contested:
         gaps.append(f"contested: {e.source} contradicts {e.target}")
     if contested:
@@ -188,13 +195,15 @@ def assess(
     if n and freshness < 0.5:
         reasons.append(f"knowledge is stale (freshness {freshness:.2f})")
 
-    # Graph support: share of nodes connected inside the region by a non-contradicting edge.
-    linked: set[str] = set()
+    # Graph support: share of nodes connected inside the region by a non-contradicting edge,
+    # each node by its strongest such edge.
+    linked: dict[str, float] = {}
     for e in region_edges:
         if e.type != EdgeType.CONTRADICTS:
-            linked.add(e.source)
-            linked.add(e.target)
-    graph_support = len(linked) / n if n else 0.0
+            strength = _strength(e)
+            for end in (e.source, e.target):
+                linked[end] = max(linked.get(end, 0.0), strength)
+    graph_support = sum(linked.values()) / n if n else 0.0
 
     # Outcome reliability: Beta(1,1) posterior mean, confidence-weighted.
     total_c = sum(_clamp(o.confidence) for o in outcomes)

@@ -251,7 +251,8 @@ class GapDecomposer:
         ]
 
 
-def _norm(text: str) -> str:
+def normalised(text: str) -> str:
+    """Lower-case words of ``text`` without punctuation (what makes two nodes duplicates)."""
     return " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
 
 
@@ -268,9 +269,10 @@ class DuplicateConsolidator:
         """``(kept, merged)`` pairs among ``nodes``."""
         groups: dict[str, list[NodeRecord]] = {}
         for node in nodes:
-            if MERGED_INTO in node.metadata or is_engine_trace(node) or not _norm(node.content):
+            text = normalised(node.content)
+            if MERGED_INTO in node.metadata or is_engine_trace(node) or not text:
                 continue
-            groups.setdefault(_norm(node.content), []).append(node)
+            groups.setdefault(text, []).append(node)
         pairs: list[tuple[str, str]] = []
         for group in groups.values():
             if len(group) < 2:

@@ -29,8 +29,10 @@ from heedful.engine.ports import (
     DeliberationRequest,
     DeliberationResult,
     DeliberatorPort,
+    EdgeDecayPort,
     Finding,
     GraphPort,
+    InspectionLead,
     NoActionExecutor,
     Notice,
     NotifierPort,
@@ -95,6 +97,29 @@ def _new_id(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
 
 
+def _lead_row(lead: InspectionLead) -> dict[str, Any]:
+    return {
+        "source_id": lead.source_id,
+        "claim_ids": list(lead.claim_ids),
+        "predicted_voc": lead.predicted_voc,
+        "p_change": lead.p_change,
+        "cost": lead.cost,
+        "candidate_id": lead.candidate_id,
+    }
+
+
+def _with_leads(goal: Goal, leads: list[InspectionLead]) -> Goal:
+    """A sub-goal about ``unknown: word`` learns which inspections research found for it."""
+    gap = goal.metadata.get("gap")
+    word = gap.partition(":")[2].strip().lower() if isinstance(gap, str) else ""
+    mine = [
+        _lead_row(lead) for lead in leads if word and any(word in terms(c) for c in lead.claim_ids)
+    ]
+    if not mine:
+        return goal
+    return goal.model_copy(update={"metadata": {**goal.metadata, "inspect": mine}})
+
+
 class Dispatcher:
     """Runs one cycle's dispatches; holds the cycle's ledger.
 
@@ -102,7 +127,8 @@ class Dispatcher:
         graph: Read access for explore's internal expansion (never written here).
         config: Engine configuration.
         level: Autonomy level of this cycle.
-        ports: ``research``, ``deliberator``, ``actions``, ``notifier`` and ``decomposer``.
+        ports: ``research``, ``deliberator``, ``actions``, ``notifier``, ``decomposer``,
+            ``consolidator`` and ``edge_decay``.
         escalations: Last escalation time per item key (shared across cycles; updated here).
         actions_allowed: Callback asking the action-rate governor for permission.
         now: Cycle time.
@@ -120,6 +146,7 @@ class Dispatcher:
         notifier: NotifierPort,
         decomposer: DecomposerPort,
         consolidator: ConsolidatorPort,
+        edge_decay: EdgeDecayPort,
         escalations: dict[str, datetime],
         actions_allowed: Callable[[], bool],
         now: datetime,
@@ -133,6 +160,7 @@ class Dispatcher:
         self.notifier = notifier
         self.decomposer = decomposer
         self.consolidator = consolidator
+        self.edge_decay = edge_decay
         self.escalations = escalations
         self.actions_allowed = actions_allowed
         self.now = now
@@ -281,6 +309,8 @@ class Dispatcher:
         w = record.writes
         new_ids = []
         retrieved: list[str] = []
+        leads = [f.lead for f in findings if f.lead is not None]
+        findings = [f for f in findings if f.lead is None]
         for finding in findings:
             if finding.node_id is not None:
                 # Retrieved knowledge already in the graph: link it, do not copy it.
@@ -314,7 +344,8 @@ class Dispatcher:
                 type=NodeType.EPISODIC,
                 content=(
                     f"Exploration trace: linked {len(linked)} related node(s), "
-                    f"{len(findings)} finding(s) from {len(researched)} research call(s)"
+                    f"{len(findings)} finding(s) and {len(leads)} inspection lead(s) "
+                    f"from {len(researched)} research call(s)"
                 ),
                 confidence=1.0,
                 updated_at=self.now,
@@ -329,15 +360,17 @@ class Dispatcher:
             g for g in researched if g.startswith("unknown:") and not self._found_for(g, findings)
         ]
         if item.goal is not None and unresolved:
-            w.sub_goals.extend(
-                await call_port(self.decomposer.decompose, item.goal, unresolved, self.now)
-            )
+            subs = await call_port(self.decomposer.decompose, item.goal, unresolved, self.now)
+            w.sub_goals.extend(_with_leads(sub, leads) for sub in subs)
+        if leads:
+            await self._report_leads(record, leads)
         record.result = "ok"
         record.details = {
             **record.details,
             "linked_nodes": len(linked),
             "retrieved_nodes": retrieved,
             "findings": len(findings),
+            "inspection_leads": record.details.get("inspection_leads", []),
             "explore_calls": len(researched),
             "new_node_ids": new_ids,
             "trace_node_id": trace_id,
@@ -345,7 +378,11 @@ class Dispatcher:
         }
 
     async def consolidate(self, record: DispatchRecord, node_ids: list[str]) -> int:
-        """Merge duplicates among ``node_ids`` into ``record.writes``; return how many."""
+        """Merge duplicates and decay stale edges among ``node_ids`` into ``record.writes``.
+
+        Returns:
+            How many changes were planned (merges plus decayed edges).
+        """
         nodes = self.graph.get_nodes(node_ids)
         pairs = await call_port(self.consolidator.consolidate, nodes)
         by_id = {n.id: n for n in nodes}
@@ -372,7 +409,38 @@ class Dispatcher:
         merged = [[k, d] for k, d in pairs if d in by_id and k in by_id]
         if merged:
             record.details["merged"] = merged
-        return len(merged)
+        # Merged duplicates are about to be retired; their edges are not worth decaying.
+        live = [n for n in nodes if not is_inactive(n) and n.id not in {d for _, d in merged}]
+        decayed = await call_port(
+            self.edge_decay.decay, live, self.graph.edges_among([n.id for n in live]), self.now
+        )
+        for edge, weight in decayed:
+            w.edge_weights.append((edge, weight))
+        if decayed:
+            record.details["decayed_edges"] = [
+                [e.source, e.target, e.type.value, e.weight, weight] for e, weight in decayed
+            ]
+        return len(merged) + len(decayed)
+
+    async def _report_leads(self, record: DispatchRecord, leads: list[InspectionLead]) -> None:
+        """List the inspections research pointed to, and tell the notifier (act level only)."""
+        item = record.item
+        rows = [_lead_row(lead) for lead in leads]
+        record.details["inspection_leads"] = rows
+        best = ", ".join(
+            f"{r['source_id']} ({'/'.join(r['claim_ids'])}, VOC {r['predicted_voc']:.3g})"
+            for r in rows[:3]
+        )
+        await call_port(
+            self.notifier.notify,
+            Notice(
+                "inspection",
+                item.goal_id,
+                record.mode.value,
+                f"to fill gaps of '{item.goal_title}', inspect: {best}",
+                {"inspection_leads": rows},
+            ),
+        )
 
     @staticmethod
     def _found_for(gap: str, findings: list[Finding]) -> bool:

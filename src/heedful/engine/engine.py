@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
+from heedful.engine.decay import StaleEdgeDecay
 from heedful.engine.defaults import (
     DuplicateConsolidator,
     GapDecomposer,
@@ -39,6 +40,7 @@ from heedful.engine.ports import (
     ConsolidatorPort,
     DecomposerPort,
     DeliberatorPort,
+    EdgeDecayPort,
     FaultLineDeliberator,
     GraphPort,
     LogNotifier,
@@ -74,6 +76,8 @@ class Engine:
         decomposer: Goal decomposition for explore (default: :class:`GapDecomposer`).
         consolidator: Duplicate merging for explore and IDLE (default:
             :class:`DuplicateConsolidator`).
+        edge_decay: Stale-edge decay for explore and IDLE (default: :class:`StaleEdgeDecay`
+            with ``config.edge_decay``).
         journal: Where reflect journals its writes (default: in memory).
         clock: Wall-clock source (UTC); tests pass a fixed clock.
     """
@@ -89,6 +93,7 @@ class Engine:
         notifier: NotifierPort | None = None,
         decomposer: DecomposerPort | None = None,
         consolidator: ConsolidatorPort | None = None,
+        edge_decay: EdgeDecayPort | None = None,
         journal: Journal | None = None,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
@@ -100,6 +105,10 @@ class Engine:
         self.notifier: NotifierPort = notifier or LogNotifier()
         self.decomposer: DecomposerPort = decomposer or GapDecomposer(graph)
         self.consolidator: ConsolidatorPort = consolidator or DuplicateConsolidator()
+        self._default_decay = edge_decay is None
+        self.edge_decay: EdgeDecayPort = edge_decay or StaleEdgeDecay(
+            self.config.edge_decay, self.config.coverage
+        )
         self.journal = journal or Journal()
         self._waiting: dict[str, int] = {}
         self._deferrals: dict[str, int] = {}
@@ -125,6 +134,8 @@ class Engine:
         self.config = config
         self._requested_level = config.autonomy
         self._rate = ActionRateLimit(config.governance.max_actions_per_hour)
+        if self._default_decay:
+            self.edge_decay = StaleEdgeDecay(config.edge_decay, config.coverage)
 
     # --- levels ---------------------------------------------------------------------------------
 
@@ -232,6 +243,7 @@ class Engine:
             notifier=self.notifier,
             decomposer=self.decomposer,
             consolidator=self.consolidator,
+            edge_decay=self.edge_decay,
             escalations=self._escalations,
             actions_allowed=lambda: self._allow_action(now),
             now=now,
@@ -247,6 +259,7 @@ class Engine:
                     and items
                     and level == AutonomyLevel.ACT
                     and budget.max_items_per_cycle
+                    and DispatchMode.IDLE not in self.config.governance.require_approval_for
                 ):
                     await self._idle_consolidation(dispatcher, items, result)
         except TimeoutError:
@@ -306,7 +319,11 @@ class Engine:
         record = DispatchRecord(items[0], DispatchMode.IDLE, "ok", "idle: consolidation")
         region = list(dict.fromkeys(n for i in items for n in i.region_node_ids))
         if await dispatcher.consolidate(record, region):
-            record.reason = f"idle: merged {len(record.details['merged'])} duplicate node(s)"
+            merged = len(record.details.get("merged", []))
+            decayed = len(record.details.get("decayed_edges", []))
+            record.reason = (
+                f"idle: merged {merged} duplicate node(s), decayed {decayed} stale edge(s)"
+            )
             result.dispatches.append(record)
             self._emit_dispatch(record, result.cycle_id)
 
@@ -408,6 +425,11 @@ class Engine:
             self._loop = asyncio.get_running_loop()
             self._task = self._loop.create_task(self._heartbeat())
         await self._task
+
+    async def join(self) -> None:
+        """Wait until the heartbeat that :meth:`activate` started in this loop has stopped."""
+        if self._task is not None:
+            await self._task
 
     def trigger_event(self, name: str = "event") -> bool:
         """External-event trigger: run a cycle now if the heartbeat is active. Thread-safe."""

@@ -51,6 +51,10 @@ class UndoableGraph(Protocol):
         """Delete one edge (source, target, type)."""
         ...
 
+    def add_edge(self, edge: EdgeRecord) -> None:
+        """Store an edge; an existing (source, target, type) gets the new weight (upsert)."""
+        ...
+
     def remove_outcome(self, outcome_id: str) -> None:
         """Delete an outcome."""
         ...
@@ -91,6 +95,19 @@ def _edge_from(data: dict[str, Any]) -> EdgeRecord:
     return EdgeRecord(data["source"], data["target"], EdgeType(data["type"]))
 
 
+def _edge_key(data: dict[str, Any]) -> str:
+    return f"edge:{data['source']}|{data['target']}|{data['type']}"
+
+
+def _find_edge(graph: GraphPort, edge: EdgeRecord) -> EdgeRecord | None:
+    """The stored edge with ``edge``'s source, target and type, if any."""
+    key = (edge.source, edge.target, edge.type)
+    for e in graph.edges_among([edge.source, edge.target]):
+        if (e.source, e.target, e.type) == key:
+            return e
+    return None
+
+
 @dataclass
 class JournalEntry:
     """The writes of one dispatch.
@@ -124,6 +141,9 @@ class JournalEntry:
                 keys.add("node:" + (op.get("node") or op["after"])["id"])
             elif kind == "add_edge":
                 keys.update({"node:" + op["edge"]["source"], "node:" + op["edge"]["target"]})
+                keys.add(_edge_key(op["edge"]))
+            elif kind == "reweight_edge":
+                keys.add(_edge_key(op["edge"]))
             elif kind in ("add_goal", "update_goal"):
                 keys.add("goal:" + (op.get("goal") or op["after"])["id"])
         return keys
@@ -140,6 +160,12 @@ class JournalEntry:
             elif kind == "add_edge":
                 e = op["edge"]
                 lines.append(f"+ edge {e['source']} -{e['type']}-> {e['target']}")
+            elif kind == "reweight_edge":
+                e = op["edge"]
+                lines.append(
+                    f"~ edge {e['source']} -{e['type']}-> {e['target']}: "
+                    f"weight {op['before']:.2f}→{op['after']:.2f}"
+                )
             elif kind == "add_outcome":
                 lines.append(f"+ outcome {op['id']} ({op['status']})")
             elif kind == "add_goal":
@@ -188,8 +214,14 @@ class Journal:
             return list(self._memory)
         if not self.path.exists():
             return []
+        text = self.path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        if lines and not text.endswith("\n"):
+            # Another thread or process is appending this line right now (e.g. the heartbeat of
+            # `heedful mcp serve --engine` while a tool reads): it is not an entry yet.
+            lines.pop()
         out = []
-        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+        for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
@@ -298,14 +330,25 @@ class RecordingGraph:
         return node_id
 
     def add_edge(self, edge: EdgeRecord) -> None:
-        """Store an edge; record it when it is new."""
-        existed = any(
-            (e.source, e.target, e.type) == (edge.source, edge.target, edge.type)
-            for e in self.graph.edges_among([edge.source, edge.target])
-        )
+        """Store an edge; record it when it is new, or its weight change when it is not."""
+        existed = _find_edge(self.graph, edge)
         self.graph.add_edge(edge)
-        if not existed:
+        if existed is None:
             self.ops.append({"op": "add_edge", "edge": _edge_dict(edge)})
+        elif existed.weight != edge.weight:
+            self._reweighted(edge, existed.weight)
+
+    def set_edge_weight(self, edge: EdgeRecord, weight: float) -> None:
+        """Give an existing edge a new weight (a decay); record before and after."""
+        existed = _find_edge(self.graph, edge)
+        if existed is None or existed.weight == weight:
+            return
+        self.graph.add_edge(replace(existed, weight=weight))
+        self._reweighted(replace(existed, weight=weight), existed.weight)
+
+    def _reweighted(self, edge: EdgeRecord, before: float) -> None:
+        op = {"op": "reweight_edge", "edge": _edge_dict(edge), "before": before}
+        self.ops.append({**op, "after": edge.weight})
 
     def record_outcome(self, outcome: OutcomeRecord) -> str:
         """Store an outcome and record its id."""
@@ -336,7 +379,12 @@ class RecordingGraph:
 def _check_current(graph: GraphPort, op: dict[str, Any]) -> str:
     """Why ``op`` cannot be reversed because its target changed since ("" when it can)."""
     kind = op["op"]
-    if kind in ("add_node", "replace_node"):
+    if kind == "reweight_edge":
+        now_edge = _find_edge(graph, _edge_from(op["edge"]))
+        if now_edge is not None and abs(now_edge.weight - op["after"]) > 1e-9:
+            e = op["edge"]
+            return f"edge {e['source']} -{e['type']}-> {e['target']} changed since"
+    elif kind in ("add_node", "replace_node"):
         wrote = op.get("node") or op["after"]
         now = graph.get_nodes([wrote["id"]])
         if now and (now[0].content, now[0].confidence) != (wrote["content"], wrote["confidence"]):
@@ -362,6 +410,10 @@ def _reverse(graph: Any, op: dict[str, Any]) -> None:
         graph.restore_node(_node_from(op["before"]))
     elif kind == "add_edge":
         graph.remove_edge(_edge_from(op["edge"]))
+    elif kind == "reweight_edge":
+        edge = _edge_from(op["edge"])
+        if _find_edge(graph, edge) is not None:
+            graph.add_edge(replace(edge, weight=op["before"]))
     elif kind == "add_outcome":
         graph.remove_outcome(op["id"])
     elif kind == "add_goal":
@@ -409,6 +461,9 @@ def undo(graph: GraphPort, journal: Journal, entry_id: str, *, now: datetime) ->
         )
     last: dict[str, dict[str, Any]] = {}
     for op in entry.ops:
+        if op["op"] == "reweight_edge":
+            last[_edge_key(op["edge"])] = op
+            continue
         target = op.get("node") or op.get("goal") or op.get("after")
         if target is not None:
             last[op["op"].split("_")[-1] + ":" + target["id"]] = op

@@ -38,6 +38,7 @@ class InMemoryGraph:
         self._touching: dict[str, list[int]] = defaultdict(list)
         self._outcomes_by_node: dict[str, list[int]] = defaultdict(list)
         self._outcomes_by_goal: dict[str, list[int]] = defaultdict(list)
+        self._edge_at: dict[tuple[str, str, EdgeType], int] = {}
         self._counter = 0
 
     def _next_id(self, prefix: str) -> str:
@@ -91,8 +92,13 @@ class InMemoryGraph:
         return node.id
 
     def add_edge(self, edge: EdgeRecord) -> None:
-        """Store an edge."""
+        """Store an edge; a repeat of (source, target, type) updates the weight (as the store)."""
+        key = (edge.source, edge.target, edge.type)
+        if key in self._edge_at:
+            self.edges[self._edge_at[key]] = edge
+            return
         index = len(self.edges)
+        self._edge_at[key] = index
         self.edges.append(edge)
         self._touching[edge.source].append(index)
         if edge.target != edge.source:
@@ -172,6 +178,7 @@ class InMemoryGraph:
         self._touching.clear()
         self._outcomes_by_node.clear()
         self._outcomes_by_goal.clear()
+        self._edge_at.clear()
         for node in self.nodes.values():
             for word in terms(node.content):
                 self._index[word].add(node.id)

@@ -95,8 +95,29 @@ class GraphPort(Protocol):
 
 
 @dataclass(frozen=True)
+class InspectionLead:
+    """Where to look for a gap: an inspection the attention controller would rank (not knowledge).
+
+    Attributes:
+        source_id: The registered source to inspect.
+        claim_ids: The claims it reports that match the gap.
+        predicted_voc: The controller estimator's predicted net value of the inspection.
+        p_change: Its estimated probability of changing the decision.
+        cost: Scalar cost of one inspection.
+        candidate_id: The controller's live candidate for it, when it has one.
+    """
+
+    source_id: str
+    claim_ids: tuple[str, ...]
+    predicted_voc: float
+    p_change: float
+    cost: float
+    candidate_id: str | None = None
+
+
+@dataclass(frozen=True)
 class Finding:
-    """A piece of knowledge found by research.
+    """A piece of knowledge found by research — or, with ``lead``, where to find it.
 
     Attributes:
         content: The knowledge, as text.
@@ -105,6 +126,9 @@ class Finding:
         source: Where it came from (URL, tool name).
         node_id: An **existing** node the research retrieved (e.g. from the graph's own
             full-text index): the engine links it to the goal instead of storing a copy.
+        lead: An inspection worth running for the gap. A lead is never written as knowledge
+            (knowing where to look is not knowing) and does not resolve the gap; the engine
+            reports it in the dispatch, notifies it and attaches it to the gap's sub-goal.
     """
 
     content: str
@@ -112,6 +136,7 @@ class Finding:
     supports: tuple[str, ...] = ()
     source: str = ""
     node_id: str | None = None
+    lead: InspectionLead | None = None
 
 
 class ResearchPort(Protocol):
@@ -312,6 +337,16 @@ class ConsolidatorPort(Protocol):
         ...
 
 
+class EdgeDecayPort(Protocol):
+    """Consolidator, second half: which stale edges lose weight (explore strategy 2, IDLE)."""
+
+    def decay(
+        self, nodes: Sequence[NodeRecord], edges: Sequence[EdgeRecord], now: datetime
+    ) -> list[tuple[EdgeRecord, float]] | Awaitable[list[tuple[EdgeRecord, float]]]:
+        """``(edge, new_weight)`` pairs; the engine writes (and journals) each weight change."""
+        ...
+
+
 # --- escalate / advise: notifier -----------------------------------------------------------
 
 
@@ -320,7 +355,8 @@ class Notice:
     """A message for a human or for Deliberatic.
 
     Attributes:
-        kind: ``"escalation"`` or ``"proposal"`` (advise-mode suggestion).
+        kind: ``"escalation"``, ``"proposal"`` (advise-mode suggestion) or ``"inspection"``
+            (inspections explore's research pointed to, in ``item["inspection_leads"]``).
         goal_id: The goal concerned, if any.
         mode: The dispatch mode the engine would run.
         message: Human-readable text.

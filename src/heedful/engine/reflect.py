@@ -107,6 +107,8 @@ def _apply(
         rec.add_node(node)
     for edge in w.edges:
         rec.add_edge(edge)
+    for edge, weight in w.edge_weights:
+        rec.set_edge_weight(edge, weight)
     for outcome in w.outcomes:
         rec.record_outcome(outcome)
         if outcome.status in SURPRISING:
@@ -177,7 +179,7 @@ def _written_nodes(ops: Sequence[dict[str, Any]]) -> set[str]:
     for op in ops:
         if op["op"] in ("add_node", "replace_node"):
             ids.add((op.get("node") or op["after"])["id"])
-        elif op["op"] == "add_edge":
+        elif op["op"] in ("add_edge", "reweight_edge"):
             ids.update((op["edge"]["source"], op["edge"]["target"]))
     return ids
 

@@ -6,7 +6,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from rich.console import Group, RenderableType
 from rich.table import Table
+from rich.text import Text
+
+#: Below this many columns the cycle table lists reasons under the table, not in a column.
+NARROW = 110
 
 
 def survey_table(response: Mapping[str, Any]) -> Table:
@@ -50,9 +55,17 @@ def _arrow(before: Any, after: Any, fmt: str) -> str:
     return f"{format(before, fmt)} → {format(after, fmt)}"
 
 
-def cycle_table(response: Mapping[str, Any]) -> Table:
-    """The dispatches of one cycle as a table."""
+def cycle_table(response: Mapping[str, Any], width: int | None = None) -> RenderableType:
+    """The dispatches of one cycle as a table.
+
+    Args:
+        response: A cycle response (``Engine.run_cycle``).
+        width: Columns available; below :data:`NARROW` the duration moves to the caption and
+            each dispatch's reason is printed under the table on its own line (an 80-column
+            terminal would otherwise fold reasons a word per line).
+    """
     used = response["budget_used"]
+    narrow = width is not None and width < NARROW
     results = Counter(str(d["result"]) for d in response["dispatches"])
     outcome = ", ".join(f"{n} {result}" for result, n in sorted(results.items()))
     title = (
@@ -61,25 +74,35 @@ def cycle_table(response: Mapping[str, Any]) -> Table:
         + (outcome or "none dispatched")
         + (" — TIMED OUT" if response["timed_out"] else "")
     )
-    table = Table(
-        title=title,
-        caption=(
-            f"budget used: items {used['items']}, explore calls {used['explore_calls']}, "
-            f"deliberations {used['deliberation_sccs']}, actions {used['action_dispatches']}"
-        ),
+    caption = (
+        f"budget used: items {used['items']}, explore calls {used['explore_calls']}, "
+        f"deliberations {used['deliberation_sccs']}, actions {used['action_dispatches']}"
     )
+    if narrow:
+        caption += f"; {response['duration_ms']:.0f} ms"
+    table = Table(title=title, caption=caption)
     table.add_column("goal", ratio=1, overflow="fold")
-    for name in ("mode", "result", "coverage", "κ", "ms"):
+    for name in ("mode", "result", "coverage", "κ") + (() if narrow else ("ms",)):
         table.add_column(name, no_wrap=True)
-    table.add_column("reason", ratio=1, overflow="fold")
+    if not narrow:
+        table.add_column("reason", ratio=1, overflow="fold")
     for d in response["dispatches"]:
-        table.add_row(
+        row = [
             d["goal_title"],
             d["mode"],
             d["result"],
             _arrow(d["coverage_before"], d["coverage_after"], ".2f"),
             _arrow(d["kappa_before"], d["kappa_after"], "d"),
-            f"{d['duration_ms']:.1f}",
-            d["reason"],
-        )
-    return table
+        ]
+        if not narrow:
+            row += [f"{d['duration_ms']:.1f}", d["reason"]]
+        table.add_row(*row)
+    if not narrow:
+        return table
+    reasons = Table.grid(padding=(0, 1))
+    reasons.add_column(no_wrap=True)
+    reasons.add_column(ratio=1, overflow="fold")
+    for d in response["dispatches"]:
+        if d["reason"]:
+            reasons.add_row(Text(f"  {d['goal_title'][:30]}:"), d["reason"])
+    return Group(table, reasons) if reasons.row_count else table

@@ -49,6 +49,7 @@ class Writes:
     sub_goals: list[Goal] = field(default_factory=list)
     activate_goals: list[str] = field(default_factory=list)
     goal_metadata: dict[str, Any] = field(default_factory=dict)
+    edge_weights: list[tuple[EdgeRecord, float]] = field(default_factory=list)
 
     def empty(self) -> bool:
         """Whether nothing is to be written."""
@@ -64,6 +65,7 @@ class Writes:
             or self.sub_goals
             or self.activate_goals
             or self.goal_metadata
+            or self.edge_weights
         )
 
 

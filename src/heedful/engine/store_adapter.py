@@ -255,7 +255,9 @@ def open_engine(
         config: Engine configuration, or the path of a JSON/YAML config file.
         must_exist: Refuse to create a new store file.
         **ports: ``research``, ``deliberator``, ``actions``, ``notifier``, ``decomposer``,
-            ``journal`` or ``clock`` overrides. The journal defaults to ``<path>.journal.jsonl``
+            ``consolidator``, ``edge_decay``, ``journal`` or ``clock`` overrides. Research
+            defaults to :class:`~heedful.engine.research.ControllerResearch` with an attention
+            controller over the same store. The journal defaults to ``<path>.journal.jsonl``
             (in memory for ``":memory:"``).
 
     Raises:
@@ -271,7 +273,16 @@ def open_engine(
         config = load_engine_config(os.fspath(config))
     if "journal" not in ports and text != ":memory:":
         ports["journal"] = Journal(journal_path(text))
-    return Engine(StoreGraph.open(text), config, **ports)
+    graph = StoreGraph.open(text)
+    if "research" not in ports:
+        # Research = the graph's FTS5 index plus the attention controller's beliefs and
+        # inspection candidates over the same store (issue 15 item 1).
+        from heedful.attention import Controller
+        from heedful.engine.research import ControllerResearch
+
+        clock = ports.get("clock")
+        ports["research"] = ControllerResearch(graph, lambda: Controller(graph.store, clock=clock))
+    return Engine(graph, config, **ports)
 
 
 def journal_path(db: str | os.PathLike[str]) -> Path:

@@ -23,6 +23,7 @@ from pydantic import (
 __all__ = [
     "CheckClaimArgs",
     "CostArgs",
+    "EngineStatusArgs",
     "HealthArgs",
     "RankArgs",
     "RecordBeliefArgs",
@@ -81,6 +82,17 @@ class HealthArgs(ToolArgs):
         ge=1,
         le=1_000_000,
         description="Most recent turns of the trace to read (null: the configured 100).",
+    )
+
+
+class EngineStatusArgs(ToolArgs):
+    """Arguments of ``attention_engine_status``."""
+
+    recent: int = Field(
+        default=10,
+        ge=1,
+        le=200,
+        description="How many of the latest notices and journal entries to return.",
     )
 
 

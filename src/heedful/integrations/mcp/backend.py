@@ -9,6 +9,7 @@ here: every method forwards to library calls and shapes their results as JSON-ab
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any, Protocol
@@ -16,7 +17,17 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from heedful.attention import Controller, Stop
-from heedful.engine import Engine, EngineConfig, Journal, StoreGraph, journal_path
+from heedful.engine import (
+    ControllerResearch,
+    Engine,
+    EngineConfig,
+    Journal,
+    StoreGraph,
+    journal_path,
+)
+from heedful.engine.config import AutonomyLevel
+from heedful.engine.governance import parse_level
+from heedful.engine.host import BackgroundHeartbeat
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate
@@ -78,6 +89,10 @@ class Backend(Protocol):
         """Add or replace a goal."""
         ...
 
+    def engine_status(self, recent: int) -> Mapping[str, Any]:
+        """The engine's state, its latest notices and journal entries."""
+        ...
+
     def close(self) -> None:
         """Release the store."""
         ...
@@ -93,16 +108,31 @@ def _step(step: Candidate | Stop) -> dict[str, Any]:
 class StoreBackend:
     """The engine and the controller over one open memory store.
 
+    The controller is used from the server's worker threads and, when the heartbeat runs, from
+    the engine's research port on the heartbeat thread: both hold :attr:`lock` while they use it.
+
     Args:
         store: The open store (closed by :meth:`close`).
         engine: The document 002 engine over ``store``.
         controller: The attention controller over ``store``.
+        lock: Guards the controller (default: a new re-entrant lock).
+        heartbeat: The engine's running heartbeat, if any (stopped by :meth:`close`).
     """
 
-    def __init__(self, store: Store, engine: Engine, controller: Controller) -> None:
+    def __init__(
+        self,
+        store: Store,
+        engine: Engine,
+        controller: Controller,
+        *,
+        lock: threading.RLock | None = None,
+        heartbeat: BackgroundHeartbeat | None = None,
+    ) -> None:
         self.store = store
         self.engine = engine
         self.controller = controller
+        self.lock = lock if lock is not None else threading.RLock()
+        self.heartbeat = heartbeat
 
     # --- engine (document 002 §3.3–§3.4) --------------------------------------------------------
 
@@ -124,23 +154,24 @@ class StoreBackend:
         limit: int,
     ) -> Mapping[str, Any]:
         """Begin a turn, list live candidates by predicted net VOC, and select the first."""
-        ctl = self.controller
-        for claim_id in about_to_claim:
-            self._known_claim(claim_id)
-        ctl.about_to_claim(*about_to_claim)
-        turn_id = ctl.begin_turn(budget, cost_weight=cost_weight)
-        scored = sorted(ctl.refresh(), key=lambda pair: pair[1].net, reverse=True)
-        ranking = [
-            {"candidate": cand.model_dump(mode="json"), "estimate": asdict(est)}
-            for cand, est in scored[:limit]
-        ]
-        return {
-            "turn_id": turn_id,
-            "budget": budget,
-            "candidates": len(scored),
-            "ranking": ranking,
-            "next": _step(ctl.next()),
-        }
+        with self.lock:
+            ctl = self.controller
+            for claim_id in about_to_claim:
+                self._known_claim(claim_id)
+            ctl.about_to_claim(*about_to_claim)
+            turn_id = ctl.begin_turn(budget, cost_weight=cost_weight)
+            scored = sorted(ctl.refresh(), key=lambda pair: pair[1].net, reverse=True)
+            ranking = [
+                {"candidate": cand.model_dump(mode="json"), "estimate": asdict(est)}
+                for cand, est in scored[:limit]
+            ]
+            return {
+                "turn_id": turn_id,
+                "budget": budget,
+                "candidates": len(scored),
+                "ranking": ranking,
+                "next": _step(ctl.next()),
+            }
 
     def resolve(
         self,
@@ -152,27 +183,29 @@ class StoreBackend:
         utility_delta: float | None,
     ) -> Mapping[str, Any]:
         """Forward to :meth:`Controller.resolve`, then select the turn's next computation."""
-        ctl = self.controller
-        resolution = ctl.resolve(
-            candidate_id,
-            succeeded=succeeded,
-            observations=observations,
-            actual_cost=actual_cost,
-            decision_changed=decision_changed,
-            utility_delta=utility_delta,
-        )
-        return {
-            "candidate_id": candidate_id,
-            "resolution": resolution.model_dump(mode="json"),
-            "budget_left": ctl.budget,
-            "next": _step(ctl.next()),
-        }
+        with self.lock:
+            ctl = self.controller
+            resolution = ctl.resolve(
+                candidate_id,
+                succeeded=succeeded,
+                observations=observations,
+                actual_cost=actual_cost,
+                decision_changed=decision_changed,
+                utility_delta=utility_delta,
+            )
+            return {
+                "candidate_id": candidate_id,
+                "resolution": resolution.model_dump(mode="json"),
+                "budget_left": ctl.budget,
+                "next": _step(ctl.next()),
+            }
 
     def check_claim(self, claim_id: str, claim_type: str | None) -> Mapping[str, Any]:
         """Forward to :meth:`Controller.check_claim` for a claim the controller knows."""
-        self._known_claim(claim_id)
-        verdict = self.controller.check_claim(claim_id, claim_type=claim_type)
-        return {**asdict(verdict), "mode": self.controller.validator.mode.value}
+        with self.lock:
+            self._known_claim(claim_id)
+            verdict = self.controller.check_claim(claim_id, claim_type=claim_type)
+            return {**asdict(verdict), "mode": self.controller.validator.mode.value}
 
     def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
         """Forward to :meth:`Controller.register_source` (written through to the store).
@@ -181,37 +214,71 @@ class StoreBackend:
         submits candidates, so here trust only decides whether a source's reports count as
         observations of the world for the store's learned change rates.
         """
-        self.controller.register_source(source_id, **{"trusted": True, **metadata})
-        return {"status": "ok", "source": asdict(self.controller.world.source(source_id))}
+        with self.lock:
+            self.controller.register_source(source_id, **{"trusted": True, **metadata})
+            return {"status": "ok", "source": asdict(self.controller.world.source(source_id))}
 
     def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
         """Forward to :meth:`Controller.record_belief` (written through to the store)."""
-        self.controller.record_belief(claim_id, value, **metadata)
-        now = self.controller.clock()
-        return {"status": "ok", "belief": asdict(self.controller.world.claim_state(claim_id, now))}
+        with self.lock:
+            self.controller.record_belief(claim_id, value, **metadata)
+            now = self.controller.clock()
+            return {
+                "status": "ok",
+                "belief": asdict(self.controller.world.claim_state(claim_id, now)),
+            }
 
     def set_goal(self, goal_id: str, **fields: Any) -> Mapping[str, Any]:
         """Forward to :meth:`Controller.add_goal` (written through to the store)."""
-        try:
-            goal = Goal(id=goal_id, **fields)
-        except ValidationError as exc:
-            raise InvalidArgumentError(f"goal {goal_id!r}: {exc.errors()[0]['msg']}") from None
-        self.controller.add_goal(goal)
-        return {"status": "ok", "goal": self.store.get_goal(goal_id).model_dump(mode="json")}
+        with self.lock:
+            try:
+                goal = Goal(id=goal_id, **fields)
+            except ValidationError as exc:
+                raise InvalidArgumentError(f"goal {goal_id!r}: {exc.errors()[0]['msg']}") from None
+            self.controller.add_goal(goal)
+            return {"status": "ok", "goal": self.store.get_goal(goal_id).model_dump(mode="json")}
 
     def health(self, window_turns: int | None) -> Mapping[str, Any]:
         """Compute :func:`heedful.attention.health.health` over the store's trace."""
-        from dataclasses import replace
+        with self.lock:
+            from dataclasses import replace
 
-        from heedful.attention.health import health, rows_from_store
+            from heedful.attention.health import health, rows_from_store
 
-        config = self.controller.config.health
-        if window_turns is not None:
-            config = replace(config, window_turns=window_turns)
-        return {"status": "ok", **health(rows_from_store(self.store.trace()), config).to_dict()}
+            config = self.controller.config.health
+            if window_turns is not None:
+                config = replace(config, window_turns=window_turns)
+            return {"status": "ok", **health(rows_from_store(self.store.trace()), config).to_dict()}
+
+    def engine_status(self, recent: int) -> Mapping[str, Any]:
+        """:meth:`Engine.status` plus its latest notices and journal entries (newest last)."""
+        notices = list(getattr(self.engine.notifier, "notices", ()))[-recent:]
+        entries = self.engine.journal_entries()[-recent:]
+        return {
+            "status": "ok",
+            **self.engine.status(),
+            "notices": [
+                {"kind": n.kind, "goal_id": n.goal_id, "mode": n.mode, "message": n.message}
+                for n in notices
+            ],
+            "journal": [
+                {
+                    "id": e.id,
+                    "at": e.at,
+                    "mode": e.mode,
+                    "goal_id": e.goal_id,
+                    "summary": e.summary,
+                    "changes": e.describe(),
+                    "undone_at": e.undone_at,
+                }
+                for e in entries
+            ],
+        }
 
     def close(self) -> None:
-        """Stop the engine's heartbeat and close the store."""
+        """Stop the engine's heartbeat (a cycle in flight finishes first), close the store."""
+        if self.heartbeat is not None:
+            self.heartbeat.stop()
         self.engine.deactivate()
         self.store.close()
 
@@ -226,20 +293,43 @@ class StoreBackend:
 
 
 def open_backend(
-    path: str | os.PathLike[str], engine_config: EngineConfig | None = None
+    path: str | os.PathLike[str],
+    engine_config: EngineConfig | None = None,
+    *,
+    heartbeat: bool = False,
+    autonomy: AutonomyLevel | str | None = None,
 ) -> StoreBackend:
     """Open (creating if needed) the store at ``path`` with an engine and a controller over it.
 
+    The engine researches with :class:`~heedful.engine.ControllerResearch` over this controller
+    (graph full-text matches, the controller's beliefs and inspection leads).
+
+    Args:
+        path: The SQLite store.
+        engine_config: Engine configuration (default: :class:`EngineConfig`).
+        heartbeat: Start the engine's heartbeat on a background thread. It also starts when
+            ``engine_config.enabled`` is true (document 002 §3.1: off by default, opt-in).
+        autonomy: Autonomy level of the heartbeat's cycles (default: the configured level).
+
     Raises:
         StoreError: The store cannot be opened.
+        InvalidArgumentError: ``autonomy`` is not a level.
     """
+    level = parse_level(autonomy) if autonomy is not None else None
     store = Store.open(path)
     try:
         # The engine's journal lives beside the store, as with `heedful engine` (undo by id).
         journal = Journal(journal_path(path)) if os.fspath(path) != ":memory:" else None
-        engine = Engine(StoreGraph(store), engine_config, journal=journal)
         controller = Controller(store)
+        lock = threading.RLock()
+        graph = StoreGraph(store)
+        research = ControllerResearch(graph, controller, lock=lock)
+        engine = Engine(graph, engine_config, journal=journal, research=research)
+        backend = StoreBackend(store, engine, controller, lock=lock)
+        if heartbeat or engine.config.enabled:
+            backend.heartbeat = BackgroundHeartbeat(engine, level)
+            backend.heartbeat.start()
     except BaseException:
         store.close()
         raise
-    return StoreBackend(store, engine, controller)
+    return backend

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from heedful.errors import HeedfulError
 from heedful.integrations.mcp.arguments import (
     CheckClaimArgs,
+    EngineStatusArgs,
     HealthArgs,
     RankArgs,
     RecordBeliefArgs,
@@ -80,6 +81,10 @@ def _survey(backend: Backend, args: SurveyArgs) -> Mapping[str, Any]:
 
 def _run_cycle(backend: Backend, args: RunCycleArgs) -> Mapping[str, Any]:
     return backend.run_cycle(autonomy_override=args.autonomy_override)
+
+
+def _engine_status(backend: Backend, args: EngineStatusArgs) -> Mapping[str, Any]:
+    return backend.engine_status(recent=args.recent)
 
 
 def _rank(backend: Backend, args: RankArgs) -> Mapping[str, Any]:
@@ -162,6 +167,18 @@ TOOLS: tuple[ToolSpec, ...] = (
         args=RunCycleArgs,
         run=_run_cycle,
         read_only=False,
+    ),
+    ToolSpec(
+        name="attention_engine_status",
+        description=(
+            "What the proactive engine is doing on its own: whether its heartbeat runs (started "
+            "with `heedful mcp serve --engine` or `enabled: true` in the engine config), its "
+            "autonomy level, the last cycle, the latest notices (escalations, proposals, "
+            "inspections worth running) and journal entries (what it changed, undoable)."
+        ),
+        args=EngineStatusArgs,
+        run=_engine_status,
+        read_only=True,
     ),
     ToolSpec(
         name="attention_rank",
