@@ -12,9 +12,11 @@ from survey_graphs import NOW, copy_to_memory, dump_items, random_store
 
 from heedful.engine import EngineConfig
 from heedful.engine.ports import GraphPort
+from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.regions import BatchGraphPort
 from heedful.engine.survey import survey
 from heedful.engine.triage import triage
+from heedful.model import EdgeType, OutcomeStatus
 
 RECORDED = Path(__file__).parent / "data" / "survey_recorded.json"
 #: How each recorded case was built (the file was written by the per-goal survey).
@@ -49,5 +51,43 @@ def test_store_survey_equals_in_memory_survey_of_the_same_graph(seed: int) -> No
         stored = _survey(graph)
         assert stored == _survey(copy_to_memory(graph))
         assert sum(len(item["region_node_ids"]) for item in stored) > 100
+    finally:
+        graph.close()
+
+
+def test_a_repeated_store_survey_reuses_its_reads_and_follows_every_change() -> None:
+    graph = random_store(5, uniform=True)
+    try:
+        first = _survey(graph)
+        calls: list[str] = []
+        graph.store._conn.set_trace_callback(calls.append)
+        assert _survey(graph) == first
+        # Unchanged graph: no full-text search and no region read ran again.
+        assert not [sql for sql in calls if "nodes_fts" in sql or "FROM edges" in sql]
+        graph.store._conn.set_trace_callback(None)
+        item = next(item for item in first if len(item["region_node_ids"]) >= 3)
+        goal, region = graph.get_goal(item["goal_id"]), item["region_node_ids"]
+        changes = [
+            lambda: graph.add_node(
+                NodeRecord(id="fresh", content=f"{goal.title} alpha bravo charlie delta")
+            ),
+            lambda: graph.add_edge(EdgeRecord(region[0], region[1], EdgeType.CONTRADICTS, 0.77)),
+            lambda: graph.record_outcome(
+                OutcomeRecord(
+                    status=OutcomeStatus.FAILURE,
+                    confidence=0.9,
+                    goal_id=goal.id,
+                    node_ids=(region[0],),
+                    created_at=NOW,
+                )
+            ),
+            lambda: graph.store.update_node(region[0], confidence=0.01),
+        ]
+        for number, change in enumerate(changes):
+            before = _survey(graph)
+            change()
+            after = _survey(graph)
+            assert after != before, number
+            assert after == _survey(copy_to_memory(graph))
     finally:
         graph.close()

@@ -99,6 +99,10 @@ class StoreGraph:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        # The last snapshot read_regions returned, under the store's graph counter it was read
+        # at and the ids it was read for: a repeated survey of an unchanged graph reuses it.
+        self._snapshot_key: tuple[int, tuple[str, ...], tuple[str, ...]] | None = None
+        self._snapshot: RegionSnapshot | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> StoreGraph:
@@ -139,11 +143,21 @@ class StoreGraph:
 
     def read_regions(self, node_ids: Sequence[str], goal_ids: Sequence[str]) -> RegionSnapshot:
         """The nodes among ``node_ids``, the edges among them and the outcomes of the goals or
-        the nodes: three statements for any number of regions."""
+        the nodes: three statements for any number of regions.
+
+        The snapshot is remembered until the store's ``graph`` counter moves (any node, edge or
+        outcome written, by any connection); callers must not modify it.
+        """
+        versions = self.store.cache_versions()
+        key = None if versions is None else (versions.graph, tuple(node_ids), tuple(goal_ids))
+        if key is not None and key == self._snapshot_key and self._snapshot is not None:
+            return self._snapshot
         nodes = {row.id: _node_from_row(row) for row in self.store.node_rows(node_ids)}
         edges = [_edge_from_row(row) for row in self.store.edge_rows_among(nodes)]
         outcomes = [_outcome_from_row(row) for row in self.store.outcome_rows_for(goal_ids, nodes)]
-        return RegionSnapshot(nodes, edges, outcomes)
+        snapshot = RegionSnapshot(nodes, edges, outcomes)
+        self._snapshot_key, self._snapshot = key, snapshot
+        return snapshot
 
     def get_nodes(self, node_ids: Sequence[str]) -> list[NodeRecord]:
         """Existing nodes among ``node_ids``, in the given order."""

@@ -68,8 +68,46 @@ SELECT q.key, (
 """
 
 
+class GraphVersions(NamedTuple):
+    """The graph's change counters (schema version 5), read from the database.
+
+    Attributes:
+        text: Moves when full-text results can change (a node inserted, deleted or re-worded).
+        graph: Moves on any change to nodes, edges, outcomes or their node links.
+    """
+
+    text: int
+    graph: int
+
+
+#: Searches remembered by :meth:`BulkReadsMixin.search_many` for the current ``text`` version;
+#: beyond this many the memo starts over (a survey makes one search per active goal).
+SEARCH_MEMO_SIZE = 100_000
+
+
 class BulkReadsMixin(StoreBase):
     """Batched reads returning plain rows (see the module docstring)."""
+
+    _search_memo: dict[tuple[str, int], list[str]]
+    _search_memo_version: int | None = None
+
+    def graph_versions(self) -> GraphVersions:
+        """The graph's change counters: equal counters mean the same committed graph.
+
+        Inside a write transaction of this store they also count its uncommitted changes
+        (which a rollback takes back): cache under :meth:`cache_versions` instead.
+        """
+        rows = dict(self._rows("SELECT name, version FROM graph_versions", ()))
+        return GraphVersions(text=rows["text"], graph=rows["graph"])
+
+    def cache_versions(self) -> GraphVersions | None:
+        """The counters to remember graph reads under, or None while a write is in progress.
+
+        Read them *before* the reads they label: a write committed in between moves the
+        counters on, so the label can only be older than the data, never newer.
+        """
+        with self._lock:
+            return None if self._conn.in_transaction else self.graph_versions()
 
     def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
         """Run a read returning plain tuples; SQLite errors become :class:`StoreError`."""
@@ -86,6 +124,10 @@ class BulkReadsMixin(StoreBase):
     def search_many(self, queries: Sequence[str], limit: int = 10) -> list[list[str]]:
         """The node ids :meth:`search` would return for each query, in one statement.
 
+        Results are remembered until the graph's ``text`` counter moves (any node inserted,
+        deleted or re-worded, by any connection): a repeated survey of an unchanged graph
+        re-runs no full-text query. Nothing is remembered inside a write transaction.
+
         Returns:
             One list per query, best match first (BM25, ties by node id).
         """
@@ -95,10 +137,36 @@ class BulkReadsMixin(StoreBase):
         wanted = {i: m for i, q in enumerate(queries) if (m := fts_query(q)) is not None}
         if not wanted or limit == 0:
             return found
-        keys = list(wanted)
-        for key, ids in self._rows(_SEARCH_MANY, (limit, json.dumps(list(wanted.values())))):
-            found[keys[key]] = json.loads(ids)
+        with self._lock:
+            memo = self._current_search_memo()
+            missing: dict[str, list[int]] = {}
+            for i, match in wanted.items():
+                hit = memo.get((match, limit)) if memo is not None else None
+                if hit is None:
+                    missing.setdefault(match, []).append(i)
+                else:
+                    found[i] = list(hit)
+            if not missing:
+                return found
+            matches = list(missing)
+            for key, ids in self._rows(_SEARCH_MANY, (limit, json.dumps(matches))):
+                hits = json.loads(ids)
+                for i in missing[matches[key]]:
+                    found[i] = list(hits)
+                if memo is not None:
+                    memo[(matches[key], limit)] = hits
         return found
+
+    def _current_search_memo(self) -> dict[tuple[str, int], list[str]] | None:
+        """The memo of searches for the current ``text`` counter; None inside a transaction."""
+        versions = self.cache_versions()
+        if versions is None:
+            return None
+        version = versions.text
+        if version != self._search_memo_version or len(self._search_memo) > SEARCH_MEMO_SIZE:
+            self._search_memo = {}
+            self._search_memo_version = version
+        return self._search_memo
 
     def node_rows(self, node_ids: Collection[str]) -> list[NodeRow]:
         """The stored nodes among ``node_ids``, by id."""

@@ -149,8 +149,59 @@ CREATE INDEX nodes_confidence ON nodes(confidence, id);
 CREATE INDEX outcomes_status ON outcomes(status, at);
 """
 
+# Change counters of the knowledge graph, kept by triggers so that every connection and every
+# process sees them: ``text`` moves when a node's text can change full-text results (a node
+# inserted, deleted or its content updated: BM25 depends on every document), ``graph`` on any
+# change to nodes, edges, outcomes or their node links. A reader caches what it derived from
+# the graph (the survey's full-text searches and region reads) under the counter it read first.
+# Counters only grow in committed data, so an equal counter means the same data.
+_V5 = """
+CREATE TABLE graph_versions (
+    name TEXT PRIMARY KEY,
+    version INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO graph_versions (name, version) VALUES ('text', 0), ('graph', 0);
+CREATE TRIGGER nodes_version_ai AFTER INSERT ON nodes BEGIN
+    UPDATE graph_versions SET version = version + 1;
+END;
+CREATE TRIGGER nodes_version_ad AFTER DELETE ON nodes BEGIN
+    UPDATE graph_versions SET version = version + 1;
+END;
+CREATE TRIGGER nodes_version_au AFTER UPDATE ON nodes BEGIN
+    UPDATE graph_versions SET version = version + 1
+    WHERE name = 'graph' OR old.content IS NOT new.content;
+END;
+CREATE TRIGGER edges_version_ai AFTER INSERT ON edges BEGIN
+    UPDATE graph_versions SET version = version + 1 WHERE name = 'graph';
+END;
+CREATE TRIGGER edges_version_ad AFTER DELETE ON edges BEGIN
+    UPDATE graph_versions SET version = version + 1 WHERE name = 'graph';
+END;
+CREATE TRIGGER edges_version_au AFTER UPDATE ON edges BEGIN
+    UPDATE graph_versions SET version = version + 1 WHERE name = 'graph';
+END;
+CREATE TRIGGER outcomes_version_ai AFTER INSERT ON outcomes BEGIN
+    UPDATE graph_versions SET version = version + 1 WHERE name = 'graph';
+END;
+CREATE TRIGGER outcomes_version_ad AFTER DELETE ON outcomes BEGIN
+    UPDATE graph_versions SET version = version + 1 WHERE name = 'graph';
+END;
+CREATE TRIGGER outcomes_version_au AFTER UPDATE ON outcomes BEGIN
+    UPDATE graph_versions SET version = version + 1 WHERE name = 'graph';
+END;
+CREATE TRIGGER outcome_nodes_version_ai AFTER INSERT ON outcome_nodes BEGIN
+    UPDATE graph_versions SET version = version + 1 WHERE name = 'graph';
+END;
+CREATE TRIGGER outcome_nodes_version_ad AFTER DELETE ON outcome_nodes BEGIN
+    UPDATE graph_versions SET version = version + 1 WHERE name = 'graph';
+END;
+CREATE TRIGGER outcome_nodes_version_au AFTER UPDATE ON outcome_nodes BEGIN
+    UPDATE graph_versions SET version = version + 1 WHERE name = 'graph';
+END;
+"""
+
 #: Ordered migrations; ``len(MIGRATIONS)`` is the current schema version.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
