@@ -133,3 +133,23 @@ def test_a_version_4_store_gains_the_counters_and_keeps_its_data(tmp_path: Path)
             [h.node_id for h in store.search("knowledge", 5)]
         ]
         assert sorted(store.search_many(["knowledge"], 5)[0]) == ["a", "b"]
+
+
+def test_optimize_search_merges_the_index_and_keeps_every_result() -> None:
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+    with Store.open(":memory:", clock=FakeClock()) as store:
+        for i in range(300):  # one commit each: many small index segments
+            store.add_node(Node(id=f"n{i:03d}", content=" ".join(words[i % 6 : i % 6 + 1 + i % 4])))
+        queries = [*words, "alpha gamma", "zeta beta delta"]
+        before = [[h.node_id for h in store.search(q, 20)] for q in queries]
+        versions = store.graph_versions()
+
+        def segments() -> int:
+            return int(store._conn.execute("SELECT count(*) FROM nodes_fts_data").fetchone()[0])
+
+        fragmented = segments()
+        store.optimize_search()
+        assert segments() < fragmented
+        assert [[h.node_id for h in store.search(q, 20)] for q in queries] == before
+        assert store.search_many(queries, 20) == before
+        assert store.graph_versions() == versions  # the graph itself did not change

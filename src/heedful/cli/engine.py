@@ -78,10 +78,13 @@ def engine_load(
     """Add goals, knowledge nodes, edges and outcomes from FILE to the store (created if new)."""
     from heedful.engine import open_engine
     from heedful.engine.seed import load_seed_file
+    from heedful.engine.store_adapter import StoreGraph
 
     engine = open_engine(db)
     try:
         counts = load_seed_file(engine.graph, file)
+        if isinstance(engine.graph, StoreGraph):  # one index segment: faster surveys
+            engine.graph.store.optimize_search()
     finally:
         engine.close()
     typer.echo(", ".join(f"{n} {what}" for what, n in counts.items()) + f" loaded into {db}")

@@ -8,6 +8,7 @@ Every formula is written out in docs/engine.md; weights and thresholds are
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -44,6 +45,13 @@ _FAILURE = {
     OutcomeStatus.TIMEOUT: 0.8,
     OutcomeStatus.UNEXPECTED: 0.5,
 }
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _tokens(content: str) -> frozenset[str]:
+    """The lower-case alphanumeric tokens of a node's content, remembered per content: a survey
+    assesses the same nodes in many regions, and again at every heartbeat."""
+    return frozenset(_WORD.findall(content.lower()))
 
 
 def terms(text: str) -> list[str]:
@@ -149,7 +157,7 @@ def assess(
         for node in nodes:
             # Every wanted word is a term already, so the node's raw tokens answer "is it
             # there?" exactly as its terms would, without filtering them.
-            present = set(_WORD.findall(node.content.lower()))
+            present = _tokens(node.content)
             for word in wanted:
                 if word in present and node.confidence > best[word]:
                     best[word] = _clamp(node.confidence)

@@ -390,6 +390,10 @@ def analyze(
         return EMPTY_TOPOLOGY
     pos = {node: i for i, node in enumerate(ids)}
     edge_list = [(s, t) for s, t in edges if s != t and s in pos and t in pos]
+    if len(edge_list) < 2:
+        # A component of two or more nodes needs a cycle, hence at least two edges. Most
+        # regions of a large sparse graph have none: skip the decomposition.
+        return Topology(max_kappa=0, routing="fast", dag_nodes=tuple(ids))
     succ_sets: list[set[int]] = [set() for _ in ids]
     for s, t in edge_list:
         succ_sets[pos[s]].add(pos[t])
