@@ -9,6 +9,11 @@ back into regions gets exactly what the single reads return.
 
 Rows come back as plain tuples rather than validated models: every row was validated when it
 was written, and a survey reads tens of thousands of them per cycle.
+
+The full-text searches are most of a survey's time, and a heartbeat surveys the same goals again
+and again: :meth:`BulkReadsMixin.search_many` remembers its results under the graph's ``text``
+change counter (schema version 5, kept by triggers, so writes by any connection count) and runs
+again only the searches it has not seen since the last node was inserted, deleted or re-worded.
 """
 
 from __future__ import annotations
