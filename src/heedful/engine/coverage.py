@@ -47,10 +47,21 @@ _FAILURE = {
 }
 
 
-@functools.lru_cache(maxsize=1 << 17)
+#: Node contents up to this many characters have their token sets remembered (see _tokens).
+_REMEMBERED_CONTENT_CHARS = 1_000
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _remembered_tokens(content: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(content.lower()))
+
+
 def _tokens(content: str) -> frozenset[str]:
-    """The lower-case alphanumeric tokens of a node's content, remembered per content: a survey
-    assesses the same nodes in many regions, and again at every heartbeat."""
+    """The lower-case alphanumeric tokens of a node's content. A survey assesses the same nodes
+    in many regions, and again at every heartbeat: short contents' sets are remembered (at most
+    32,768 of them, so at most ~32 MB of remembered text)."""
+    if len(content) <= _REMEMBERED_CONTENT_CHARS:
+        return _remembered_tokens(content)
     return frozenset(_WORD.findall(content.lower()))
 
 

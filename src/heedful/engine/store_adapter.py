@@ -29,6 +29,8 @@ from heedful.model import Edge, EdgeType, Goal, GoalStatus, Node, NodeType, Outc
 _NODE_TYPES = {t.value: t for t in NodeType}
 _EDGE_TYPES = {t.value: t for t in EdgeType}
 _STATUSES = {s.value: s for s in OutcomeStatus}
+#: What a region snapshot was read for: the store's graph counter, the node ids, the goal ids.
+_SnapshotKey = tuple[int, tuple[str, ...], tuple[str, ...]]
 
 
 def _dt(epoch: float | None) -> datetime | None:
@@ -101,8 +103,9 @@ class StoreGraph:
         self.store = store
         # The last snapshot read_regions returned, under the store's graph counter it was read
         # at and the ids it was read for: a repeated survey of an unchanged graph reuses it.
-        self._snapshot_key: tuple[int, tuple[str, ...], tuple[str, ...]] | None = None
-        self._snapshot: RegionSnapshot | None = None
+        # One attribute, assigned at once, so that threads surveying together never pair one
+        # survey's key with another's snapshot.
+        self._last_snapshot: tuple[_SnapshotKey, RegionSnapshot] | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> StoreGraph:
@@ -150,13 +153,14 @@ class StoreGraph:
         """
         versions = self.store.cache_versions()
         key = None if versions is None else (versions.graph, tuple(node_ids), tuple(goal_ids))
-        if key is not None and key == self._snapshot_key and self._snapshot is not None:
-            return self._snapshot
+        last = self._last_snapshot
+        if key is not None and last is not None and last[0] == key:
+            return last[1]
         nodes = {row.id: _node_from_row(row) for row in self.store.node_rows(node_ids)}
         edges = [_edge_from_row(row) for row in self.store.edge_rows_among(nodes)]
         outcomes = [_outcome_from_row(row) for row in self.store.outcome_rows_for(goal_ids, nodes)]
         snapshot = RegionSnapshot(nodes, edges, outcomes)
-        self._snapshot_key, self._snapshot = key, snapshot
+        self._last_snapshot = None if key is None else (key, snapshot)
         return snapshot
 
     def get_nodes(self, node_ids: Sequence[str]) -> list[NodeRecord]:
