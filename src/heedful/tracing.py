@@ -10,7 +10,9 @@ Attribute values are counts, codes and kinds — never untrusted content (claim 
 goal names written by an agent), which could carry anything into a tracing backend.
 
 Tracing is per process: a forked child starts with no tracer (its spans could not be exported:
-pool workers exit without flushing), and a process that wants spans installs a tracer itself.
+pool workers exit without flushing). A job run in a worker records its spans as plain data and
+the caller :func:`replay` s them (:mod:`heedful.span_relay`, used by
+:func:`heedful.bench.backend.map_traced`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from heedful.errors import InvalidArgumentError
@@ -30,11 +33,13 @@ __all__ = [
     "AttributeValue",
     "Attributes",
     "Span",
+    "SpanRecord",
     "Tracer",
     "current",
     "enabled",
     "install",
     "installed",
+    "replay",
     "requested",
     "span",
     "traced",
@@ -68,6 +73,30 @@ class Span(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class SpanRecord:
+    """A finished span recorded in another process, to be replayed here (:func:`replay`).
+
+    Attributes:
+        name: The span's name.
+        start_ns: When it started (``time.time_ns()`` of the process that recorded it).
+        end_ns: When it ended.
+        parent: Index of its parent among the records of the same job, or ``-1``: a top-level
+            span of the job, replayed as a child of the span current at :func:`replay`.
+        attributes: Its attributes.
+        events: ``(name, time_ns, attributes)`` of each event.
+        error: The type name of the exception that ended it, if one did.
+    """
+
+    name: str
+    start_ns: int
+    end_ns: int
+    parent: int
+    attributes: Mapping[str, AttributeValue]
+    events: tuple[tuple[str, int, Mapping[str, AttributeValue]], ...] = ()
+    error: str | None = None
+
+
 class Tracer(Protocol):
     """What an installed tracer provides (see :mod:`heedful.integrations.otel`)."""
 
@@ -77,6 +106,10 @@ class Tracer(Protocol):
 
     def current(self) -> Span:
         """The span current in this context (a non-recording one when there is none)."""
+        ...
+
+    def replay(self, records: Sequence[SpanRecord]) -> None:
+        """Emit spans recorded elsewhere as children of the current span, at their own times."""
         ...
 
 
@@ -122,6 +155,16 @@ def current() -> Span:
     if _tracer is None:
         return NO_SPAN
     return _tracer.current()
+
+
+def replay(records: Sequence[SpanRecord]) -> None:
+    """Emit spans a job recorded in another process (see :mod:`heedful.span_relay`).
+
+    Top-level records become children of the current span; the rest keep their parents. Does
+    nothing while no tracer is installed.
+    """
+    if _tracer is not None and records:
+        _tracer.replay(records)
 
 
 def enabled() -> bool:

@@ -157,3 +157,20 @@ def test_the_report_is_json_able_and_prints_one_line_per_signature() -> None:
     ]
     lines = report.lines()
     assert sum(line.split(" ")[0] in ("ok", "warn", "n/a") for line in lines) == 8
+
+
+def test_report_lines_fit_the_width_and_keep_every_verdict_and_count() -> None:
+    ctl = _controller()
+    _run(ctl, 3)
+    report = health(ctl.trace)
+    for width in (80, 100):
+        lines = report.lines(width=width)
+        assert max(len(line) for line in lines) <= width
+        assert sum(line.split(" ")[0] in ("ok", "warn", "n/a") for line in lines) == 8
+        all_row = next(line for line in lines if line.startswith("all "))
+        total = next(r for r in report.funnel if r.trigger == "all")
+        assert all_row.split()[1:] == [str(total.opportunity), str(total.fired),
+                                       str(total.candidate), str(total.selected),
+                                       str(total.succeeded), str(total.used)]  # fmt: skip
+    text = " ".join(" ".join(report.lines(width=80)).split())
+    assert all(" ".join(s.line.split()) in text for s in report.signatures)

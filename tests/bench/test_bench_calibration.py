@@ -63,3 +63,18 @@ def test_large_runs_are_calibrated_on_an_even_sample() -> None:
     few = calibrate(scenarios, ["voc"], max_scenarios=2)
     every = calibrate(scenarios, ["voc"])
     assert few[0].n < every[0].n
+
+
+def test_calibration_table_keeps_policy_names_whole_at_80_columns() -> None:
+    from rich.console import Console
+
+    from heedful.bench.calibration_report import calibration_table
+
+    pairs = [(v, v / 2) for v in (0.1, 0.2, 0.4, 0.8, 1.6, 0.05)]
+    names = ["voc-no-switch-cost", "voc-no-authority", "voc"]
+    rows = [r for r in (calibration_row(n, pairs) for n in names) if r is not None]
+    console = Console(width=80, record=True, color_system=None)
+    console.print(calibration_table(rows))
+    text = console.export_text()
+    assert all(name in text for name in names)
+    assert max(len(line) for line in text.splitlines()) <= 80

@@ -47,7 +47,15 @@ class FakeBackend:
         self, budget: int | None, about_to_claim: Any, cost_weight: float | None, limit: int
     ) -> Mapping[str, Any]:
         self.calls.append(
-            ("rank", {"budget": budget, "about_to_claim": list(about_to_claim), "limit": limit})
+            (
+                "rank",
+                {
+                    "budget": budget,
+                    "about_to_claim": list(about_to_claim),
+                    "cost_weight": cost_weight,
+                    "limit": limit,
+                },
+            )
         )
         return {"turn_id": "turn-1", "ranking": [], "next": {"action": "stop"}}
 

@@ -22,6 +22,52 @@ def test_every_tool_schema_refuses_unknown_arguments() -> None:
         assert spec.input_schema()["additionalProperties"] is False, spec.name
 
 
+def _inspector_cli_arguments(spec: Any, pairs: dict[str, str]) -> dict[str, Any]:
+    """What the MCP Inspector CLI sends for ``--tool-arg k=v``: text converted by the property's
+    top-level ``type`` (number/integer → a number, boolean, object/array → JSON), else text."""
+    props = spec.input_schema()["properties"]
+    out: dict[str, Any] = {}
+    for key, text in pairs.items():
+        kind = props.get(key, {}).get("type")
+        if kind in ("number", "integer"):
+            out[key] = float(text) if "." in text else int(text)
+        elif kind == "boolean":
+            out[key] = text.lower() == "true"
+        elif kind in ("object", "array"):
+            out[key] = json.loads(text)
+        else:
+            out[key] = text
+    return out
+
+
+def test_every_optional_argument_has_a_top_level_type_for_cli_clients() -> None:
+    for spec in TOOLS:
+        for name, prop in spec.input_schema()["properties"].items():
+            if "default" in prop and prop["default"] is None:
+                assert "type" in prop and "anyOf" not in prop, (spec.name, name, prop)
+
+
+def test_inspector_cli_text_arguments_reach_the_tool_as_numbers(fake_backend: Any) -> None:
+    [rank] = [s for s in TOOLS if s.name == "attention_rank"]
+    args = _inspector_cli_arguments(rank, {"budget": "3", "cost_weight": "0.5", "limit": "4"})
+    call_tool(fake_backend, "attention_rank", args)
+    [(called, kwargs)] = fake_backend.calls
+    assert called == "rank"
+    assert (kwargs["budget"], kwargs["cost_weight"], kwargs["limit"]) == (3, 0.5, 4)
+
+
+def test_an_explicit_null_still_means_the_default(fake_backend: Any) -> None:
+    call_tool(fake_backend, "attention_rank", {"budget": None, "cost_weight": None})
+    [(called, kwargs)] = fake_backend.calls
+    assert called == "rank"
+    assert kwargs["budget"] is None and kwargs["cost_weight"] is None
+
+
+def test_text_for_a_number_is_still_refused(fake_backend: Any) -> None:
+    with pytest.raises(ToolFailure, match=r"budget: .*integer.*'3'"):
+        call_tool(fake_backend, "attention_rank", {"budget": "3"})
+
+
 def test_survey_defaults_include_idle_to_false(fake_backend: Any) -> None:
     call_tool(fake_backend, "attention_survey", None)
     assert fake_backend.calls == [("survey", {"include_idle": False})]
@@ -72,7 +118,7 @@ def test_rank_refuses_a_negative_budget(fake_backend: Any) -> None:
 def test_rank_passes_budget_claims_and_limit_through(fake_backend: Any) -> None:
     call_tool(fake_backend, "attention_rank", {"budget": 2, "about_to_claim": ["c"], "limit": 3})
     assert fake_backend.calls == [
-        ("rank", {"budget": 2, "about_to_claim": ["c"], "limit": 3}),
+        ("rank", {"budget": 2, "about_to_claim": ["c"], "cost_weight": None, "limit": 3}),
     ]
 
 

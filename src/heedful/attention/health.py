@@ -18,6 +18,7 @@ memory store's ``trace_events``), over the most recent ``window_turns`` turns, a
 from __future__ import annotations
 
 import itertools
+import textwrap
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -123,15 +124,29 @@ class HealthReport:
             "signatures": [asdict(s) for s in self.signatures],
         }
 
-    def lines(self) -> list[str]:
-        """A plain-text table: the funnel, then one verdict line per signature."""
+    def lines(self, width: int = 80) -> list[str]:
+        """A plain-text table: the funnel, then one verdict per signature, within ``width``.
+
+        Funnel columns are as wide as their names; a signature's explanation that does not
+        fit after its verdict and name continues on indented lines.
+        """
         out = [f"attention health over {self.turns} turn(s), {self.events} event(s)", ""]
-        out.append(f"{'trigger':<24}" + "".join(f"{s:>12}" for s in _STAGES))
+        first = max([len("trigger"), *(len(r.trigger) for r in self.funnel)]) + 1
+        out.append(f"{'trigger':<{first}}" + "".join(f"{s:>{len(s) + 2}}" for s in _STAGES))
         for r in self.funnel:
-            out.append(f"{r.trigger:<24}" + "".join(f"{getattr(r, s):>12}" for s in _STAGES))
+            out.append(
+                f"{r.trigger:<{first}}" + "".join(f"{getattr(r, s):>{len(s) + 2}}" for s in _STAGES)
+            )
         out.append("")
         for s in self.signatures:
-            out.append(f"{s.verdict:<5} {s.name:<20} {s.line}")
+            head = f"{s.verdict:<5} {s.name:<20} "
+            out += textwrap.wrap(
+                s.line,
+                width=max(width, len(head) + 20),
+                initial_indent=head,
+                subsequent_indent=" " * len(head),
+                break_on_hyphens=False,
+            ) or [head.rstrip()]
         return out
 
 

@@ -16,9 +16,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar, runtime_checkable
 
+from heedful import tracing
 from heedful.bench.parallel import map_in_processes
+from heedful.span_relay import RelayedJob
 
-__all__ = ["Backend", "ProcessBackend", "SerialBackend", "local_backend"]
+__all__ = ["Backend", "ProcessBackend", "SerialBackend", "local_backend", "map_traced"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -84,3 +86,21 @@ class ProcessBackend:
 def local_backend(workers: int) -> Backend:
     """The backend of ``--workers N`` on this machine (1: this process)."""
     return SerialBackend() if workers <= 1 else ProcessBackend(workers)
+
+
+def map_traced(
+    backend: Backend, fn: Callable[[T], R], items: Sequence[T], *, in_flight: int | None = None
+) -> Iterator[R]:
+    """``backend.map(fn, items)``, with the spans each job records kept when tracing is on.
+
+    Worker processes and Ray tasks have no tracer of their own: each job records its spans as
+    plain data (:class:`heedful.span_relay.RelayedJob`) and they are replayed here, as children
+    of the current span, as each result arrives. With tracing off, or on this process's serial
+    backend, this is ``backend.map`` itself.
+    """
+    if not tracing.enabled() or isinstance(backend, SerialBackend):
+        yield from backend.map(fn, items, in_flight=in_flight)
+        return
+    for result, records in backend.map(RelayedJob(fn), items, in_flight=in_flight):
+        tracing.replay(records)
+        yield result

@@ -82,9 +82,16 @@ def calibration_html(rows: Sequence[CalibrationRow]) -> str:
 
 def calibration_table(rows: Sequence[CalibrationRow]) -> Table:
     """A terminal table: one line per controller policy."""
-    table = Table(title="predicted-VOC calibration (slope 1 and ECE 0 = calibrated)")
-    for col in ("policy", "reads", "slope", "ECE", "mean predicted", "mean realised", "inflation"):
-        table.add_column(col)
+    table = Table(
+        title="predicted-VOC calibration (slope 1 and ECE 0 = calibrated)",
+        caption="pred.: mean predicted VOC · real.: mean realised · infl.: inflation",
+    )
+    # Policy names are never cut (an 80-column terminal wraps the caption, not the names).
+    table.add_column(
+        "policy", no_wrap=True, min_width=max((len(r.policy) for r in rows), default=6)
+    )
+    for col in ("reads", "slope", "ECE", "pred.", "real.", "infl."):
+        table.add_column(col, justify="right", no_wrap=True)
     for r in rows:
         table.add_row(
             r.policy,

@@ -37,29 +37,52 @@ LIFT_HEADERS = (
 )
 USAGE_HEADERS = ("policy", "calls", "cached", "prompt tok", "completion tok", "errors", "latency s")
 
+#: Terminal headers: short, so every table fits 80 columns (intervals go under their means).
+_SHORT = {
+    "modes": ("policy", "mode", "score", "accuracy", "net utility", "flagged"),
+    "rescue": ("policy", "rescue rate", "attn right", "prod right", "pairs"),
+    "lift": ("advised − base", "mode", "score", "accuracy", "auth. read", "pairs"),
+    "usage": ("policy", "calls", "cached", "prompt tok", "compl. tok", "errors", "latency s"),
+}
+#: Terminal header of each failure-split stage.
+_STAGE_SHORT = {
+    "initiation": "init.",
+    "selection": "sel.",
+    "retrieval": "retr.",
+    "evidence": "evid.",
+    "reasoning": "reas.",
+    "endpoint": "endp.",
+    "pass": "pass",
+}
 
-def _pct(p: Proportion) -> str:
-    return "—" if p.p is None else f"{100 * p.p:.0f}% [{100 * p.lo:.0f}, {100 * p.hi:.0f}]"
+
+def _pct(p: Proportion, sep: str = " ") -> str:
+    return "—" if p.p is None else f"{100 * p.p:.0f}%{sep}[{100 * p.lo:.0f}, {100 * p.hi:.0f}]"
 
 
-def _mean(m: MeanCI | None, digits: int) -> str:
-    return "—" if m is None else f"{m.mean:.{digits}f} [{m.lo:.{digits}f}, {m.hi:.{digits}f}]"
+def _mean(m: MeanCI | None, digits: int, sep: str = " ") -> str:
+    if m is None:
+        return "—"
+    return f"{m.mean:.{digits}f}{sep}[{m.lo:.{digits}f}, {m.hi:.{digits}f}]"
 
 
-def _diff(d: PairedDiff | None, digits: int) -> str:
-    return "—" if d is None else f"{d.mean:+.{digits}f} [{d.lo:+.{digits}f}, {d.hi:+.{digits}f}]"
+def _diff(d: PairedDiff | None, digits: int, sep: str = " ") -> str:
+    if d is None:
+        return "—"
+    return f"{d.mean:+.{digits}f}{sep}[{d.lo:+.{digits}f}, {d.hi:+.{digits}f}]"
 
 
-def _rows(agents: AgentAggregates) -> dict[str, list[list[str]]]:
+def _rows(agents: AgentAggregates, sep: str = " ") -> dict[str, list[list[str]]]:
+    """Cells of each table; ``sep`` goes between a value and its interval (and in lift names)."""
     modes = [r for r in agents.modes if r.family == ALL_FAMILIES]
     return {
         "modes": [
             [
                 r.policy,
                 r.mode,
-                _mean(r.score, 1),
-                _pct(r.action_correct),
-                _mean(r.net_utility, 3),
+                _mean(r.score, 1, sep),
+                _pct(r.action_correct, sep),
+                _mean(r.net_utility, 3, sep),
                 str(r.protocol_errors),
                 str(r.n_trials),
             ]
@@ -68,9 +91,9 @@ def _rows(agents: AgentAggregates) -> dict[str, list[list[str]]]:
         "rescue": [
             [
                 r.policy,
-                _pct(r.rescue),
-                _pct(r.attention_correct),
-                _pct(r.production_correct),
+                _pct(r.rescue, sep),
+                _pct(r.attention_correct, sep),
+                _pct(r.production_correct, sep),
                 str(r.n_pairs),
             ]
             for r in agents.rescue
@@ -78,11 +101,11 @@ def _rows(agents: AgentAggregates) -> dict[str, list[list[str]]]:
         ],
         "lift": [
             [
-                f"{r.advised} − {r.base}",
+                f"{r.advised}{sep}− {r.base}",
                 r.mode,
-                _diff(r.score, 1),
-                _diff(r.action_correct, 2),
-                _diff(r.authoritative_rate, 2),
+                _diff(r.score, 1, sep),
+                _diff(r.action_correct, 2, sep),
+                _diff(r.authoritative_rate, 2, sep),
                 str(r.n_pairs),
             ]
             for r in agents.lift
@@ -114,32 +137,62 @@ _TITLES = {
 }
 
 
+def _widest(cells: list[str], cap: int = 24) -> int:
+    """The longest line among ``cells`` (at most ``cap``: a longer name folds)."""
+    return min(cap, max((len(line) for c in cells for line in c.splitlines()), default=1))
+
+
 def agent_tables(results: Results) -> list[Table]:
-    """Rich tables of the agent aggregates (empty for a run without agents)."""
+    """Rich tables of the agent aggregates (empty for a run without agents).
+
+    Made for an 80-column terminal: short headers (a caption spells out the failure-split
+    ones), each interval on the line under its value, names never cut.
+    """
     agents = results.aggregates.agents
     if agents is None or not agents.modes:
         return []
     out: list[Table] = []
-    for key, rows in _rows(agents).items():
+    for key, rows in _rows(agents, sep="\n").items():
         if not rows:
             continue
-        title, headers = _TITLES[key]
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
-        for i, h in enumerate(headers):
-            t.add_column(h, justify="left" if i == 0 else "right", no_wrap=True)
+        title = _TITLES[key][0]
+        t = Table(
+            title=title,
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            collapse_padding=True,
+            pad_edge=False,
+        )
+        for i, h in enumerate(_SHORT[key]):
+            t.add_column(
+                h,
+                justify="left" if i == 0 or h == "mode" else "right",
+                overflow="fold",
+                min_width=_widest([cells[i] for cells in rows]),
+            )
         for cells in rows:
-            t.add_row(*cells)
+            # Trials per mode are the failure split's row totals: not repeated in 80 columns.
+            t.add_row(*cells[: len(_SHORT[key])])
         out.append(t)
     split = Table(
         title="agents — failure split (first failing stage, document 000 §13)",
         title_justify="left",
         box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        pad_edge=False,
+        caption=" · ".join(
+            f"{short} {stage}" for stage, short in _STAGE_SHORT.items() if short != stage
+        )
+        + " (no answer)",
+        caption_justify="left",
     )
-    for h in ("policy", "mode", *STAGES):
-        split.add_column(h, justify="left" if h in ("policy", "mode") else "right")
-    for r in agents.modes:
-        if r.family == ALL_FAMILIES:
-            split.add_row(r.policy, r.mode, *(str(r.split.get(s, 0)) for s in STAGES))
+    shown = [r for r in agents.modes if r.family == ALL_FAMILIES]
+    split.add_column("policy", overflow="fold", min_width=_widest([r.policy for r in shown]))
+    split.add_column("mode", overflow="fold", min_width=_widest([r.mode for r in shown]))
+    for stage in STAGES:
+        split.add_column(_STAGE_SHORT.get(stage, stage), justify="right")
+    for r in shown:
+        split.add_row(r.policy, r.mode, *(str(r.split.get(s, 0)) for s in STAGES))
     out.insert(0, split)
     return out
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from heedful.bench.aggregate import aggregate
-from heedful.bench.backend import Backend, ProcessBackend
+from heedful.bench.backend import Backend, ProcessBackend, map_traced
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.initiation import with_initiation
 from heedful.bench.manifest import build_manifest
@@ -359,7 +359,7 @@ def run_benchmark(
         else:
             task = ScenarioTask(tuple(_specs(policies)), job)
             items = list(zip(scenarios, keys, strict=True))
-            outputs = (backend or ProcessBackend(n_workers)).map(task, items)
+            outputs = map_traced(backend or ProcessBackend(n_workers), task, items)
             for i, (summary, recs) in enumerate(outputs):
                 summaries.append(summary)
                 records += recs

@@ -5,8 +5,9 @@
 installed (they never run otherwise). A sealed hold-out run records counts only — no scenario id
 and no family — as its progress bar does.
 
-Scenarios played in worker processes (``--workers`` above 1) record no scenario span: tracing is
-per process (see :mod:`heedful.tracing`); the run span then carries the worker count.
+Scenarios played in worker processes (``--workers`` above 1, a Ray backend) record their spans
+there as plain data, replayed under the run span as results arrive
+(:func:`heedful.bench.backend.map_traced`); the run span also carries the worker count.
 """
 
 from __future__ import annotations

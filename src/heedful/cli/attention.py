@@ -48,5 +48,7 @@ def attention_health(
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
         return
-    for line in report.lines():
+    import shutil
+
+    for line in report.lines(width=shutil.get_terminal_size().columns):
         typer.echo(line)

@@ -85,12 +85,43 @@ def test_sealed_run_records_counts_but_no_scenario_id_or_family(
         assert not [v for v in (span.attributes or {}).values() if scenarios[0].id in str(v)]
 
 
-def test_parallel_run_records_the_run_span_with_its_worker_count(
+def _shape(spans: InMemorySpanExporter) -> list[tuple[str, str, tuple[tuple[str, object], ...]]]:
+    """Each span as (name, parent's name, attributes but the worker count), sorted."""
+    finished = spans.get_finished_spans()
+    by_id = {s.context.span_id: s.name for s in finished}
+    return sorted(
+        (
+            s.name,
+            by_id.get(s.parent.span_id, "") if s.parent else "",
+            tuple(
+                sorted(
+                    (k, v) for k, v in (s.attributes or {}).items() if k != "heedful.bench.workers"
+                )
+            ),
+        )
+        for s in finished
+    )
+
+
+def test_parallel_run_relays_worker_spans_as_a_serial_run_records_them(
     spans: InMemorySpanExporter,
 ) -> None:
-    scenarios = generate_family("A", 2, seed=0)
-    run_benchmark(scenarios, ["random"], trials=1, seed=0, progress=False, workers=2)
-    names = [s.name for s in spans.get_finished_spans()]
-    # Scenarios ran in worker processes, which do not trace (see heedful.tracing).
-    assert names == ["heedful.bench.run"]
-    assert dict(spans.get_finished_spans()[0].attributes or {})["heedful.bench.workers"] == 2
+    scenarios = generate_family("A", 3, seed=0)
+    run_benchmark(scenarios, ["voc", "random"], trials=1, seed=0, progress=False, workers=1)
+    serial = _shape(spans)
+    spans.clear()
+    run_benchmark(scenarios, ["voc", "random"], trials=1, seed=0, progress=False, workers=2)
+    finished = spans.get_finished_spans()
+    [run] = [s for s in finished if s.name == "heedful.bench.run"]
+    assert dict(run.attributes or {})["heedful.bench.workers"] == 2
+    # Scenario spans were recorded in the workers and replayed here, under this run's span,
+    # with the controller spans of the voc policy under them: the same tree as a serial run.
+    assert _shape(spans) == serial
+    scenario_spans = [s for s in finished if s.name == "heedful.bench.scenario"]
+    assert len(scenario_spans) == 3
+    assert {s.parent.span_id for s in scenario_spans if s.parent} == {run.context.span_id}
+    assert all(s.context.trace_id == run.context.trace_id for s in finished)
+    for s in scenario_spans:
+        assert s.start_time is not None and run.start_time is not None
+        assert s.end_time is not None and run.end_time is not None
+        assert run.start_time <= s.start_time <= s.end_time <= run.end_time

@@ -176,3 +176,27 @@ def test_a_failing_job_raises_its_own_error_and_results_keep_their_order(cluster
         assert list(backend.map(_check, [3, 1, 2], in_flight=2)) == [3, 1, 2]
         with pytest.raises(InvalidArgumentError, match=r"^job 0 refused$"):
             list(backend.map(_check, [1, 0, 2]))
+
+
+def test_spans_recorded_in_ray_tasks_are_replayed_under_the_run_span(cluster: None) -> None:
+    from heedful import tracing
+    from heedful.bench.families import generate_family
+    from heedful.bench.runner import run_benchmark
+    from heedful.span_relay import RecordingTracer
+
+    recorder = RecordingTracer()
+    tracing.install(recorder)
+    try:
+        with ray_backend() as backend:
+            run_benchmark(
+                generate_family("A", 2, seed=0), ["voc"], trials=1, seed=0, progress=False,
+                backend=backend,
+            )  # fmt: skip
+    finally:
+        tracing.uninstall()
+    records = recorder.records
+    [run] = [i for i, r in enumerate(records) if r.name == "heedful.bench.run"]
+    scenarios = [i for i, r in enumerate(records) if r.name == "heedful.bench.scenario"]
+    assert len(scenarios) == 2 and all(records[i].parent == run for i in scenarios)
+    nexts = [r for r in records if r.name == "heedful.controller.next"]
+    assert nexts and all(r.parent in scenarios for r in nexts)

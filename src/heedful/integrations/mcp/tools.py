@@ -67,12 +67,43 @@ class ToolSpec:
     read_only: bool
 
     def input_schema(self) -> dict[str, Any]:
-        """Return the JSON Schema of the arguments (``additionalProperties: false``)."""
+        """Return the JSON Schema of the arguments (``additionalProperties: false``).
+
+        An optional argument (default ``null``) is described by its type alone, e.g.
+        ``{"type": "integer", "minimum": 0, "default": null}`` rather than ``anyOf`` with
+        ``null``: clients that convert command-line text by a property's top-level ``type``
+        (the MCP Inspector CLI sends ``budget=3`` as the string ``"3"`` otherwise, which the
+        strict arguments refuse) can then pass it. Omitting it means null, and an explicit
+        ``null`` is still accepted.
+        """
         schema = self.args.model_json_schema()
         # The model's own title and docstring are for developers, not the agent.
         schema.pop("title", None)
         schema.pop("description", None)
+        defs = schema.get("$defs", {})
+        for name, prop in schema.get("properties", {}).items():
+            schema["properties"][name] = _typed_optional(prop, defs)
         return schema
+
+
+def _typed_optional(prop: dict[str, Any], defs: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"anyOf": [X, {"type": "null"}], ...}`` with a null default → X's schema, typed."""
+    branches = prop.get("anyOf")
+    if prop.get("default", 0) is not None or not isinstance(branches, list):
+        return prop
+    kept = [b for b in branches if b != {"type": "null"}]
+    if len(kept) != 1 or len(branches) != 2:
+        return prop
+    inner = dict(kept[0])
+    if "type" not in inner and "$ref" in inner:
+        # A $ref sibling: its target's type, so a client knows to send an object.
+        target = defs.get(str(inner["$ref"]).rsplit("/", 1)[-1], {})
+        if "type" in target:
+            inner["type"] = target["type"]
+    if "type" not in inner:
+        return prop
+    rest = {k: v for k, v in prop.items() if k != "anyOf"}
+    return {**inner, **rest}
 
 
 def _survey(backend: Backend, args: SurveyArgs) -> Mapping[str, Any]:

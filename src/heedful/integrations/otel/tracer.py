@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from opentelemetry import trace
 from opentelemetry.trace import Status, StatusCode
 
 from heedful import __version__, tracing
-from heedful.tracing import Attributes
+from heedful.tracing import Attributes, SpanRecord
 
 __all__ = ["INSTRUMENTATION_NAME", "OtelTracer", "instrument", "uninstrument"]
 
@@ -80,6 +80,30 @@ class OtelTracer:
     def current(self) -> tracing.Span:
         """The span current in this context."""
         return _SpanHandle(trace.get_current_span())
+
+    def replay(self, records: Sequence[SpanRecord]) -> None:
+        """Emit spans a worker recorded as real spans, children of the current span.
+
+        Each keeps its recorded start and end time, attributes, events and error status; a
+        record's parent is the span made from its parent record (parents precede children).
+        """
+        made: list[trace.Span] = []
+        for record in records:
+            context = None if record.parent < 0 else trace.set_span_in_context(made[record.parent])
+            otel_span = self._tracer.start_span(
+                record.name,
+                context=context,
+                attributes=record.attributes,
+                start_time=record.start_ns,
+            )
+            for name, at, attributes in record.events:
+                otel_span.add_event(name, attributes, timestamp=at)
+            if record.error is not None:
+                otel_span.set_attribute(ERROR_TYPE, record.error)
+                otel_span.set_status(Status(StatusCode.ERROR, record.error))
+            made.append(otel_span)
+        for otel_span, record in zip(made, records, strict=True):
+            otel_span.end(end_time=record.end_ns)
 
 
 def instrument(tracer_provider: trace.TracerProvider | None = None) -> OtelTracer:
