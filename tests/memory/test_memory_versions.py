@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from memory_fakes import FakeClock
 
 from heedful.memory import MIGRATIONS, SCHEMA_VERSION, Store
@@ -153,3 +156,38 @@ def test_optimize_search_merges_the_index_and_keeps_every_result() -> None:
         assert [[h.node_id for h in store.search(q, 20)] for q in queries] == before
         assert store.search_many(queries, 20) == before
         assert store.graph_versions() == versions  # the graph itself did not change
+
+
+_WORDS = ["alpha", "beta", "gamma", "delta"]
+_STEP = st.one_of(
+    st.tuples(st.just("add"), st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4)),
+    st.tuples(st.just("reword"), st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4)),
+    st.tuples(st.just("confidence"), st.floats(0.0, 1.0)),
+    st.tuples(st.just("delete"), st.none()),
+    st.tuples(st.just("edge"), st.none()),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_STEP, max_size=12), st.integers(0, 2**16))
+def test_remembered_searches_always_equal_fresh_ones(
+    steps: list[tuple[str, object]], seed: int
+) -> None:
+    rng = random.Random(seed)
+    queries = ["alpha", "beta gamma", "delta alpha beta", "gamma"]
+    with _store() as store:
+        for kind, arg in steps:
+            ids = [n.id for n in store.nodes()]
+            if kind == "add":
+                store.add_node(Node(id=f"x{rng.randrange(10**9)}", content=" ".join(arg)))  # type: ignore[arg-type]
+            elif ids and kind == "reword":
+                store.update_node(rng.choice(ids), content=" ".join(arg))  # type: ignore[arg-type]
+            elif ids and kind == "confidence":
+                store.update_node(rng.choice(ids), confidence=float(arg))  # type: ignore[arg-type]
+            elif ids and kind == "delete":
+                store.delete_node(rng.choice(ids))
+            elif len(ids) > 1 and kind == "edge":
+                a, b = rng.sample(ids, 2)
+                store.add_edge(Edge(src=a, dst=b, edge_type=EdgeType.SUPPORTS))
+            fresh = [[h.node_id for h in store.search(q, 3)] for q in queries]
+            assert store.search_many(queries, 3) == fresh
