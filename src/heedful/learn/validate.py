@@ -20,6 +20,7 @@ import numpy as np
 
 from heedful.attention import AttentionContext, Estimate, SelectorConfig
 from heedful.bench.runner import collect_choices
+from heedful.decision import UNINFORMATIVE_TOLERANCE
 from heedful.errors import ProblemTooLargeError
 from heedful.learn.dataset import EstimatorPolicy, OracleLabeler
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor
@@ -120,6 +121,21 @@ class StateCache:
     def regret(self, score: Scorer) -> float:
         """``V* − V(S)`` of the static choices under ``score`` (exact, on the true problem)."""
         return self.best - self.labeler.set_value(self.rollout(score))
+
+    @property
+    def gap(self) -> float:
+        """``V* − U_random``: what the bench's attention score divides the regret by."""
+        return self.best - self.labeler.u_random
+
+    def score_loss(self, score: Scorer) -> float | None:
+        """``100 − score`` of the static choices (``100 · regret / gap``; the bench's score).
+
+        None when the scenario is uninformative (no policy can beat random; the bench leaves
+        such trials out of its score means).
+        """
+        if self.gap < UNINFORMATIVE_TOLERANCE:
+            return None
+        return 100.0 * self.regret(score) / self.gap
 
 
 def validation_regrets(
