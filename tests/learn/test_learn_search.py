@@ -67,3 +67,13 @@ def test_score_loss_is_the_bench_score_shortfall(caches) -> None:  # type: ignor
 def test_an_unknown_objective_is_one_clear_error(caches) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(InvalidArgumentError, match="search objective"):
         objective(caches, RidgeRanker.identity().predict, "accuracy")
+
+
+def test_the_fit_does_not_depend_on_what_the_caches_were_asked_before() -> None:
+    config = RankerConfig(search_terms=2, search_max_steps=2)
+    scenarios = training_scenarios("G", 4, 12)
+    fresh, _ = regret_search(state_caches(scenarios, FeatureExtractor()), config)
+    used = state_caches(scenarios, FeatureExtractor())
+    regret_search(used, RankerConfig(search_terms=3, search_max_steps=3, search_objective="score"))
+    again, _ = regret_search(used, config)
+    assert fresh.to_dict() == again.to_dict()

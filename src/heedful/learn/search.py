@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from heedful.errors import InvalidArgumentError
 from heedful.learn.config import RankerConfig
 from heedful.learn.features import FEATURE_NAMES
 from heedful.learn.ranker import RidgeRanker
-from heedful.errors import InvalidArgumentError
 from heedful.learn.validate import Scorer, StateCache
 
 __all__ = ["objective", "regret_search"]
@@ -45,8 +45,17 @@ _REF_SCORE = 10.0  # typical 100 − score of voc-model
 
 
 def _scales(caches: Sequence[StateCache]) -> np.ndarray:
-    """Standard deviation of each feature over the candidates of every cached state."""
-    rows = [x for c in caches for state in c.states.values() for x in state.values()]
+    """Standard deviation of each feature over the states the model-based order visits.
+
+    Only those states (not every state a cache holds), so the scales — and with them the search
+    grid — depend on the training scenarios alone, not on what was asked of the caches before.
+    """
+    identity = RidgeRanker.identity().predict
+    rows = []
+    for cache in caches:
+        path = cache.rollout(identity)
+        for k in range(len(path) + 1):
+            rows.extend(cache.states.get(frozenset(path[:k]), {}).values())
     if not rows:
         return np.ones(len(FEATURE_NAMES))
     scale = np.asarray(rows).std(axis=0)
@@ -98,10 +107,6 @@ def regret_search(
         The fitted model (the identity when no step helped) and a report of the search.
     """
     d = len(FEATURE_NAMES)
-    # Features are visited in a first pass of the model-based order, so the scales see them.
-    identity = RidgeRanker.identity()
-    for cache in caches:
-        cache.rollout(identity.predict)
     scale = _scales(caches)
     unit = float(scale[_BASE])  # one step g moves a weight by g·sd(model_net) per feature sd
     weights = np.zeros(d)
