@@ -103,7 +103,8 @@ def main() -> None:
     trained_on = list(default.manifest["families"])
     others = [c for c in sorted(FAMILIES) if c not in trained_on]
     print(f"default model: {default_model_path()} (trained on {','.join(trained_on)}, "
-          f"count {default.manifest['count']}); condition "
+          f"count {default.manifest['count']}, fit {default.manifest.get('fit', 'ridge')}); "
+          f"condition "
           f"{'adaptive' if args.adaptive else 'static'}; shift {shift}")  # fmt: skip
     evaluate("default model, training families", trained_on, default_model_path(), args, shift)
     evaluate("default model, transfer families", others, default_model_path(), args, shift)
@@ -116,8 +117,12 @@ def main() -> None:
         )
         path = Path(tmp) / "reverse.json"
         reverse.save(path)
+        man = reverse.manifest
+        terms = man["search"]["terms"] if man["fit"] == "search" and man["search"] else {}
         print(f"\nreverse model trained on {','.join(others)} in "
-              f"{time.perf_counter() - start:.0f} s")  # fmt: skip
+              f"{time.perf_counter() - start:.0f} s: fit {man['fit']} "
+              f"{' '.join(f'{k} {v:+.4f}' for k, v in terms.items())} "
+              f"(validation: {man['validation'].get('best_fit')})")  # fmt: skip
         evaluate("reverse model, transfer families", trained_on, path, args, shift)
 
 

@@ -17,9 +17,7 @@ def test_gains_by_family_are_paired_regret_and_score_differences() -> None:
         trials = [t for t in comp.results.trials if t.family == family]
         reg = {(t.scenario_id, t.trial, t.policy): t.regret for t in trials}
         diffs = [
-            reg[(s, k, "voc")] - reg[(s, k, "voc-model")]
-            for (s, k, p) in reg
-            if p == "voc-model"
+            reg[(s, k, "voc")] - reg[(s, k, "voc-model")] for (s, k, p) in reg if p == "voc-model"
         ]
         assert regret is not None and regret.mean == pytest.approx(sum(diffs) / len(diffs))
         assert score is not None and regret.n == len(diffs)

@@ -49,7 +49,8 @@ class RankerConfig:
         search_objective: What the search minimises on the training scenarios and the selection
             compares on validation ones: ``"regret"`` (mean static regret, utility units) or
             ``"score"`` (mean ``100 − attention score``, the regret of each scenario divided by
-            its ``V* − U_random`` as in the bench's score).
+            its ``V* − U_random`` as in the bench's score) or ``"both"`` (``regret / 0.01 +
+            (100 − score) / 10``). ``benchmarks/learn_search.py`` compares them.
     """
 
     ridge: float = 1000.0

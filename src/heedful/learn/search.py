@@ -51,7 +51,7 @@ def _scales(caches: Sequence[StateCache]) -> np.ndarray:
     grid — depend on the training scenarios alone, not on what was asked of the caches before.
     """
     identity = RidgeRanker.identity().predict
-    rows = []
+    rows: list[np.ndarray] = []
     for cache in caches:
         path = cache.rollout(identity)
         for k in range(len(path) + 1):
@@ -73,7 +73,10 @@ def _model(weights: np.ndarray, intercept: float, scale: np.ndarray) -> RidgeRan
 
 
 def objective(caches: Sequence[StateCache], score: Scorer, kind: str) -> float:
-    """Mean static regret (``"regret"``) or mean ``100 − score`` (``"score"``) of a scorer.
+    """Mean static regret (``"regret"``), mean ``100 − score`` (``"score"``) or both of a scorer.
+
+    ``"both"`` is ``regret / 0.01 + (100 − score) / 10``: each over a typical value of
+    ``voc-model``'s, so the two weigh alike.
 
     Raises:
         InvalidArgumentError: an unknown kind.
