@@ -88,6 +88,10 @@ def main() -> None:
         help="training scenarios per family of the reverse model (default: the default model's)",
     )  # fmt: skip
     ap.add_argument("--no-reverse", action="store_true", help="skip the reverse-transfer model")
+    ap.add_argument(
+        "--family", default=None,
+        help="only evaluate the default model on these families (e.g. G,B: the default suite)",
+    )  # fmt: skip
     ap.add_argument("--trials", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--adaptive", action="store_true")
@@ -106,6 +110,10 @@ def main() -> None:
           f"count {default.manifest['count']}, fit {default.manifest.get('fit', 'ridge')}); "
           f"condition "
           f"{'adaptive' if args.adaptive else 'static'}; shift {shift}")  # fmt: skip
+    if args.family:
+        chosen = args.family.split(",")
+        evaluate("default model", chosen, default_model_path(), args, shift)
+        return
     evaluate("default model, training families", trained_on, default_model_path(), args, shift)
     evaluate("default model, transfer families", others, default_model_path(), args, shift)
     if args.no_reverse:
