@@ -8,20 +8,25 @@ on 2 cores. Every time is printed with a ratio against a baseline measured in th
 * inference (the ranker's dot product on a feature vector) against the model-based estimator's
   ``estimate`` of the same candidate, which ``voc-model`` pays per candidate anyway — and the
   feature extraction (which calls that estimator and the heuristic) against it too;
-* training (the recipe in the shipped model's manifest) against one ``voc-model`` bench pass
-  over the same training scenarios. Wall time and this process's CPU time are both shown (the
-  machine may be shared: CPU time is what 2 free cores would take, as one process uses one).
+* training (the recipe in the shipped model's manifest, rows collected by 2 worker processes as
+  ``heedful learn train`` does on 2 cores) against one ``voc-model`` bench pass over the same
+  training scenarios. Wall time and CPU time are both shown; the machine may be shared, so the
+  goal is checked on the CPU time it would take on 2 free cores: this process's (the search and
+  the validation run here, serially) plus half the workers' (the collection, split over 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import time
 
 import numpy as np
 
 from _timing import best_time
 from heedful.attention import ModelEstimator
+from heedful.bench.backend import local_backend
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.runner import collect_choices
 from heedful.learn.dataset import training_scenarios
@@ -103,12 +108,19 @@ def training(count: int) -> None:
 
     base = best_time(one_pass, 1)
     wall, cpu = time.perf_counter(), time.process_time()
-    train_model(fams, count, int(man["seed"]), rounds=int(man["rounds"]))
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    train_model(fams, count, int(man["seed"]), rounds=int(man["rounds"]), backend=local_backend(2))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    print(f"training recipe: families {','.join(fams)}, count {count}, rounds {man['rounds']}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    workers = (after.ru_utime + after.ru_stime) - (kids.ru_utime + kids.ru_stime)
+    free = cpu + workers / 2  # this process's serial part + the workers' part on two cores
+    print(f"training recipe: families {','.join(fams)}, count {count}, rounds {man['rounds']}, "
+          f"2 worker processes (as `heedful learn train` on 2 cores)")  # fmt: skip
     print(f"  one voc-model bench pass (baseline) {base:7.1f} s wall  1.00×")
     print(f"  training                            {wall:7.1f} s wall  {wall / base:.1f}×; "
-          f"{cpu:.1f} s CPU; goal ≤ 120 s: {'ok' if cpu <= 120 else 'MISSED'} (CPU)")  # fmt: skip
+          f"CPU {cpu:.1f} s here + {workers:.1f} s in the workers; on 2 free cores "
+          f"≈ {free:.1f} s; goal ≤ 120 s: {'ok' if free <= 120 else 'MISSED'} "
+          f"(load average {os.getloadavg()[0]:.1f})")  # fmt: skip
 
 
 def main() -> None:

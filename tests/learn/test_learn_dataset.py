@@ -88,12 +88,15 @@ def test_training_records_its_manifest() -> None:
     assert man["seed_stream"] not in {int(s) for s in Stream}
     val = man["validation"]
     assert val["scenarios_per_family"] == 4 and val["scenarios"] <= 4
-    assert set(val["mean_regret"]) == {"none", "100.0", "1000.0", "10000.0", "1000000.0"}
+    assert set(val["mean_regret"]) == {"none", "100.0", "1000.0", "10000.0", "1000000.0", "search"}
     assert val["selected"] in val["mean_regret"]
+    assert man["search"]["scenarios"] <= 3 and man["config"]["search_objective"] == "regret"
     if val["selected"] == "none":  # no correction: the model-based estimate as it is
-        assert man["ridge"] is None and not np.any(model.weights)
+        assert man["fit"] == "none" and man["ridge"] is None and not np.any(model.weights)
+    elif val["selected"] == "search":
+        assert man["fit"] == "search" and man["ridge"] is None
     else:
-        assert man["ridge"] == float(val["selected"])
+        assert man["fit"] == "ridge" and man["ridge"] == float(val["selected"])
 
 
 def test_stop_offset_separates_states_worth_continuing_from_states_to_stop() -> None:

@@ -94,3 +94,14 @@ def test_shipped_default_model_loads_with_its_training_manifest() -> None:
     assert man["families"] and man["count"] >= 1 and man["features_hash"]
     assert "heedful learn train" in man["command"]
     assert model.feature_names == FEATURE_NAMES
+
+
+def test_shipped_model_is_the_fit_its_validation_selected() -> None:
+    man = load_ranker(None).manifest
+    val = man["validation"]
+    assert man["fit"] == ("ridge" if val["selected"] not in ("none", "search") else val["selected"])
+    if man["fit"] != "none":  # a kept correction beat no correction by selection_z SEs
+        best = val["best_fit"]
+        assert best["fit"] == val["selected"]
+        assert best["mean_gain"] > val["selection_z"] * best["se"] > 0.0
+        assert val["mean_regret"][val["selected"]] < val["mean_regret"]["none"]

@@ -17,7 +17,9 @@ def learn_train(
     family: str = typer.Option(
         "G,B,C,E", "--family", help="Families to train on, e.g. G,B,C,E (or all)."
     ),
-    count: int = typer.Option(30, "--count", help="Training scenarios per family."),
+    count: int = typer.Option(
+        100, "--count", help="Training scenarios per family (the default model's: 100)."
+    ),
     seed: int = typer.Option(0, "--seed", help="Root seed of the training scenarios."),
     rounds: int = typer.Option(
         2, "--rounds", help="Collection rounds (round ≥ 2 adds the ranker's own states)."

@@ -37,14 +37,34 @@ class RankerConfig:
             validation gain exceeds this many standard errors of the paired per-scenario
             difference (otherwise "no correction" is kept: validation noise must not pick a
             model that is worse than the estimate it corrects).
+        search: Also fit the regret-search model (:mod:`heedful.learn.search`) on the training
+            scenarios and offer it to the selection.
+        search_grid: Steps tried per coordinate of the regret search, in units of the standard
+            deviation of ``model_net`` per standard deviation of the feature.
+        search_terms: Largest number of non-zero weights of the regret-search model.
+        search_min_gain: A search step is taken only if it lowers the mean training regret by at
+            least this much (utility units; the mean regret of ``voc-model`` on the training
+            families is about 0.01).
+        search_max_steps: Largest number of search steps.
+        search_objective: What the search minimises on the training scenarios and the selection
+            compares on validation ones: ``"regret"`` (mean static regret, utility units) or
+            ``"score"`` (mean ``100 − attention score``, the regret of each scenario divided by
+            its ``V* − U_random`` as in the bench's score) or ``"both"`` (``regret / 0.01 +
+            (100 − score) / 10``). ``benchmarks/learn_search.py`` compares them.
     """
 
     ridge: float = 1000.0
     ridge_grid: tuple[float, ...] = (100.0, 1000.0, 10000.0, 1e6)
-    validation_count: int = 25
+    validation_count: int = 150
     selection_z: float = 1.0
     label_clip: float = 5.0
     random_rollouts: int = 2
+    search: bool = True
+    search_grid: tuple[float, ...] = (-0.5, -0.2, -0.1, -0.05, -0.02, 0.02, 0.05, 0.1, 0.2, 0.5)
+    search_terms: int = 4
+    search_min_gain: float = 1e-4
+    search_max_steps: int = 12
+    search_objective: str = "regret"
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,8 @@ class OracleLabeler:
         subsets, values = decision.all_subset_values(self.problem, self.budget)
         masks = [(np.left_shift(np.int64(1), s.astype(np.int64))).sum(axis=1) for s in subsets]
         self.masks = np.concatenate(masks).astype(np.int64)
+        #: Exact mean ``V(S)`` over subsets of budget size: the bench's ``U_random``.
+        self.u_random = float(values[-1].mean())
         self.values = np.concatenate(values)
         self._value_of = dict(zip(self.masks.tolist(), self.values.tolist(), strict=True))
         self._index = {sid: i for i, sid in enumerate(self.problem.source_ids)}

@@ -17,7 +17,7 @@ from heedful.bench.runner import run_benchmark
 from heedful.bench.stats import MeanCI, PairedDiff, bootstrap_mean, paired_difference
 from heedful.model import Scenario
 
-__all__ = ["Comparison", "compare_policies"]
+__all__ = ["Comparison", "compare_policies", "gains_by_family"]
 
 
 @dataclass(frozen=True)
@@ -83,3 +83,39 @@ def compare_policies(
             higher_is_better=False,
         )
     return Comparison(regret, score, paired, res)
+
+
+def gains_by_family(
+    results: Results, policy: str, other: str, *, seed: int = 0
+) -> dict[str, tuple[PairedDiff | None, PairedDiff | None]]:
+    """Per family, how much better ``policy`` does than ``other`` on the same trials.
+
+    Returns family → (``regret(other) − regret(policy)``, ``score(policy) − score(other)``),
+    each a paired mean with a bootstrap CI clustered by scenario: positive means ``policy`` is
+    better on both. Trials where either score is undefined (uninformative) are left out of the
+    score difference.
+    """
+    rng = np.random.default_rng([seed, 11])
+    mine = {(t.scenario_id, t.trial): t for t in results.trials if t.policy == policy}
+    out: dict[str, tuple[PairedDiff | None, PairedDiff | None]] = {}
+    pairs_by: dict[str, list[tuple[TrialRecord, TrialRecord]]] = {}
+    for t in results.trials:
+        if t.policy == other and (t.scenario_id, t.trial) in mine:
+            pairs_by.setdefault(t.family, []).append((mine[(t.scenario_id, t.trial)], t))
+    for family in sorted(pairs_by):
+        pairs = pairs_by[family]
+        regret = paired_difference(
+            [o.regret for _, o in pairs],
+            [p.regret for p, _ in pairs],
+            rng,
+            clusters=[p.scenario_id for p, _ in pairs],
+        )
+        scored = [(p, o) for p, o in pairs if p.score is not None and o.score is not None]
+        score = paired_difference(
+            [p.score for p, _ in scored if p.score is not None],
+            [o.score for _, o in scored if o.score is not None],
+            rng,
+            clusters=[p.scenario_id for p, _ in scored],
+        )
+        out[family] = (regret, score)
+    return out

@@ -1,4 +1,8 @@
-"""The supervised ranker: ridge regression on standardised features, saved as plain JSON.
+"""The supervised ranker: a linear correction of the model-based estimate, saved as plain JSON.
+
+Its weights are fitted either by ridge regression on standardised features (here, pointwise on
+the oracle label) or by the regret search of :mod:`heedful.learn.search` (on the exact regret of
+the policy it drives); training keeps whichever validates best, or no correction at all.
 
 Why a linear model on numpy and not gradient-boosted trees: the features already contain the
 estimators' own values (the model-based VOI, the heuristic's pieces), so what is left to learn is

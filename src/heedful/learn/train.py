@@ -3,8 +3,9 @@
 Two rounds by default: round 1 collects states under the model-based and random behaviours and
 fits; round 2 adds the states the fitted ranker itself visits (DAgger-style) and refits on all.
 Then one fit per penalty of ``RankerConfig.ridge_grid`` (each with its own stop offset,
-:func:`stop_offset`) and the *no correction* model (the model-based estimate as it is) are
-compared by the static regret of the policy each drives on validation scenarios (the training
+:func:`stop_offset`), the regret-search model fitted on the training scenarios
+(:mod:`heedful.learn.search`) and the *no correction* model (the model-based estimate as it is)
+are compared by the static regret of the policy each drives on validation scenarios (the training
 stream's next scenarios, never an evaluation one); a fit is kept only if it beats no correction
 by a margin (:func:`select_model`).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import math
 import platform
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -32,6 +33,7 @@ from heedful.learn.config import DEFAULT_LEARN_CONFIG, TRAIN_STREAM, LearnConfig
 from heedful.learn.dataset import Dataset, collect_scenario, training_scenarios
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor, features_hash
 from heedful.learn.ranker import RidgeRanker
+from heedful.learn.search import regret_search
 from heedful.learn.validate import state_caches, validation_regrets
 from heedful.model import Scenario
 
@@ -162,15 +164,16 @@ def stop_offset(pred: np.ndarray, data: Dataset) -> float:
 
 
 def select_model(
-    fitted: dict[float, RidgeRanker], validation: Sequence[Scenario], config: LearnConfig
+    fitted: Mapping[float | str, RidgeRanker], validation: Sequence[Scenario], config: LearnConfig
 ) -> tuple[RidgeRanker, dict[str, Any]]:
     """Keep the fitted correction that validates best, or none at all.
 
-    The candidates are the fits of ``fitted`` (one per penalty) and the *no correction* model
-    (:meth:`RidgeRanker.identity`, i.e. the model-based estimate as it is). The best fit by mean
-    validation regret is kept only if it beats no correction by more than
-    ``config.ranker.selection_z`` standard errors of the paired per-scenario difference;
-    otherwise the model-based estimate stands. Returns the model and what was measured.
+    The candidates are the models of ``fitted`` (one per ridge penalty, and the regret-search
+    model under ``"search"``) and the *no correction* model (:meth:`RidgeRanker.identity`, i.e.
+    the model-based estimate as it is). The best fit by mean validation regret is kept only if
+    it beats no correction by more than ``config.ranker.selection_z`` standard errors of the
+    paired per-scenario difference; otherwise the model-based estimate stands. Returns the model
+    and what was measured.
     """
     caches = state_caches(validation, FeatureExtractor())
     identity = RidgeRanker.identity()
@@ -186,7 +189,7 @@ def select_model(
     best = min(fitted, key=lambda r: float(regrets[str(r)].mean()))
     gain = regrets["none"] - regrets[str(best)]
     se = float(gain.std(ddof=1) / np.sqrt(gain.size)) if gain.size > 1 else math.inf
-    report["best_fit"] = {"ridge": best, "mean_gain": float(gain.mean()), "se": se}
+    report["best_fit"] = {"fit": str(best), "mean_gain": float(gain.mean()), "se": se}
     if float(gain.mean()) - config.ranker.selection_z * se > 0.0:
         report["selected"] = str(best)
         return fitted[best], report
@@ -249,11 +252,22 @@ def train_model(
         for c in codes
         for s in training_scenarios(c, count + config.ranker.validation_count, seed)[count:]
     ]
-    fitted = {r: _fit(data, config, r) for r in config.ranker.ridge_grid}
+    fitted: dict[float | str, RidgeRanker] = {
+        r: _fit(data, config, r) for r in config.ranker.ridge_grid
+    }
+    search_report: dict[str, Any] | None = None
+    if config.ranker.search:
+        train_caches = state_caches(
+            [s for c in codes for s in training_scenarios(c, count, seed)], FeatureExtractor()
+        )
+        fitted["search"], search_report = regret_search(train_caches, config.ranker)
     model, report = select_model(fitted, validation, config)
+    selected = report["selected"]
     model.manifest = {
+        "fit": "none" if selected == "none" else "search" if selected == "search" else "ridge",
         "stop_offset": model.manifest.get("stop_offset", 0.0),
         "ridge": model.ridge if math.isfinite(model.ridge) else None,
+        "search": search_report,
         "validation": {
             "scenarios_per_family": config.ranker.validation_count,
             "selection_z": config.ranker.selection_z,
@@ -280,6 +294,12 @@ def train_model(
             "selection_z": config.ranker.selection_z,
             "label_clip": config.ranker.label_clip,
             "random_rollouts": config.ranker.random_rollouts,
+            "search": config.ranker.search,
+            "search_grid": list(config.ranker.search_grid),
+            "search_terms": config.ranker.search_terms,
+            "search_min_gain": config.ranker.search_min_gain,
+            "search_max_steps": config.ranker.search_max_steps,
+            "search_objective": config.ranker.search_objective,
         },
         "command": command,
     }

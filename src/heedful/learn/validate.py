@@ -20,6 +20,7 @@ import numpy as np
 
 from heedful.attention import AttentionContext, Estimate, SelectorConfig
 from heedful.bench.runner import collect_choices
+from heedful.decision import UNINFORMATIVE_TOLERANCE
 from heedful.errors import ProblemTooLargeError
 from heedful.learn.dataset import EstimatorPolicy, OracleLabeler
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor
@@ -77,6 +78,8 @@ class StateCache:
         self.extractor = extractor
         self.best = float(self.labeler.values.max())
         self.states: dict[frozenset[str], dict[str, np.ndarray]] = {}
+        # The candidates of a state stacked once (ids, matrix): rollouts re-read them often.
+        self._stacked: dict[frozenset[str], tuple[list[str], np.ndarray]] = {}
         self._aging = SelectorConfig()
 
     def _expand(self, path: Sequence[str]) -> None:
@@ -96,21 +99,27 @@ class StateCache:
             key = frozenset(path)
             if key not in self.states:
                 self._expand(path)
-            candidates = self.states[key]
-            if not candidates:
+            if key not in self._stacked:
+                candidates = self.states[key]
+                self._stacked[key] = (
+                    list(candidates),
+                    np.array(list(candidates.values())) if candidates else np.zeros((0, 0)),
+                )
+            ids, x = self._stacked[key]
+            if not ids:
                 break
-            ids = list(candidates)
-            x = np.array([candidates[i] for i in ids])
             pred = score(x)
             eligible = pred > 0.0
             if not eligible.any():
                 break
             # The selector's bounded aging bonus: reorders eligible candidates, by the number of
             # choices each was passed over at (estimates with a positive gross value only).
-            aged = np.array([min(self._aging.aging_rate * waited.get(i, 0), self._aging.aging_cap)
-                             for i in ids])  # fmt: skip
-            bonus = np.where(pred + x[:, _COST] > 0.0, aged, 0.0)
-            best = int(np.argmax(np.where(eligible, pred + bonus, -np.inf)))
+            ranked = np.where(eligible, pred, -np.inf)
+            if waited:
+                aged = np.array([min(self._aging.aging_rate * waited.get(i, 0),
+                                     self._aging.aging_cap) for i in ids])  # fmt: skip
+                ranked = ranked + np.where(pred + x[:, _COST] > 0.0, aged, 0.0)
+            best = int(np.argmax(ranked))
             for i in np.flatnonzero(eligible):
                 waited[ids[i]] = waited.get(ids[i], 0) + 1
             waited.pop(ids[best], None)
@@ -120,6 +129,21 @@ class StateCache:
     def regret(self, score: Scorer) -> float:
         """``V* − V(S)`` of the static choices under ``score`` (exact, on the true problem)."""
         return self.best - self.labeler.set_value(self.rollout(score))
+
+    @property
+    def gap(self) -> float:
+        """``V* − U_random``: what the bench's attention score divides the regret by."""
+        return self.best - self.labeler.u_random
+
+    def score_loss(self, score: Scorer) -> float | None:
+        """``100 − score`` of the static choices (``100 · regret / gap``; the bench's score).
+
+        None when the scenario is uninformative (no policy can beat random; the bench leaves
+        such trials out of its score means).
+        """
+        if self.gap < UNINFORMATIVE_TOLERANCE:
+            return None
+        return 100.0 * self.regret(score) / self.gap
 
 
 def validation_regrets(
