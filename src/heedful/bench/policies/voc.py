@@ -37,7 +37,7 @@ from heedful.attention.model_estimator import ModelEstimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
 from heedful.model import TaskView
-from heedful.model.candidate import CandidateKind
+from heedful.model.candidate import CandidateKind, TraceEvent
 
 __all__ = ["ControllerPolicy"]
 
@@ -184,6 +184,10 @@ class ControllerPolicy(Policy):
     def candidate_sources(self) -> frozenset[str]:
         """Sources that were a live inspection candidate at some call of the controller."""
         return frozenset(self._generated)
+
+    def trace(self) -> list[TraceEvent]:
+        """The controller's trace of the current trial."""
+        return list(self.controller.trace)
 
     def _note_candidates(self, ctl: Controller) -> None:
         self._generated.update(
