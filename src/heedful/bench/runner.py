@@ -27,7 +27,7 @@ from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.initiation import with_initiation
 from heedful.bench.manifest import build_manifest
 from heedful.bench.parallel import resolve_workers
-from heedful.bench.plays import Plays, PlayTrace, trace_row
+from heedful.bench.plays import Plays, PlayTrace
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, get_policy
 from heedful.bench.results import (
@@ -213,9 +213,8 @@ def _run_scenario(
                 )
                 events = policy.trace() if plays is not None else None
                 if plays is not None and events is not None:
-                    plays[(spec.name, scenario.id, trial)] = PlayTrace(
-                        tuple(o.source_id for o in outcome.history),
-                        tuple(trace_row(e) for e in events),
+                    plays[(spec.name, scenario.id, trial)] = PlayTrace.of(
+                        (o.source_id for o in outcome.history), events
                     )
                 if reuse:
                     static_choices[spec.name] = outcome
