@@ -344,7 +344,7 @@ def score_trial(
     best_expected = oracle.posterior_value(observed)
     rational = act is not None and oracle.expected_utility(act, observed) >= best_expected - tol
     correct = act is not None and utility >= oracle.best_utility(world.index) - tol
-    cost = oracle.weighted_cost(reads)
+    cost = cost_s if not forced else oracle.weighted_cost(reads)
 
     seen = {sid: world.observation(sid) for sid in reads}
     failed = [sid for sid in reads if seen[sid].failed]
