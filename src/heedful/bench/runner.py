@@ -334,8 +334,9 @@ def run_benchmark(
         workers: Processes that play scenarios in parallel (``None``: one per CPU core; ``1``:
             in this process). Each worker builds its own policies from ``policies``; the result
             is identical for every worker count. The progress callback is then called once per
-            finished scenario (with the trials it played) instead of after each trial.
-            With a ``backend``, only the aggregation uses these local processes.
+            finished scenario (with the trials it played) instead of after each trial. The
+            aggregation runs in this process; with a ``backend``, only the aggregation uses
+            these local processes.
         backend: Where scenarios are played (e.g. a Ray cluster, see
             :mod:`heedful.bench.backend`); default: this process or ``workers`` local processes.
             The results are identical on every backend.
@@ -392,8 +393,17 @@ def run_benchmark(
                 tick((i + 1) * per_trial, total, "sealed" if sealed else scenarios[i].id)
         tick(total, total, "aggregating (bootstrap intervals)")
         names = [s.name for s, _ in built]
+        # Locally the aggregation stays in this process: its bootstrap draws are remembered
+        # across rows and comparisons, and a pool would fork every record to redraw them
+        # (slower here; benchmarks/suite_speed.py measures both). Beside a remote backend the
+        # local cores are otherwise idle, and the pool is used.
+        agg_workers = n_workers if backend is not None else 1
         aggregates = with_initiation(
-            aggregate(records, names, config, seed, workers=n_workers), records, names, config, seed
+            aggregate(records, names, config, seed, workers=agg_workers),
+            records,
+            names,
+            config,
+            seed,
         )
 
     families = sorted({s.view.family for s in scenarios})
