@@ -238,5 +238,6 @@ def test_pick_one_draws_what_generator_choice_draws() -> None:
 
     for items in (words.FILLER, words.SOURCE_NOUNS, ("a", "b", "c")):
         a, b = np.random.default_rng(11), np.random.default_rng(11)
-        assert [str(a.choice(items)) for _ in range(500)] == [pick_one(b, items) for _ in range(500)]
+        chosen = [str(a.choice(items)) for _ in range(500)]
+        assert chosen == [pick_one(b, items) for _ in range(500)]
         assert a.random() == b.random()
