@@ -13,13 +13,12 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from heedful.attention.config import HealthConfig
 from heedful.attention.health import TraceRow, health
-from heedful.bench.plays import Plays
+from heedful.bench.plays import Plays, RowFields
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.results import Results, TrialRecord
@@ -190,7 +189,7 @@ def policy_health(
             done.add(tag)
             kept = plays.get((spec.name, record.scenario_id, record.trial))
             if kept is not None:
-                trace: Sequence[TraceRow] = kept.rows
+                trace: Sequence[RowFields] = kept.fields
             else:
                 i = index[record.scenario_id]
                 if not static and i not in oracles:
@@ -204,16 +203,28 @@ def policy_health(
                     key=key,
                     oracle=oracles.get(i),
                 )
-                trace = [TraceRow.of(e) for e in events]
+                trace = [_fields(TraceRow.of(e)) for e in events]
             # One session per replayed trial: its turns and candidate ids are its own.
             prefix = f"{record.scenario_id}/{record.trial}/"
-            for row in trace:
-                cid = prefix + row.candidate_id if row.candidate_id else None
-                rows.append(replace(row, turn_id=prefix + row.turn_id, candidate_id=cid))
+            for event, turn_id, candidate_id, voc, reason, resolution, detail in trace:
+                cid = prefix + candidate_id if candidate_id else None
+                rows.append(TraceRow(event, prefix + turn_id, cid, voc, reason, resolution, detail))
         if rows:
             report = health(rows, HealthConfig(window_turns=len(rows)))
             out[spec.name] = {"replays": len(done), **report.to_dict()}
     return out
+
+
+def _fields(row: TraceRow) -> RowFields:
+    return (
+        row.event,
+        row.turn_id,
+        row.candidate_id,
+        row.predicted_voc,
+        row.reason_code,
+        row.resolution,
+        row.detail,
+    )
 
 
 def health_html(data: dict[str, Any] | None) -> str:

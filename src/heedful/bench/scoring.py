@@ -304,7 +304,7 @@ def score_trial(
     forced = [o.source_id for o in outcome.forced if o.source_id not in spontaneous]
     reads = spontaneous + forced
     observed_s = [(sid, world.outcome(sid)) for sid in spontaneous]
-    observed = [(sid, world.outcome(sid)) for sid in reads]
+    observed = observed_s + [(sid, world.outcome(sid)) for sid in forced]
     problem = oracle.problem
     st = oracle.static
     tol = config.optimal_tolerance
