@@ -26,7 +26,7 @@ from heedful.bench.backend import Backend, ProcessBackend
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.initiation import with_initiation
 from heedful.bench.manifest import build_manifest
-from heedful.bench.parallel import resolve_workers
+from heedful.bench.parallel import few_collections, resolve_workers
 from heedful.bench.plays import Plays, PlayTrace
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, get_policy
@@ -293,6 +293,7 @@ def _progress(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
 
 
 @traced(RUN_SPAN, describe_run)
+@few_collections()
 def run_benchmark(
     scenarios: Sequence[Scenario],
     policies: Sequence[PolicySpec | str],

@@ -28,7 +28,7 @@ from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
 from heedful.bench.kinds import suite as kinds
 from heedful.bench.kinds.run import KindScenario, run_kinds
-from heedful.bench.parallel import resolve_workers
+from heedful.bench.parallel import few_collections, resolve_workers
 from heedful.bench.plays import Plays
 from heedful.bench.policy import policy_names
 from heedful.bench.report import write_report
@@ -144,6 +144,7 @@ def select_scenarios(
     )
 
 
+@few_collections()
 def run_to_folder(
     *,
     scenario_paths: Sequence[Path] | None = None,
