@@ -21,8 +21,12 @@ CPU time is printed beside wall time: on a shared machine other work stretches t
 
 from __future__ import annotations
 
-import argparse
 import os
+
+# As `heedful run` does (heedful.cli.bench): one BLAS thread per process, set before numpy loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse
 import tempfile
 import time
 from collections.abc import Sequence
