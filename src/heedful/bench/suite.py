@@ -284,7 +284,9 @@ def run_to_folder(
         raise InvalidArgumentError(
             f"cannot use {where} as the output folder: {exc.strerror}"
         ) from None
-    # The controller policies' plays, kept for the calibration and health tables (no replays).
+    # The controller policies' plays, kept for the calibration and health tables (no replays):
+    # static runs only, where each scenario is played once per policy (an adaptive run plays
+    # every trial, and the health table replays at most 400 of them per policy).
     plays: Plays = {}
     if run_inspection:
         results = run_suite(
@@ -304,11 +306,11 @@ def run_to_folder(
             initiation=condition != "announced",
             workers=workers,
             backend=backend,
-            plays=plays if holdout is None else None,
+            plays=plays if holdout is None and not adaptive else None,
         )
         if holdout is None and names:
             # Calibration replays static plays with default parameters: only those are reused.
-            static = {k: p for k, p in plays.items() if not adaptive and k[0] not in params}
+            static = {k: p for k, p in plays.items() if k[0] not in params}
             results = results.model_copy(
                 update={"calibration": calibrate(scenarios, names, plays=static)}
             )
