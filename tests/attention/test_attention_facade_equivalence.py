@@ -333,7 +333,7 @@ def test_facade_decides_like_the_reference_over_many_candidates_and_a_moving_clo
 
 
 def test_vectorised_staleness_ages_evidence_with_math_expm1_bits() -> None:
-    from heedful.attention import columns
+    from heedful.attention import column_estimate as columns
 
     x = -np.random.default_rng(3).uniform(0.0, 50.0, 5_000)
     expected = [math.expm1(v) for v in x.tolist()]

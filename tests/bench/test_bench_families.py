@@ -228,3 +228,16 @@ def test_family_h_grand_labels_do_not_mark_either_role() -> None:
                 elif not src.reports:
                     useless += 1
     assert useful > 0 and useless > 0
+
+
+def test_pick_one_draws_what_generator_choice_draws() -> None:
+    import numpy as np
+
+    from heedful.bench.families import _words as words
+    from heedful.bench.families._signals import pick_one
+
+    for items in (words.FILLER, words.SOURCE_NOUNS, ("a", "b", "c")):
+        a, b = np.random.default_rng(11), np.random.default_rng(11)
+        chosen = [str(a.choice(items)) for _ in range(500)]
+        assert chosen == [pick_one(b, items) for _ in range(500)]
+        assert a.random() == b.random()

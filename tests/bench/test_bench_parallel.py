@@ -139,3 +139,20 @@ def test_sealed_results_write_no_trial_records(tmp_path: Path) -> None:
     path = write_results(sealed, tmp_path / "results.json")
     assert not trials_path(path).exists()
     assert load_results(path) == sealed
+
+
+def test_few_collections_restores_the_thresholds_even_on_error() -> None:
+    import gc
+
+    from heedful.bench.parallel import few_collections
+
+    before = gc.get_threshold()
+    with few_collections():
+        assert gc.get_threshold()[0] >= 50_000
+    assert gc.get_threshold() == before
+    try:
+        with few_collections():
+            raise ValueError("boom")
+    except ValueError:
+        pass
+    assert gc.get_threshold() == before

@@ -91,3 +91,28 @@ def test_paired_difference_counts_wins_losses_and_ties() -> None:
 def test_transitions_count_each_paired_outcome() -> None:
     t = transitions([True, True, False, False, True], [True, False, True, False, False])
     assert (t.both, t.only_a, t.only_b, t.neither) == (1, 2, 1, 1)
+
+
+def test_remembered_resample_draws_equal_fresh_draws_and_leave_the_same_state() -> None:
+    from heedful.bench.stats import resample_indices
+
+    for m in (3, 7, 300):
+        plain = np.random.default_rng(42)
+        expected = [plain.integers(0, m, size=(50, m)) for _ in range(3)]
+        after = plain.random()
+        for _ in range(2):  # the second pass is served from memory
+            rng = np.random.default_rng(42)
+            got = [resample_indices(rng, m, 50) for _ in range(3)]
+            assert all(np.array_equal(g, e) for g, e in zip(got, expected, strict=True))
+            assert rng.random() == after
+
+
+def test_bootstrap_with_unequal_clusters_counts_each_resample() -> None:
+    values = [1.0, 2.0, 3.0, 10.0, 11.0, 0.0]
+    clusters = ["a", "a", "a", "b", "c", "c"]
+    ci = bootstrap_mean(values, np.random.default_rng(3), clusters=clusters, n_resamples=400)
+    assert ci is not None
+    sums, counts = np.array([6.0, 10.0, 11.0]), np.array([3.0, 1.0, 2.0])
+    draws = np.random.default_rng(3).integers(0, 3, size=(400, 3))
+    boot = sums[draws].sum(axis=1) / counts[draws].sum(axis=1)
+    assert (ci.lo, ci.hi) == tuple(np.quantile(boot, [0.025, 0.975]))

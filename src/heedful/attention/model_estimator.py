@@ -45,9 +45,76 @@ def estimated_problem(
 ) -> DecisionProblem:
     """The decision problem the agent believes it faces, over decision-relevant variables.
 
+    The problem is a pure function of the decision, the decision-relevant claims, the sources'
+    metadata and the settings, and the same one recurs (every step of a benchmark trial in the
+    static condition, policies sharing an estimator setting): it is remembered by that key and
+    the same (read-only) problem returned.
+
     Raises:
         heedful.errors.InvalidArgumentError: if the estimate is inconsistent (a bug upstream).
     """
+    key = _estimate_key(decision, context, config, use_staleness, use_authority)
+    if key is not None:
+        hit = _PROBLEMS.get(key)
+        if hit is not None:
+            return hit
+    problem = _estimated_problem(
+        decision, context, config, use_staleness=use_staleness, use_authority=use_authority
+    )
+    if key is not None:
+        if len(_PROBLEMS) >= _MAX_MEMO:
+            _PROBLEMS.clear()
+        _PROBLEMS[key] = problem
+    return problem
+
+
+_PROBLEMS: dict[tuple[object, ...], DecisionProblem] = {}
+
+
+def _estimate_key(
+    decision: DecisionModel,
+    context: AttentionContext,
+    config: EstimatorConfig,
+    use_staleness: bool,
+    use_authority: bool,
+) -> tuple[object, ...] | None:
+    """Everything :func:`estimated_problem` reads, as a hashable value (None: unhashable)."""
+    key = (
+        decision.fingerprint(),
+        tuple(decision.actions),
+        tuple(context.claims.get(v) for v in decision.relevant_variables),
+        tuple(sorted(context.hazards_per_hour.items())),
+        use_staleness,
+        use_authority,
+        config.max_accuracy,
+        context.cost_weight if context.cost_weight is not None else config.cost_weight,
+        tuple(
+            (
+                src.id,
+                src.reports,
+                tuple(src.authority.items()),
+                src.default_authority,
+                src.age_s,
+                src.cost.scalar(),
+            )
+            for src in context.sources.values()
+        ),
+    )
+    try:
+        hash(key)
+    except TypeError:  # an unhashable domain (a list): no memo
+        return None
+    return key
+
+
+def _estimated_problem(
+    decision: DecisionModel,
+    context: AttentionContext,
+    config: EstimatorConfig,
+    *,
+    use_staleness: bool,
+    use_authority: bool,
+) -> DecisionProblem:
     hazards = (
         context.hazards_per_hour if use_staleness else {k: 0.0 for k in context.hazards_per_hour}
     )
@@ -84,7 +151,7 @@ def estimated_problem(
         costs.append(src.cost.scalar())
         ids.append(src.id)
     cost_weight = context.cost_weight if context.cost_weight is not None else config.cost_weight
-    return DecisionProblem(
+    problem = DecisionProblem(
         prior=prior,
         utility=utility,
         likelihoods=tuple(likelihoods),
@@ -94,6 +161,9 @@ def estimated_problem(
         action_ids=tuple(decision.actions),
         variables=tuple(zip(names, domains, strict=True)),
     )
+    for array in (problem.prior, problem.utility, problem.costs, *problem.likelihoods):
+        array.flags.writeable = False
+    return problem
 
 
 @dataclass(frozen=True)

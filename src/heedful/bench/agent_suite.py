@@ -25,6 +25,7 @@ from heedful.bench.backend import Backend
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.initiation import with_initiation
 from heedful.bench.manifest import build_manifest
+from heedful.bench.plays import Plays
 from heedful.bench.results import PolicySpec, Results, ScenarioSummary, TrialRecord
 from heedful.bench.runner import run_benchmark
 from heedful.bench.scoring import ScenarioOracle
@@ -76,10 +77,12 @@ def run_suite(
     initiation: bool = False,
     workers: int | None = 1,
     backend: Backend | None = None,
+    plays: Plays | None = None,
 ) -> Results:
     """Run policies and agents on the same scenarios and write one :class:`Results`.
 
-    With no agent this is exactly :func:`run_benchmark`. With a ``backend`` (e.g. Ray), the
+    With no agent this is exactly :func:`run_benchmark` (``plays`` keeps the controller
+    policies' plays, as there). With a ``backend`` (e.g. Ray), the
     scenarios of the programmatic policies and each agent trial are its jobs, at most
     ``agent_run.concurrency`` agent trials in flight at once; the results are the same.
 
@@ -106,6 +109,7 @@ def run_suite(
             sealed=sealed,
             workers=workers,
             backend=backend,
+            plays=plays,
             **common,  # type: ignore[arg-type]
         )
     if agent_run is None:
@@ -124,6 +128,7 @@ def run_suite(
                 progress=progress if not sealed else False,
                 workers=workers,
                 backend=backend,
+                plays=plays,
                 **common,  # type: ignore[arg-type]
             )
             if policies

@@ -187,19 +187,16 @@ def _paired(
     family: str,
     a: str,
     b: str,
-    by_key: dict[tuple[str, str, int], TrialRecord],
-    keys: Sequence[tuple[str, int]],
+    cols: _PairColumns,
     config: BenchConfig,
     seed: int,
 ) -> PairedRow | None:
-    pairs = [
-        (by_key[(a, *k)], by_key[(b, *k)]) for k in keys if (a, *k) in by_key and (b, *k) in by_key
-    ]
-    if not pairs:
+    both = cols.present[a] & cols.present[b]
+    if not both.any():
         return None
     rng = generator(seed, Stream.STATS)
-    score = cluster_diff(pairs, attrgetter("score"), rng, config)
-    regret = cluster_diff(pairs, attrgetter("regret"), rng, config, higher_is_better=False)
+    score = cols.diff(a, b, "score", both, rng, config)
+    regret = cols.diff(a, b, "regret", both, rng, config, higher_is_better=False)
     assert regret is not None
     return PairedRow(
         family=family,
@@ -207,8 +204,69 @@ def _paired(
         policy_b=b,
         score=score,
         regret=regret,
-        optimal=transitions([x.optimal for x, _ in pairs], [y.optimal for _, y in pairs]),
+        optimal=transitions(cols.optimal[a][both].tolist(), cols.optimal[b][both].tolist()),
     )
+
+
+class _PairColumns:
+    """One family's trials as columns over the matched (scenario, trial) keys, per policy.
+
+    A comparison of two policies is then array selections instead of a pass over the records:
+    the pairs, values and clusters come out in the same order (keys sorted by scenario and
+    trial), so every bootstrap sees exactly the input it saw from the records.
+    """
+
+    def __init__(self, trials: Sequence[TrialRecord]) -> None:
+        keys = sorted({(t.scenario_id, t.trial) for t in trials})
+        row = {k: i for i, k in enumerate(keys)}
+        scenario_code = {sid: i for i, sid in enumerate(dict.fromkeys(sid for sid, _ in keys))}
+        self.cluster = np.array([scenario_code[sid] for sid, _ in keys], dtype=np.int64)
+        n = len(keys)
+        self.present: dict[str, np.ndarray] = {}
+        self.optimal: dict[str, np.ndarray] = {}
+        self.values: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+        by_policy: dict[str, list[TrialRecord]] = {}
+        for t in trials:
+            by_policy.setdefault(t.policy, []).append(t)
+        for pol, recs in by_policy.items():
+            idx = np.array([row[(t.scenario_id, t.trial)] for t in recs], dtype=np.int64)
+            present = np.zeros(n, dtype=bool)
+            present[idx] = True
+            optimal = np.zeros(n, dtype=bool)
+            optimal[idx] = [t.optimal for t in recs]
+            self.present[pol], self.optimal[pol] = present, optimal
+            for name in ("score", "regret"):
+                got = [getattr(t, name) for t in recs]
+                has = np.zeros(n, dtype=bool)
+                has[idx] = [v is not None for v in got]
+                vals = np.zeros(n)
+                vals[idx] = [0.0 if v is None else v for v in got]
+                self.values[(pol, name)] = (has, vals)
+
+    def diff(
+        self,
+        a: str,
+        b: str,
+        name: str,
+        both: np.ndarray,
+        rng: np.random.Generator,
+        config: BenchConfig,
+        *,
+        higher_is_better: bool = True,
+    ) -> PairedDiff | None:
+        """:func:`cluster_diff` of ``name`` over the pairs ``both`` marks."""
+        has_a, va = self.values[(a, name)]
+        has_b, vb = self.values[(b, name)]
+        keep = both & has_a & has_b
+        return paired_difference(
+            va[keep],
+            vb[keep],
+            rng,
+            clusters=self.cluster[keep].tolist(),
+            n_resamples=config.bootstrap_resamples,
+            level=config.ci_level,
+            higher_is_better=higher_is_better,
+        )
 
 
 #: One unit of aggregation: a (family, policy) row when the second policy is ``None``, else the
@@ -225,27 +283,28 @@ class _Aggregator:
 
     def __init__(self, trials: Sequence[TrialRecord], config: BenchConfig, seed: int) -> None:
         self.trials, self.config, self.seed = trials, config, seed
-        self._fam: dict[str, list[TrialRecord]] = {}
-        self._keys: dict[
-            str, tuple[dict[tuple[str, str, int], TrialRecord], list[tuple[str, int]]]
-        ] = {}
+        self._fam: dict[str, dict[str, list[TrialRecord]]] = {}
+        self._cols: dict[str, _PairColumns] = {}
 
     def in_family(self, fam: str) -> list[TrialRecord]:
-        if fam not in self._fam:
-            self._fam[fam] = [t for t in self.trials if fam == ALL_FAMILIES or t.family == fam]
-        return self._fam[fam]
+        return [t for t in self.trials if fam == ALL_FAMILIES or t.family == fam]
 
     def run(self, job: _Job) -> AggregateRow | PairedRow | None:
         fam, a, b = job
-        in_fam = self.in_family(fam)
         if b is None:
-            mine = [t for t in in_fam if t.policy == a]
+            if fam not in self._fam:
+                by_policy: dict[str, list[TrialRecord]] = {}
+                for t in self.in_family(fam):
+                    by_policy.setdefault(t.policy, []).append(t)
+                self._fam[fam] = by_policy
+            mine = self._fam[fam].get(a, [])
             return _row(fam, a, mine, self.config, self.seed) if mine else None
-        if fam not in self._keys:
-            by_key = {(t.policy, t.scenario_id, t.trial): t for t in in_fam}
-            self._keys[fam] = (by_key, sorted({(t.scenario_id, t.trial) for t in in_fam}))
-        by_key, keys = self._keys[fam]
-        return _paired(fam, a, b, by_key, keys, self.config, self.seed)
+        if fam not in self._cols:
+            self._cols[fam] = _PairColumns(self.in_family(fam))
+        cols = self._cols[fam]
+        if a not in cols.present or b not in cols.present:
+            return None
+        return _paired(fam, a, b, cols, self.config, self.seed)
 
 
 #: The aggregator of this worker process, set once by :func:`_worker_init`.

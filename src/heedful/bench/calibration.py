@@ -16,6 +16,7 @@ import numpy as np
 
 from heedful import decision
 from heedful.bench.calibration_records import CalibrationBucket, CalibrationRow
+from heedful.bench.plays import Plays, PlayTrace
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.runner import collect_choices
@@ -42,22 +43,47 @@ MAX_SCENARIOS = 60
 INFLATION_LEVEL = 0.9
 
 
-def pairs_of(policy: ControllerPolicy, scenario: Scenario) -> list[tuple[float, float]]:
-    """(predicted net VOC, realised marginal value) of every read ``policy`` chooses."""
-    view = policy_view(scenario)
-    policy.reset(view, np.random.default_rng(0))
-    history, _ = collect_choices(policy, view, None)
-    chosen = [o.source_id for o in history]
-    predicted: dict[str, float] = {}
-    for ev in policy.controller.trace.of(EventType.CANDIDATE_SELECTED):
-        target = ev.detail.get("target")
-        if isinstance(target, str) and ev.predicted_voc is not None:
-            predicted.setdefault(target, ev.predicted_voc)
-    problem = decision.compile_problem(scenario.view, scenario.truth)
+def pairs_of(
+    policy: ControllerPolicy,
+    scenario: Scenario,
+    play: PlayTrace | None = None,
+    values: dict[tuple[str, ...], float] | None = None,
+) -> list[tuple[float, float]]:
+    """(predicted net VOC, realised marginal value) of every read ``policy`` chooses.
+
+    Args:
+        policy: The controller policy.
+        scenario: The scenario it plays (static condition).
+        play: Its static play of ``scenario`` kept by the run, read instead of a replay.
+        values: ``V(S)`` by sorted set, shared between the policies valued on ``scenario``.
+    """
+    if play is None:
+        view = policy_view(scenario)
+        policy.reset(view, np.random.default_rng(0))
+        history, _ = collect_choices(policy, view, None)
+        chosen = [o.source_id for o in history]
+        predicted: dict[str, float] = {}
+        for ev in policy.controller.trace.of(EventType.CANDIDATE_SELECTED):
+            target = ev.detail.get("target")
+            if isinstance(target, str) and ev.predicted_voc is not None:
+                predicted.setdefault(target, ev.predicted_voc)
+    else:
+        chosen, predicted = list(play.inspected), play.predicted()
+    values = {} if values is None else values
+    problem: list[decision.DecisionProblem] = []
+
+    def value(subset: list[str]) -> float:
+        key = tuple(sorted(subset))
+        if key not in values:
+            if not problem:
+                problem.append(decision.compile_problem(scenario.view, scenario.truth))
+            values[key] = decision.value(problem[0], list(key))
+        return values[key]
+
     out: list[tuple[float, float]] = []
-    before = decision.value(problem, [])
+    before = value([])
     for k, sid in enumerate(chosen):
-        after = decision.value(problem, sorted(chosen[: k + 1]))
+        after = value(chosen[: k + 1])
         if sid in predicted:
             out.append((predicted[sid], after - before))
         before = after
@@ -106,20 +132,33 @@ def calibration_row(policy: str, pairs: Sequence[tuple[float, float]]) -> Calibr
 
 
 def calibrate(
-    scenarios: Sequence[Scenario], policies: Sequence[str], max_scenarios: int = MAX_SCENARIOS
+    scenarios: Sequence[Scenario],
+    policies: Sequence[str],
+    max_scenarios: int = MAX_SCENARIOS,
+    plays: Plays | None = None,
 ) -> list[CalibrationRow]:
     """One calibration row per VOC-predicting controller policy among ``policies``, on at most
-    ``max_scenarios`` scenarios evenly spaced over ``scenarios``."""
+    ``max_scenarios`` scenarios evenly spaced over ``scenarios``.
+
+    ``plays``: static plays of these policies (with their default parameters) kept by a run
+    (:mod:`heedful.bench.plays`); a scenario's trial-0 play found there is not replayed.
+    """
     if len(scenarios) > max_scenarios:
         picks = sorted({int(i) for i in np.linspace(0, len(scenarios) - 1, max_scenarios)})
         scenarios = [scenarios[i] for i in picks]
+    plays = plays or {}
+    values: list[dict[tuple[str, ...], float]] = [{} for _ in scenarios]
     rows = []
     for name in policies:
         policy = get_policy(name)
         # Single-signal baselines score by a signal, not a predicted value: nothing to calibrate.
         if not isinstance(policy, ControllerPolicy) or policy.estimator not in _PREDICTORS:
             continue
-        pairs = [pair for s in scenarios for pair in pairs_of(policy, s)]
+        pairs = [
+            pair
+            for s, v in zip(scenarios, values, strict=True)
+            for pair in pairs_of(policy, s, plays.get((name, s.id, 0)), v)
+        ]
         row = calibration_row(name, pairs)
         if row is not None:
             rows.append(row)

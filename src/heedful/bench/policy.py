@@ -33,6 +33,7 @@ import numpy as np
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import TaskView
+from heedful.model.candidate import TraceEvent
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,10 @@ class Policy(ABC):
         never generated (``ATTN_CANDIDATE_MISSING``) from one generated but not selected;
         ``None`` (the default) means the policy has no candidate stage to report.
         """
+        return None
+
+    def trace(self) -> Sequence[TraceEvent] | None:
+        """The attention trace of the last trial (controller-based policies); ``None``: none."""
         return None
 
     def get_params(self) -> dict[str, Any]:

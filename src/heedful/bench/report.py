@@ -197,8 +197,11 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
     if results.trials:
         out.append("<h2>Regret distribution (V* − V(S), all trials)</h2><div class='grid'>")
         top = max(t.regret for t in results.trials) or 1.0
+        regrets: dict[str, list[float]] = {}
+        for t in results.trials:
+            regrets.setdefault(t.policy, []).append(t.regret)
         for r in ranked_rows(results):
-            values = [t.regret for t in results.trials if t.policy == r.policy]
+            values = regrets.get(r.policy, [])
             out.append(
                 f"<div class='card'><b>{_e(r.policy)}</b> "
                 f"<span class='note'>median {np.median(values):.3f}</span><br>"

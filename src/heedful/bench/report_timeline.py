@@ -13,12 +13,12 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from heedful.attention.config import HealthConfig
 from heedful.attention.health import TraceRow, health
+from heedful.bench.plays import Plays, RowFields
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.results import Results, TrialRecord
@@ -115,8 +115,13 @@ def build_timeline(
     *,
     world_keys: Sequence[int] | None = None,
     policy: str | None = None,
+    plays: Plays | None = None,
 ) -> dict[str, Any] | None:
-    """The timeline of the chosen trial, or None (sealed run, no controller policy)."""
+    """The timeline of the chosen trial, or None (sealed run, no controller policy).
+
+    ``plays``: the run's kept plays (:mod:`heedful.bench.plays`); the health table reads them
+    instead of replaying those trials.
+    """
     if results.sealed:
         return None
     record = choose_trial(results, policy)
@@ -131,7 +136,7 @@ def build_timeline(
         scenarios[index], record, params, seed=results.manifest.seed, key=key
     )
     return {
-        "health": policy_health(results, scenarios, world_keys=world_keys),
+        "health": policy_health(results, scenarios, world_keys=world_keys, plays=plays),
         "scenario_id": record.scenario_id,
         "family": record.family,
         "policy": record.policy,
@@ -153,13 +158,16 @@ def policy_health(
     *,
     world_keys: Sequence[int] | None = None,
     max_replays: int = 400,
+    plays: Plays | None = None,
 ) -> dict[str, Any]:
     """§5.3 funnel and §25 verdicts per controller policy, over replays of its trials.
 
     In the static condition a controller policy's choices do not depend on the trial, so each
     scenario is replayed once; in the adaptive condition every trial is, up to ``max_replays``
     per policy. Each replayed trial's turns are kept apart (turn ids prefixed by the trial).
+    A trial found in ``plays`` (the run's own play of it) is read from there, not replayed.
     """
+    plays = plays or {}
     index = {s.view.id: i for i, s in enumerate(scenarios)}
     oracles: dict[int, ScenarioOracle] = {}
     out: dict[str, Any] = {}
@@ -179,28 +187,44 @@ def policy_health(
             if len(done) >= max_replays:
                 break
             done.add(tag)
-            i = index[record.scenario_id]
-            if not static and i not in oracles:
-                oracles[i] = ScenarioOracle.prepare(scenarios[i], adaptive=False)
-            key = i if world_keys is None else world_keys[i]
-            _, events = replay(
-                scenarios[i],
-                record,
-                params,
-                seed=results.manifest.seed,
-                key=key,
-                oracle=oracles.get(i),
-            )
+            kept = plays.get((spec.name, record.scenario_id, record.trial))
+            if kept is not None:
+                trace: Sequence[RowFields] = kept.fields
+            else:
+                i = index[record.scenario_id]
+                if not static and i not in oracles:
+                    oracles[i] = ScenarioOracle.prepare(scenarios[i], adaptive=False)
+                key = i if world_keys is None else world_keys[i]
+                _, events = replay(
+                    scenarios[i],
+                    record,
+                    params,
+                    seed=results.manifest.seed,
+                    key=key,
+                    oracle=oracles.get(i),
+                )
+                trace = [_fields(TraceRow.of(e)) for e in events]
             # One session per replayed trial: its turns and candidate ids are its own.
             prefix = f"{record.scenario_id}/{record.trial}/"
-            for e in events:
-                row = TraceRow.of(e)
-                cid = prefix + row.candidate_id if row.candidate_id else None
-                rows.append(replace(row, turn_id=prefix + row.turn_id, candidate_id=cid))
+            for event, turn_id, candidate_id, voc, reason, resolution, detail in trace:
+                cid = prefix + candidate_id if candidate_id else None
+                rows.append(TraceRow(event, prefix + turn_id, cid, voc, reason, resolution, detail))
         if rows:
             report = health(rows, HealthConfig(window_turns=len(rows)))
             out[spec.name] = {"replays": len(done), **report.to_dict()}
     return out
+
+
+def _fields(row: TraceRow) -> RowFields:
+    return (
+        row.event,
+        row.turn_id,
+        row.candidate_id,
+        row.predicted_voc,
+        row.reason_code,
+        row.resolution,
+        row.detail,
+    )
 
 
 def health_html(data: dict[str, Any] | None) -> str:
@@ -245,9 +269,10 @@ def write_timeline(
     scenarios: Sequence[Scenario],
     *,
     world_keys: Sequence[int] | None = None,
+    plays: Plays | None = None,
 ) -> Path | None:
     """Write ``timeline.json`` into ``folder`` when there is a trial to show; return its path."""
-    data = build_timeline(results, scenarios, world_keys=world_keys)
+    data = build_timeline(results, scenarios, world_keys=world_keys, plays=plays)
     if data is None:
         return None
     path = folder / TIMELINE_FILE

@@ -26,7 +26,8 @@ from heedful.bench.backend import Backend, ProcessBackend, map_traced
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.initiation import with_initiation
 from heedful.bench.manifest import build_manifest
-from heedful.bench.parallel import resolve_workers
+from heedful.bench.parallel import few_collections, resolve_workers
+from heedful.bench.plays import Plays, PlayTrace
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, get_policy
 from heedful.bench.results import (
@@ -161,6 +162,7 @@ class _Job:
     config: BenchConfig
     sealed: bool
     initiation: bool
+    keep_plays: bool = False
 
 
 def _prepare(scenario: Scenario, job: _Job) -> ScenarioOracle:
@@ -183,11 +185,13 @@ def _run_scenario(
     built: Sequence[tuple[PolicySpec, Policy]],
     job: _Job,
     step: Callable[[str], None],
+    plays: Plays | None = None,
 ) -> tuple[ScenarioSummary, list[TrialRecord]]:
     """Every policy plays every trial of one scenario; ``step(label)`` after each trial.
 
     The whole outcome is a function of the scenario, its world key and the job: the same in the
-    serial loop and in a worker process.
+    serial loop and in a worker process. ``plays`` receives the trace of every play of a policy
+    that keeps one (see :mod:`heedful.bench.plays`).
     """
     label = "sealed" if job.sealed else scenario.id
     oracle = _prepare(scenario, job)
@@ -207,6 +211,11 @@ def _run_scenario(
                 outcome = _play(
                     policy, spec, view, oracle, world, job.adaptive, job.seed, key, trial
                 )
+                events = policy.trace() if plays is not None else None
+                if plays is not None and events is not None:
+                    plays[(spec.name, scenario.id, trial)] = PlayTrace.of(
+                        (o.source_id for o in outcome.history), events
+                    )
                 if reuse:
                     static_choices[spec.name] = outcome
             exact = (
@@ -240,19 +249,31 @@ _BUILT: dict[str, list[tuple[PolicySpec, Policy]]] = {}
 class ScenarioTask:
     """One scenario with every policy and trial: the picklable job a :class:`Backend` runs.
 
-    Called with ``(scenario, world key)``; returns the scenario's summary and its records.
-    Policies are built from ``policies`` once per process that runs the task.
+    Called with ``(scenario, world key)``; returns the scenario's summary, its records and its
+    kept plays (empty unless the job keeps them). Policies are built from ``policies`` once per
+    process that runs the task.
     """
 
     policies: tuple[PolicySpec, ...]
     job: _Job
 
-    def __call__(self, item: tuple[Scenario, int]) -> tuple[ScenarioSummary, list[TrialRecord]]:
+    def __call__(
+        self, item: tuple[Scenario, int]
+    ) -> tuple[ScenarioSummary, list[TrialRecord], Plays]:
         key = repr(self.policies)
         if key not in _BUILT:
             _BUILT[key] = build_policies(self.policies)
         scenario, world_key = item
-        return _run_scenario(scenario, world_key, _BUILT[key], self.job, lambda label: None)
+        plays: Plays = {}
+        summary, records = _run_scenario(
+            scenario,
+            world_key,
+            _BUILT[key],
+            self.job,
+            lambda label: None,
+            plays if self.job.keep_plays else None,
+        )
+        return summary, records, plays
 
 
 @contextlib.contextmanager
@@ -272,6 +293,7 @@ def _progress(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
 
 
 @traced(RUN_SPAN, describe_run)
+@few_collections()
 def run_benchmark(
     scenarios: Sequence[Scenario],
     policies: Sequence[PolicySpec | str],
@@ -288,6 +310,7 @@ def run_benchmark(
     initiation: bool = False,
     workers: int | None = 1,
     backend: Backend | None = None,
+    plays: Plays | None = None,
 ) -> Results:
     """Run every policy on every scenario ``trials`` times and score it.
 
@@ -312,11 +335,14 @@ def run_benchmark(
         workers: Processes that play scenarios in parallel (``None``: one per CPU core; ``1``:
             in this process). Each worker builds its own policies from ``policies``; the result
             is identical for every worker count. The progress callback is then called once per
-            finished scenario (with the trials it played) instead of after each trial.
-            With a ``backend``, only the aggregation uses these local processes.
+            finished scenario (with the trials it played) instead of after each trial. The
+            aggregation runs in this process; with a ``backend``, only the aggregation uses
+            these local processes.
         backend: Where scenarios are played (e.g. a Ray cluster, see
             :mod:`heedful.bench.backend`); default: this process or ``workers`` local processes.
             The results are identical on every backend.
+        plays: Filled with the reads and trace of every play of a controller policy, for the
+            reports read after the run (:mod:`heedful.bench.plays`); ``None`` keeps nothing.
 
     Raises:
         InvalidArgumentError: bad trial count, seed, empty inputs or duplicate ids.
@@ -337,7 +363,7 @@ def run_benchmark(
     if not built:
         raise InvalidArgumentError("no policies to run")
     keys = list(range(len(scenarios))) if world_keys is None else list(world_keys)
-    job = _Job(trials, seed, adaptive, config, sealed, initiation)
+    job = _Job(trials, seed, adaptive, config, sealed, initiation, plays is not None)
     per_trial = trials * len(built)
     total = len(scenarios) * per_trial
     records: list[TrialRecord] = []
@@ -353,21 +379,32 @@ def run_benchmark(
                 tick(done, total, label)
 
             for scenario, key in zip(scenarios, keys, strict=True):
-                summary, recs = _run_scenario(scenario, key, built, job, step)
+                summary, recs = _run_scenario(scenario, key, built, job, step, plays)
                 summaries.append(summary)
                 records += recs
         else:
             task = ScenarioTask(tuple(_specs(policies)), job)
             items = list(zip(scenarios, keys, strict=True))
             outputs = map_traced(backend or ProcessBackend(n_workers), task, items)
-            for i, (summary, recs) in enumerate(outputs):
+            for i, (summary, recs, kept) in enumerate(outputs):
                 summaries.append(summary)
                 records += recs
+                if plays is not None:
+                    plays.update(kept)
                 tick((i + 1) * per_trial, total, "sealed" if sealed else scenarios[i].id)
         tick(total, total, "aggregating (bootstrap intervals)")
         names = [s.name for s, _ in built]
+        # Locally the aggregation stays in this process: its bootstrap draws are remembered
+        # across rows and comparisons, and a pool would fork every record to redraw them
+        # (slower here; benchmarks/suite_speed.py measures both). Beside a remote backend the
+        # local cores are otherwise idle, and the pool is used.
+        agg_workers = n_workers if backend is not None else 1
         aggregates = with_initiation(
-            aggregate(records, names, config, seed, workers=n_workers), records, names, config, seed
+            aggregate(records, names, config, seed, workers=agg_workers),
+            records,
+            names,
+            config,
+            seed,
         )
 
     families = sorted({s.view.family for s in scenarios})

@@ -53,6 +53,10 @@ class ScenarioOracle:
     fixed_world: int | None
     _values: dict[frozenset[str], float] = field(default_factory=dict)
     _policy_values: dict[str, float] = field(default_factory=dict)
+    # Posterior beliefs and Bayes actions by observation path: policies that read the same
+    # sources in a trial (and the same outcomes in another) share them.
+    _beliefs: dict[tuple[tuple[str, int], ...], np.ndarray] = field(default_factory=dict)
+    _acts: dict[tuple[tuple[str, int], ...], int] = field(default_factory=dict)
 
     @classmethod
     def prepare(cls, scenario: Scenario, *, adaptive: bool) -> ScenarioOracle:
@@ -96,9 +100,20 @@ class ScenarioOracle:
 
     def act(self, observed: Sequence[tuple[str, int]]) -> int:
         """Index of the Bayes-optimal action after these (source, outcome index) observations."""
-        belief = decision.posterior(self.problem, observed)
-        action_id, _ = decision.best_action(self.problem, belief)
-        return self.problem.action_ids.index(action_id)
+        key = tuple(observed)
+        if key not in self._acts:
+            action_id, _ = decision.best_action(self.problem, self._belief(key))
+            self._acts[key] = self.problem.action_ids.index(action_id)
+        return self._acts[key]
+
+    def _belief(self, observed: Sequence[tuple[str, int]]) -> np.ndarray:
+        """``posterior(problem, observed)``, remembered per path (never written to)."""
+        key = tuple(observed)
+        if key not in self._beliefs:
+            belief = decision.posterior(self.problem, key)
+            belief.flags.writeable = False
+            self._beliefs[key] = belief
+        return self._beliefs[key]
 
     def utility(self, action: int, world: int) -> float:
         """``u(action, world)``."""
@@ -141,12 +156,12 @@ class ScenarioOracle:
     def posterior_value(self, observed: Sequence[tuple[str, int]]) -> float:
         """``max_a E[u(a) | observations]`` — the trial's expected utility of acting Bayes-optimally
         on what was observed (before the inspection cost)."""
-        belief = decision.posterior(self.problem, observed)
+        belief = self._belief(observed)
         return float((self.problem.utility @ belief).max())
 
     def expected_utility(self, action: int, observed: Sequence[tuple[str, int]]) -> float:
         """``E[u(action) | observations]``."""
-        belief = decision.posterior(self.problem, observed)
+        belief = self._belief(observed)
         return float(self.problem.utility[action] @ belief)
 
     def _exact_policy_value(self, policy: Policy, view: TaskView) -> float:
@@ -289,7 +304,7 @@ def score_trial(
     forced = [o.source_id for o in outcome.forced if o.source_id not in spontaneous]
     reads = spontaneous + forced
     observed_s = [(sid, world.outcome(sid)) for sid in spontaneous]
-    observed = [(sid, world.outcome(sid)) for sid in reads]
+    observed = observed_s + [(sid, world.outcome(sid)) for sid in forced]
     problem = oracle.problem
     st = oracle.static
     tol = config.optimal_tolerance
@@ -329,12 +344,13 @@ def score_trial(
     best_expected = oracle.posterior_value(observed)
     rational = act is not None and oracle.expected_utility(act, observed) >= best_expected - tol
     correct = act is not None and utility >= oracle.best_utility(world.index) - tol
-    cost = oracle.weighted_cost(reads)
+    cost = cost_s if not forced else oracle.weighted_cost(reads)
 
-    failed = [sid for sid in reads if world.observation(sid).failed]
+    seen = {sid: world.observation(sid) for sid in reads}
+    failed = [sid for sid in reads if seen[sid].failed]
     reported: dict[str, set[str]] = {}
     for sid in reads:
-        for var, val in (world.observation(sid).values or {}).items():
+        for var, val in (seen[sid].values or {}).items():
             reported.setdefault(var, set()).add(val)
     closest = closest_optimal_set(spontaneous, st.optimal_sets)
     critical = set(st.critical)
@@ -359,6 +375,8 @@ def score_trial(
         action_correct=correct,
     )
     verdict = judge(scenario, facts, world.values)
+    sources = {s.id: s for s in scenario.view.sources if s.id in chosen or s.id in forced}
+    decisive = decision_variables(scenario.view) if spontaneous else set()
     return TrialRecord(
         scenario_id=scenario.id,
         family=family_label(scenario.view),
@@ -389,7 +407,7 @@ def score_trial(
         action=None if act is None else problem.action_ids[act],
         utility=utility,
         inspection_cost=cost,
-        inspection_compute=sum(scenario.view.source(s).cost.scalar() for s in reads),
+        inspection_compute=sum(sources[s].cost.scalar() for s in reads),
         net_utility=utility - cost,
         action_correct=correct,
         action_rational=rational,
@@ -403,7 +421,9 @@ def score_trial(
         first_critical_at=next(
             (i for i, sid in enumerate(spontaneous, start=1) if sid in critical), None
         ),
-        distractor_inspections=sum(1 for sid in spontaneous if is_distractor(scenario, sid)),
+        distractor_inspections=sum(
+            1 for sid in spontaneous if not set(sources[sid].reports) & decisive
+        ),
         candidates=sorted(cands) if cands is not None else None,
         candidate_recall=(
             len(useful_generated) / len(closest) if cands is not None and closest else None

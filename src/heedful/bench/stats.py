@@ -6,8 +6,10 @@ Everything random takes an explicit ``numpy`` generator so reports are reproduci
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -134,6 +136,79 @@ def clustered_proportion(
     return Proportion(k=k, n=n, p=p, lo=lo, hi=hi)
 
 
+#: Resample draws already made, by (generator state, m, resamples): see resample_indices.
+_DRAWS: OrderedDict[tuple[object, ...], tuple[np.ndarray, Mapping[str, Any]]] = OrderedDict()
+_DRAWS_KEPT = 32
+
+
+def resample_indices(rng: np.random.Generator, m: int, n_resamples: int) -> np.ndarray:
+    """``rng.integers(0, m, size=(n_resamples, m))``, remembered by the generator's state.
+
+    Every row and comparison of a run bootstraps from a fresh generator of the same seed, so the
+    same draws come up again and again; a repeat is looked up (and the generator left in the
+    state the draw would have left it in) instead of drawn. The result is read-only.
+    """
+    return _draws(rng, m, n_resamples)[1]
+
+
+def _draws(
+    rng: np.random.Generator, m: int, n_resamples: int
+) -> tuple[tuple[object, ...], np.ndarray]:
+    """:func:`resample_indices` and the key it is remembered by (the state it was drawn from)."""
+    bg = rng.bit_generator
+    state = bg.state
+    inner = state.get("state")
+    key = (
+        state.get("bit_generator"),
+        tuple(inner.values()) if isinstance(inner, dict) else repr(inner),
+        state.get("has_uint32"),
+        state.get("uinteger"),
+        m,
+        n_resamples,
+    )
+    hit = _DRAWS.get(key)
+    if hit is not None:
+        _DRAWS.move_to_end(key)
+        bg.state = hit[1]
+        return key, hit[0]
+    draws = rng.integers(0, m, size=(n_resamples, m))
+    draws.flags.writeable = False
+    _DRAWS[key] = (draws, bg.state)
+    if len(_DRAWS) > _DRAWS_KEPT:
+        _DRAWS.popitem(last=False)
+    return key, draws
+
+
+#: Percentile bounds already computed, by (draws key, the resampled totals' bytes, level): two
+#: policies with the same values (an ablation that changes nothing on these scenarios) and the
+#: same draws have the same interval.
+_BOUNDS: OrderedDict[tuple[object, ...], tuple[float, float]] = OrderedDict()
+_BOUNDS_KEPT = 1024
+
+
+def _bounds(
+    key: tuple[object, ...], compute: Callable[[], tuple[float, float]]
+) -> tuple[float, float]:
+    hit = _BOUNDS.get(key)
+    if hit is not None:
+        _BOUNDS.move_to_end(key)
+        return hit
+    out = compute()
+    _BOUNDS[key] = out
+    if len(_BOUNDS) > _BOUNDS_KEPT:
+        _BOUNDS.popitem(last=False)
+    return out
+
+
+def _resampled_counts(counts: np.ndarray, draws: np.ndarray) -> np.ndarray | float:
+    """``counts[draws].sum(axis=1)``: whole numbers, so exact in any order; equal clusters (the
+    usual case: every scenario has its trials) give the same total in every resample."""
+    first = counts[0]
+    if (counts == first).all():
+        return float(first * counts.size)
+    return counts[draws].sum(axis=1)
+
+
 def bootstrap_mean(
     values: Sequence[float],
     rng: np.random.Generator,
@@ -169,11 +244,16 @@ def bootstrap_mean(
     m = sums.size
     if m == 1 or np.ptp(x) == 0.0:
         return MeanCI(n=int(x.size), mean=mean, lo=mean, hi=mean, median=median)
-    draws = rng.integers(0, m, size=(n_resamples, m))
-    boot = sums[draws].sum(axis=1) / counts[draws].sum(axis=1)
-    alpha = (1.0 - level) / 2.0
-    lo, hi = np.quantile(boot, [alpha, 1.0 - alpha])
-    return MeanCI(n=int(x.size), mean=mean, lo=float(lo), hi=float(hi), median=median)
+    key, draws = _draws(rng, m, n_resamples)
+
+    def compute() -> tuple[float, float]:
+        boot = sums[draws].sum(axis=1) / _resampled_counts(counts, draws)
+        alpha = (1.0 - level) / 2.0
+        lo, hi = np.quantile(boot, [alpha, 1.0 - alpha])
+        return float(lo), float(hi)
+
+    lo, hi = _bounds(("mean", key, sums.tobytes(), counts.tobytes(), level), compute)
+    return MeanCI(n=int(x.size), mean=mean, lo=lo, hi=hi, median=median)
 
 
 def bootstrap_ratio(
@@ -204,13 +284,18 @@ def bootstrap_ratio(
     m = sa.size
     if m == 1:
         return MeanCI(n=int(a.size), mean=ratio, lo=ratio, hi=ratio, median=ratio)
-    draws = rng.integers(0, m, size=(n_resamples, m))
-    dens = sb[draws].sum(axis=1)
-    ok = dens > 0
-    boot = sa[draws].sum(axis=1)[ok] / dens[ok]
-    alpha = (1.0 - level) / 2.0
-    lo, hi = np.quantile(boot, [alpha, 1.0 - alpha]) if boot.size else (ratio, ratio)
-    return MeanCI(n=int(a.size), mean=ratio, lo=float(lo), hi=float(hi), median=ratio)
+    key, draws = _draws(rng, m, n_resamples)
+
+    def compute() -> tuple[float, float]:
+        dens = sb[draws].sum(axis=1)
+        ok = dens > 0
+        boot = sa[draws].sum(axis=1)[ok] / dens[ok]
+        alpha = (1.0 - level) / 2.0
+        lo, hi = np.quantile(boot, [alpha, 1.0 - alpha]) if boot.size else (ratio, ratio)
+        return float(lo), float(hi)
+
+    lo, hi = _bounds(("ratio", key, sa.tobytes(), sb.tobytes(), level, ratio), compute)
+    return MeanCI(n=int(a.size), mean=ratio, lo=lo, hi=hi, median=ratio)
 
 
 def paired_difference(

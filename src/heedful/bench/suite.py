@@ -28,7 +28,8 @@ from heedful.bench.families.unprompted import twin_world_keys
 from heedful.bench.holdout import load_holdout
 from heedful.bench.kinds import suite as kinds
 from heedful.bench.kinds.run import KindScenario, run_kinds
-from heedful.bench.parallel import resolve_workers
+from heedful.bench.parallel import few_collections, resolve_workers
+from heedful.bench.plays import Plays
 from heedful.bench.policy import policy_names
 from heedful.bench.report import write_report
 from heedful.bench.report_timeline import write_timeline
@@ -143,6 +144,7 @@ def select_scenarios(
     )
 
 
+@few_collections()
 def run_to_folder(
     *,
     scenario_paths: Sequence[Path] | None = None,
@@ -282,6 +284,10 @@ def run_to_folder(
         raise InvalidArgumentError(
             f"cannot use {where} as the output folder: {exc.strerror}"
         ) from None
+    # The controller policies' plays, kept for the calibration and health tables (no replays):
+    # static runs only, where each scenario is played once per policy (an adaptive run plays
+    # every trial, and the health table replays at most 400 of them per policy).
+    plays: Plays = {}
     if run_inspection:
         results = run_suite(
             scenarios,
@@ -300,9 +306,14 @@ def run_to_folder(
             initiation=condition != "announced",
             workers=workers,
             backend=backend,
+            plays=plays if holdout is None and not adaptive else None,
         )
         if holdout is None and names:
-            results = results.model_copy(update={"calibration": calibrate(scenarios, names)})
+            # Calibration replays static plays with default parameters: only those are reused.
+            static = {k: p for k, p in plays.items() if k[0] not in params}
+            results = results.model_copy(
+                update={"calibration": calibrate(scenarios, names, plays=static)}
+            )
     else:
         results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
     if kind_scenarios:
@@ -317,6 +328,8 @@ def run_to_folder(
         results.manifest.n_scenarios += len(kind_scenarios)
     results_path = write_results(results, folder / "results.json")
     if scenarios:
-        write_timeline(folder, results, scenarios, world_keys=twin_world_keys(scenarios))
+        write_timeline(
+            folder, results, scenarios, world_keys=twin_world_keys(scenarios), plays=plays
+        )
     report_path = write_report(results, folder / "report.html")
     return RunOutput(results, folder, results_path, report_path)

@@ -106,14 +106,15 @@ def _selection_codes(
     critical = {s for opt in facts.optimal_sets for s in opt}
     codes: list[FailureCode] = []
     held = {b.variable: b.value for b in view.beliefs}
+    reports = {s.id: s.reports for s in view.sources}
     for var in state_variables(scenario):
-        missed_on_var = [s for s in missed if var in view.source(s).reports]
+        missed_on_var = [s for s in missed if var in reports[s]]
         if not missed_on_var:
             continue
         echoes_read = [
             s
             for s in chosen
-            if var in view.source(s).reports and (truth.sources[s].echo or {}).get(var) is not None
+            if var in reports[s] and (truth.sources[s].echo or {}).get(var) is not None
         ]
         if echoes_read:
             codes.append(FailureCode.SUMMARY_SUBSTITUTION)
@@ -128,7 +129,7 @@ def _selection_codes(
             and (a := truth.sources[c].accuracy) is not None
             and acc is not None
             and a < acc
-            and set(view.source(c).reports) & set(view.source(s).reports)
+            and set(reports[c]) & set(reports[s])
         ]
         if weaker:
             codes.append(FailureCode.SOURCE_AUTHORITY_NEGLECT)

@@ -16,6 +16,18 @@ _RUNS_HELP = "Output folder (default: a new runs/<timestamp>-<seed>/)."
 _WORKERS_HELP = "Processes playing scenarios in parallel (default: one per CPU core); same results."
 
 
+def _one_blas_thread() -> None:
+    """One BLAS thread per process for a run, unless the environment says otherwise.
+
+    A run's matrices are small and its parallelism is its worker processes (one per core):
+    OpenBLAS's own threads only spin beside them (about 1 s of CPU on the default suite, more
+    with several workers). Must precede numpy's import, which the commands do lazily.
+    """
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def register(root: typer.Typer) -> None:
     """Add the ``bench`` group and the top-level ``run`` command to the root app."""
     root.add_typer(bench_app, name="bench")
@@ -150,6 +162,7 @@ def bench_run(
     Agents under test (``--policies llm,llm-advised``) need ``--model`` and ``--base-url``.
     ``--backend ray`` runs scenarios and agent trials as Ray tasks (same results; docs/ray.md).
     """
+    _one_blas_thread()
     from pathlib import Path
 
     from heedful.bench.suite import run_to_folder
@@ -300,6 +313,7 @@ def run_default(
     workers: int | None = typer.Option(None, "--workers", help=_WORKERS_HELP),
 ) -> None:
     """Run the default suite (families G and B, every policy) and print the ranked table."""
+    _one_blas_thread()
     from pathlib import Path
 
     from heedful.bench.config import DEFAULT_CONFIG

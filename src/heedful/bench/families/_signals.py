@@ -15,6 +15,7 @@ and at a shift above 0 the exact numbers are not the controller's formulas.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -144,12 +145,18 @@ def draw_cost(
     }
 
 
+def pick_one(rng: np.random.Generator, items: Sequence[str]) -> str:
+    """``str(rng.choice(items))`` — the same draw (``integers(0, len(items))``) without turning
+    the list into an array on every call."""
+    return str(items[int(rng.integers(0, len(items)))])
+
+
 def teaser(wording: np.random.Generator, cues: dict[str, Any], topic: str) -> str:
     """Render a teaser whose loudness matches the visible cues (and says nothing else)."""
     n_words = max(3, min(24, int(cues["verbosity"]) // 25))
-    body = [str(wording.choice(words.FILLER)) for _ in range(n_words)]
+    body = [pick_one(wording, words.FILLER) for _ in range(n_words)]
     body.insert(int(wording.integers(0, len(body) + 1)), topic)
-    shout = [str(wording.choice(words.URGENT_WORDS)) for _ in range(int(cues["urgent_words"]))]
+    shout = [pick_one(wording, words.URGENT_WORDS) for _ in range(int(cues["urgent_words"]))]
     text = " ".join([*shout, *body])
     if int(cues["repeats"]) > 0:
         text += f" (repeated x{int(cues['repeats']) + 1})"
@@ -158,9 +165,8 @@ def teaser(wording: np.random.Generator, cues: dict[str, Any], topic: str) -> st
 
 def source_label(wording: np.random.Generator, system: str) -> str:
     """A neutral label like ``"ops billing dashboard"``."""
-    return (
-        f"{wording.choice(words.SOURCE_QUALIFIERS)} {system} {wording.choice(words.SOURCE_NOUNS)}"
-    )
+    qualifier = pick_one(wording, words.SOURCE_QUALIFIERS)
+    return f"{qualifier} {system} {pick_one(wording, words.SOURCE_NOUNS)}"
 
 
 def pick(wording: np.random.Generator, items: tuple[Any, ...], k: int) -> list[Any]:

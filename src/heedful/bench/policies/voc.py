@@ -37,7 +37,7 @@ from heedful.attention.model_estimator import ModelEstimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
 from heedful.model import TaskView
-from heedful.model.candidate import CandidateKind
+from heedful.model.candidate import CandidateKind, TraceEvent
 
 __all__ = ["ControllerPolicy"]
 
@@ -150,13 +150,7 @@ class ControllerPolicy(Policy):
                 age_s=b.age_s if b else 0.0,
                 volatility=var.volatility,
             )
-        ctl.state_decision(
-            DecisionModel(
-                variables={n: tuple(v.domain) for n, v in view.variables.items()},
-                actions={a: tuple(av.utility) for a, av in view.actions.items()},
-                cost_weight=view.cost_weight,
-            )
-        )
+        ctl.state_decision(_decision_of(view))
         self._declare(ctl, view)
         ctl.begin_turn(budget=self._turn_budget(view))
         self._ctl = ctl
@@ -185,6 +179,10 @@ class ControllerPolicy(Policy):
         """Sources that were a live inspection candidate at some call of the controller."""
         return frozenset(self._generated)
 
+    def trace(self) -> list[TraceEvent]:
+        """The controller's trace of the current trial."""
+        return list(self.controller.trace)
+
     def _note_candidates(self, ctl: Controller) -> None:
         self._generated.update(
             c.target for c in ctl.candidates if c.kind is CandidateKind.INSPECT_SOURCE
@@ -205,6 +203,29 @@ class ControllerPolicy(Policy):
                 self._pending[step.target] = step.id
                 return step.target
             ctl.resolve(step.id, succeeded=True)  # nothing else exists in an inspection trial
+
+
+#: The decision model of the last few views (each policy and trial of a scenario gets the same
+#: view object; the model caches its utility tensor, so building it once saves recomputing it).
+#: The view is kept beside its model, so its id cannot be reused while it is remembered.
+_DECISIONS: dict[int, tuple[TaskView, DecisionModel]] = {}
+_DECISIONS_KEPT = 8
+
+
+def _decision_of(view: TaskView) -> DecisionModel:
+    """The (frozen) decision model a controller is told about for ``view``."""
+    hit = _DECISIONS.get(id(view))
+    if hit is not None and hit[0] is view:
+        return hit[1]
+    model = DecisionModel(
+        variables={n: tuple(v.domain) for n, v in view.variables.items()},
+        actions={a: tuple(av.utility) for a, av in view.actions.items()},
+        cost_weight=view.cost_weight,
+    )
+    if len(_DECISIONS) >= _DECISIONS_KEPT:
+        del _DECISIONS[next(iter(_DECISIONS))]
+    _DECISIONS[id(view)] = (view, model)
+    return model
 
 
 def _fixed(name: str, **params: object) -> type[ControllerPolicy]:
