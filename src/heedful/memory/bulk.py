@@ -14,17 +14,25 @@ The full-text searches are most of a survey's time, and a heartbeat surveys the 
 and again: :meth:`BulkReadsMixin.search_many` remembers its results under the graph's ``text``
 change counter (schema version 5, kept by triggers, so writes by any connection count) and runs
 again only the searches it has not seen since the last node was inserted, deleted or re-worded.
+
+On a file store the searches that must run are split between two read-only connections on two
+threads (SQLite runs them in parallel when :func:`~heedful.memory._tuning.allow_parallel_reads`
+could turn off its allocation counting): each half runs in its own read transaction that also
+reads the ``text`` counter, and the halves are used only if both counters equal the one the
+memo is kept under, so a write committed meanwhile never yields a mixed result (the searches
+then run again on the store's own connection, as they do on an in-memory store).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
 
 from heedful.errors import InvalidArgumentError, StoreError
-from heedful.memory._base import StoreBase, not_unicode
+from heedful.memory._base import BUSY_TIMEOUT_MS, PAGE_CACHE_KIB, StoreBase, not_unicode
 from heedful.memory.graph import EDGES_AMONG, fts_query, id_array
 
 
@@ -88,6 +96,11 @@ class GraphVersions(NamedTuple):
 #: Searches remembered by :meth:`BulkReadsMixin.search_many` for the current ``text`` version;
 #: beyond this many the memo starts over (a survey makes one search per active goal).
 SEARCH_MEMO_SIZE = 100_000
+#: Fewer missing searches than this run on the store's own connection (a thread and a second
+#: transaction cost more than they save).
+PARALLEL_MIN_SEARCHES = 64
+#: Tries at reading the searches at the memo's counter before one plain statement does them all.
+SNAPSHOT_ATTEMPTS = 3
 
 
 class BulkReadsMixin(StoreBase):
@@ -95,6 +108,12 @@ class BulkReadsMixin(StoreBase):
 
     _search_memo: dict[tuple[str, int], list[str]]
     _search_memo_version: int | None = None
+    #: The file's path, or ":memory:" (set by the store).
+    path: str
+    #: Read-only connections for parallel searches: None until first needed, [] when not used.
+    _readers: list[sqlite3.Connection] | None = None
+    #: Force parallel searches on (True) or off (False); None: when the process allows them.
+    parallel_reads: bool | None = None
 
     def graph_versions(self) -> GraphVersions:
         """The graph's change counters: equal counters mean the same committed graph.
@@ -143,24 +162,53 @@ class BulkReadsMixin(StoreBase):
         if not wanted or limit == 0:
             return found
         with self._lock:
-            memo = self._current_search_memo()
-            missing: dict[str, list[int]] = {}
-            for i, match in wanted.items():
-                hit = memo.get((match, limit)) if memo is not None else None
-                if hit is None:
-                    missing.setdefault(match, []).append(i)
-                else:
-                    found[i] = list(hit)
-            if not missing:
-                return found
-            matches = list(missing)
-            for key, ids in self._rows(_SEARCH_MANY, (limit, json.dumps(matches))):
-                hits = json.loads(ids)
-                for i in missing[matches[key]]:
-                    found[i] = list(hits)
-                if memo is not None:
-                    memo[(matches[key], limit)] = hits
-        return found
+            for _ in range(SNAPSHOT_ATTEMPTS):
+                memo = self._current_search_memo()
+                missing: dict[str, list[int]] = {}
+                for i, match in wanted.items():
+                    hit = memo.get((match, limit)) if memo is not None else None
+                    if hit is None:
+                        missing.setdefault(match, []).append(i)
+                    else:
+                        found[i] = list(hit)
+                if not missing:
+                    return found
+                matches = list(missing)
+                rows = self._search_snapshot(matches, limit, memo is not None)
+                if rows is not None:
+                    for key, ids in rows:
+                        hits = json.loads(ids)
+                        for i in missing[matches[key]]:
+                            found[i] = list(hits)
+                        if memo is not None:
+                            memo[(matches[key], limit)] = hits
+                    return found
+            # Writes kept landing between the counter and the searches: all in one statement.
+            matches = list(dict.fromkeys(wanted.values()))
+            rows = self._rows(_SEARCH_MANY, (limit, json.dumps(matches)))
+            hits_of = {matches[key]: json.loads(ids) for key, ids in rows}
+            return [list(hits_of[wanted[i]]) if i in wanted else [] for i in range(len(queries))]
+
+    def _search_snapshot(
+        self, matches: list[str], limit: int, remembered: bool
+    ) -> list[Any] | None:
+        """The rows of ``_SEARCH_MANY`` for ``matches``, read at the ``text`` counter the memo
+        is kept under; None if a write committed since moved it (the memo must start over).
+
+        Called with the lock held. Inside this store's write transaction (``remembered`` is
+        False) the store's own connection reads its uncommitted writes.
+        """
+        params = (limit, json.dumps(matches))
+        if not remembered:
+            return self._rows(_SEARCH_MANY, params)
+        parallel = self._parallel_search(matches, limit)
+        if parallel is not None:
+            return parallel
+        try:
+            version, rows = _snapshot_rows(self._conn, _SEARCH_MANY, params)
+        except sqlite3.Error as exc:
+            raise StoreError(f"store read failed: {exc}") from exc
+        return rows if version == self._search_memo_version else None
 
     def _current_search_memo(self) -> dict[tuple[str, int], list[str]] | None:
         """The memo of searches for the current ``text`` counter; None inside a transaction."""
@@ -172,6 +220,69 @@ class BulkReadsMixin(StoreBase):
             self._search_memo = {}
             self._search_memo_version = version
         return self._search_memo
+
+    def _parallel_search(self, matches: list[str], limit: int) -> list[Any] | None:
+        """The rows of ``_SEARCH_MANY`` for ``matches``, split between the two read connections;
+        None when they are not used or did not read the version the memo is kept under.
+
+        Called with the lock held and no write transaction open.
+        """
+        readers = self._reader_connections() if len(matches) >= PARALLEL_MIN_SEARCHES else []
+        if len(readers) < 2:
+            return None
+        half = (len(matches) + 1) // 2
+        parts = [matches[:half], matches[half:]]
+        results: list[tuple[int, list[Any]] | BaseException | None] = [None, None]
+
+        def run(i: int) -> None:
+            try:
+                results[i] = _snapshot_rows(readers[i], _SEARCH_MANY, (limit, json.dumps(parts[i])))
+            except BaseException as exc:  # reported below, on the caller's thread
+                results[i] = exc
+
+        helper = threading.Thread(target=run, args=(1,), name="heedful-search", daemon=True)
+        helper.start()
+        run(0)
+        helper.join()
+        versions: set[int] = set()
+        rows: list[Any] = []
+        for i, result in enumerate(results):
+            if isinstance(result, sqlite3.Error):
+                raise StoreError(f"store read failed: {result}") from result
+            if isinstance(result, UnicodeEncodeError):
+                raise not_unicode(result) from None
+            if isinstance(result, BaseException):
+                raise result
+            assert result is not None
+            versions.add(result[0])
+            offset = 0 if i == 0 else half
+            rows.extend((key + offset, ids) for key, ids in result[1])
+        if versions != {self._search_memo_version}:
+            return None  # a write was committed in between: not one snapshot
+        return rows
+
+    def _reader_connections(self) -> list[sqlite3.Connection]:
+        """The two read-only connections of a file store, opened at first use; [] if unused."""
+        if self._readers is None:
+            from heedful.memory._tuning import allow_parallel_reads
+
+            wanted = self.parallel_reads
+            if wanted is None:
+                wanted = allow_parallel_reads()
+            self._readers = []
+            if wanted and self.path != ":memory:":
+                try:
+                    for _ in range(2):
+                        self._readers.append(_open_reader(self.path))
+                except sqlite3.Error:
+                    self._close_readers()
+                    self._readers = []
+        return self._readers
+
+    def _close_readers(self) -> None:
+        for conn in self._readers or []:
+            conn.close()
+        self._readers = None
 
     def node_rows(self, node_ids: Collection[str]) -> list[NodeRow]:
         """The stored nodes among ``node_ids``, by id."""
@@ -208,3 +319,33 @@ class BulkReadsMixin(StoreBase):
             ):
                 links[outcome_id].append(node_id)
         return [OutcomeRow._make((*r, tuple(links[r[0]]))) for r in rows]
+
+
+def _open_reader(path: str) -> sqlite3.Connection:
+    """A read-only connection to the store file (already created and migrated)."""
+    conn = sqlite3.connect(
+        path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+    )
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")
+        conn.execute("PRAGMA query_only = ON")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _snapshot_rows(
+    conn: sqlite3.Connection, sql: str, params: Sequence[Any]
+) -> tuple[int, list[Any]]:
+    """The ``text`` counter and the rows of ``sql``, read in one transaction (one snapshot)."""
+    conn.execute("BEGIN")
+    try:
+        (version,) = conn.execute(
+            "SELECT version FROM graph_versions WHERE name = 'text'"
+        ).fetchone()
+        rows = conn.execute(sql, params).fetchall()
+    finally:
+        conn.execute("COMMIT")
+    return version, rows

@@ -18,6 +18,7 @@ from types import TracebackType
 
 from heedful.errors import InvalidArgumentError, StoreError
 from heedful.memory._base import BUSY_TIMEOUT_MS, PAGE_CACHE_KIB, Clock
+from heedful.memory._tuning import allow_parallel_reads
 from heedful.memory.bulk import BulkReadsMixin
 from heedful.memory.claims import ClaimsMixin
 from heedful.memory.freshness import (
@@ -87,6 +88,8 @@ class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin, Bulk
         """Close the connection (idempotent)."""
         if not self._closed:
             self._closed = True
+            with self._lock:
+                self._close_readers()
             self._conn.close()
 
     def __enter__(self) -> Store:
@@ -163,6 +166,8 @@ def _connect(path: str) -> sqlite3.Connection:
         parent = Path(path).parent
         if not parent.is_dir():
             raise StoreError(f"cannot open store {path}: directory {parent} does not exist")
+        # Decided before this process's first connection opens: see heedful.memory._tuning.
+        allow_parallel_reads()
     try:
         conn = sqlite3.connect(
             path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
