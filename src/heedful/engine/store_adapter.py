@@ -146,21 +146,28 @@ class StoreGraph:
 
     def read_regions(self, node_ids: Sequence[str], goal_ids: Sequence[str]) -> RegionSnapshot:
         """The nodes among ``node_ids``, the edges among them and the outcomes of the goals or
-        the nodes: three statements for any number of regions.
+        the nodes, read from one committed state (:meth:`Store.region_rows`).
 
         The snapshot is remembered until the store's ``graph`` counter moves (any node, edge or
         outcome written, by any connection); callers must not modify it.
         """
         versions = self.store.cache_versions()
-        key = None if versions is None else (versions.graph, tuple(node_ids), tuple(goal_ids))
         last = self._last_snapshot
-        if key is not None and last is not None and last[0] == key:
+        if (
+            versions is not None
+            and last is not None
+            and last[0] == (versions.graph, tuple(node_ids), tuple(goal_ids))
+        ):
             return last[1]
-        nodes = {row.id: _node_from_row(row) for row in self.store.node_rows(node_ids)}
-        edges = [_edge_from_row(row) for row in self.store.edge_rows_among(nodes)]
-        outcomes = [_outcome_from_row(row) for row in self.store.outcome_rows_for(goal_ids, nodes)]
+        rows = self.store.region_rows(node_ids, goal_ids)
+        nodes = {row.id: _node_from_row(row) for row in rows.nodes}
+        edges = [_edge_from_row(row) for row in rows.edges]
+        outcomes = [_outcome_from_row(row) for row in rows.outcomes]
         snapshot = RegionSnapshot(nodes, edges, outcomes)
-        self._last_snapshot = None if key is None else (key, snapshot)
+        if rows.version is None:
+            self._last_snapshot = None
+        else:
+            self._last_snapshot = ((rows.version, tuple(node_ids), tuple(goal_ids)), snapshot)
         return snapshot
 
     def get_nodes(self, node_ids: Sequence[str]) -> list[NodeRecord]:
