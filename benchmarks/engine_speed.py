@@ -11,7 +11,7 @@ Run: ``.venv/bin/python benchmarks/engine_speed.py [--store | --store-file PATH]
 3. ``--store``: the same survey on the SQLite memory store (goal ≤ 0.5 s), in the three cases
    the store's change counters make different (schema version 5): after a node changed (every
    search and read runs again; with its breakdown: the full-text searches of all goals (one
-   statement; on a file store two halves at once on two connections), the regions' nodes,
+   statement; on a file store two parts at once on two connections), the regions' nodes,
    edges and outcomes (one read transaction), then computation), after an
    edge or outcome changed (the searches are remembered, the reads run again) and on an
    unchanged graph (both remembered); with ``--store-file``, also the first survey of a new
@@ -196,7 +196,7 @@ def bench_survey(graph: GraphPort, baseline: GraphPort | None = None) -> None:
         f"  after a node change (nothing remembered) {cold * 1000:7.1f} ms wall"
         f" {cold_cpu * 1000:7.1f} ms cpu   (goal ≤ 500 ms: {verdict(cold)})"
     )
-    print(f"    full-text search (file: 2 halves at once) {search * 1000:8.1f} ms")
+    print(f"    full-text search (file: 2 parts at once) {search * 1000:8.1f} ms")
     print(f"    nodes+edges+outcomes, 3 statements {reads * 1000:7.1f} ms")
     print(f"    coverage, topology, triage        {(cold - search - reads) * 1000:8.1f} ms")
     print(
