@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -290,3 +291,26 @@ def test_region_reads_never_mix_states_under_a_concurrent_writer(tmp_path: Path)
         finally:
             stop.set()
             thread.join()
+
+
+def test_a_failing_read_only_connection_leaves_the_searches_to_the_store_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bulk, "PARALLEL_MIN_SEARCHES", 2)
+    with Store.open(tmp_path / "f.db", clock=FakeClock()) as store:
+        store.parallel_reads = True
+        _fill(store, random.Random(7), 50)
+        queries = _queries(random.Random(8), 20)
+        expected = [[h.node_id for h in store.search(q, 5)] for q in queries]
+        original = bulk._snapshot_rows
+
+        def busy(conn: Any, sql: str, params: Any) -> Any:
+            if threading.current_thread() is not threading.main_thread():
+                raise sqlite3.OperationalError("database is locked")
+            return original(conn, sql, params)
+
+        monkeypatch.setattr(bulk, "_snapshot_rows", busy)
+        used = _parallel_used(store)
+        assert store.search_many(queries, 5) == expected
+        assert used == [None]
+        assert not store._conn.in_transaction

@@ -246,10 +246,17 @@ class BulkReadsMixin(StoreBase):
         if not readers:
             return None
         half = round(len(matches) * OWN_SHARE)
-        first, second = _in_parallel(
-            lambda: _snapshot_rows(self._conn, _SEARCH_MANY, (limit, json.dumps(matches[:half]))),
-            lambda: _snapshot_rows(readers[0], _SEARCH_MANY, (limit, json.dumps(matches[half:]))),
-        )
+        try:
+            first, second = _in_parallel(
+                lambda: _snapshot_rows(
+                    self._conn, _SEARCH_MANY, (limit, json.dumps(matches[:half]))
+                ),
+                lambda: _snapshot_rows(
+                    readers[0], _SEARCH_MANY, (limit, json.dumps(matches[half:]))
+                ),
+            )
+        except sqlite3.Error:
+            return None  # e.g. the read-only connection was busy: one connection reads them
         if not first[0] == second[0] == self._search_memo_version:
             return None  # a write was committed in between: not one snapshot
         return first[1] + [(key + half, ids) for key, ids in second[1]]
