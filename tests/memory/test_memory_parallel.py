@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 import subprocess
@@ -186,6 +187,18 @@ def test_parallel_reads_are_allowed_only_before_any_connection_opens() -> None:
     assert run(code, "fresh") == "True"
     # With a connection open the counting cannot be turned off (unless it already was).
     assert run(code, "open") == str(not counting)
+    # HEEDFUL_SQLITE_PARALLEL=0: SQLite is left as it is (the counting stays on) and no store
+    # reads in parallel.
+    untouched = code + probe
+    env = {**os.environ, "HEEDFUL_SQLITE_PARALLEL": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", untouched, "fresh"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    assert done.stdout.split() == ["False", str(counting)]
 
 
 @pytest.mark.parametrize("writes", [1, bulk.SNAPSHOT_ATTEMPTS])

@@ -14,13 +14,20 @@ tell that nothing is open: one Python thread running and no SQLite memory alloca
 connection holds some). Otherwise, or where the library's functions cannot be reached (an
 SQLite linked into Python without exported symbols), it reports False and the store reads
 on one connection as before.
+
+The change is process-wide (``sqlite3_memory_used`` then reports 0 for every SQLite user of the
+process). An application that wants SQLite left exactly as it is sets ``HEEDFUL_SQLITE_PARALLEL=0``
+in the environment: nothing is changed and every store reads on one connection.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 
+#: The environment variable that, set to 0, leaves the process's SQLite untouched.
+ENV_VAR = "HEEDFUL_SQLITE_PARALLEL"
 _SQLITE_OK = 0
 _SQLITE_CONFIG_MEMSTATUS = 9
 
@@ -36,7 +43,8 @@ def allow_parallel_reads() -> bool:
     global _result
     with _lock:
         if _result is None:
-            _result = _memstatus_off()
+            off = os.environ.get(ENV_VAR, "").strip().lower() in ("0", "false", "no", "off")
+            _result = False if off else _memstatus_off()
         return _result
 
 
