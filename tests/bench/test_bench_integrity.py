@@ -169,6 +169,8 @@ def test_plan_and_holdout_make_from_the_cli(tmp_path: Path, pilot) -> None:  # t
     res = runner.invoke(app, ["bench", "plan", str(path), "--min-diff", "10"])
     assert res.exit_code == 0, res.output
     assert "voc − random" in res.output
+    summary = " ".join(res.output.split())
+    assert "need more scenarios than the pilot's" in summary or "already separates" in summary
     res = runner.invoke(app, ["bench", "plan", str(path), "--min-diff", "-1"])
     assert res.exit_code == 2 and "positive" in res.output
     out = tmp_path / "sealed"

@@ -298,13 +298,17 @@ def bench_plan(
     short = [r for r in rows if not r.enough]
     if short:
         worst = max(r.needed_scenarios or 0 for r in short)
-        typer.echo(
+        # Through the console: wrapped at the terminal's width, like the table above.
+        console().print(
             f"{len(short)} comparison(s) need more scenarios than the pilot's "
             f"{rows[0].pilot_scenarios} (up to {worst}, at "
-            f"{rows[0].trials_per_scenario:g} trials per scenario)."
+            f"{rows[0].trials_per_scenario:g} trials per scenario).",
+            markup=False,
         )
     else:
-        typer.echo("the pilot already separates every comparison at this difference.")
+        console().print(
+            "the pilot already separates every comparison at this difference.", markup=False
+        )
 
 
 def run_default(
