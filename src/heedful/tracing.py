@@ -10,8 +10,8 @@ Attribute values are counts, codes and kinds — never untrusted content (claim 
 goal names written by an agent), which could carry anything into a tracing backend.
 
 Tracing is per process: a forked child starts with no tracer (its spans could not be exported:
-pool workers exit without flushing). A job run in a worker records its spans as plain data and
-the caller :func:`replay` s them (:mod:`heedful.span_relay`, used by
+pool workers exit without flushing). A job run in a worker records its spans as plain data, and
+the caller re-emits them with :func:`replay` (:mod:`heedful.span_relay`, used by
 :func:`heedful.bench.backend.map_traced`).
 """
 
