@@ -151,9 +151,7 @@ class BulkReadsMixin(StoreBase):
         """Run a read returning plain tuples; SQLite errors become :class:`StoreError`."""
         try:
             with self._lock:
-                cursor = self._conn.cursor()
-                cursor.row_factory = None
-                return cursor.execute(sql, params).fetchall()
+                return self._cursor().execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"store read failed: {exc}") from exc
         except UnicodeEncodeError as exc:
@@ -286,6 +284,7 @@ class BulkReadsMixin(StoreBase):
         return RegionRows(nodes, edges, outcomes, version)
 
     def _cursor(self) -> sqlite3.Cursor:
+        """A cursor of the store's connection returning plain tuples."""
         cursor = self._conn.cursor()
         cursor.row_factory = None
         return cursor
