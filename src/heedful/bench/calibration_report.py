@@ -9,6 +9,7 @@ from html import escape
 from rich.table import Table
 
 from heedful.bench.calibration_records import CalibrationRow
+from heedful.bench.report_layout import svg_open
 
 __all__ = ["calibration_html", "calibration_table", "reliability_svg"]
 
@@ -37,9 +38,8 @@ def reliability_svg(row: CalibrationRow) -> str:
     )
     line = " ".join(f"{x(b.predicted):.1f},{y(b.realised):.1f}" for b in row.buckets)
     return (
-        f"<svg width='{_W}' height='{_H}' role='img' aria-label='reliability diagram of "
-        f"{escape(row.policy)}'>"
-        f"<rect x='{_PAD}' y='{_PAD}' width='{_W - 2 * _PAD}' height='{_H - 2 * _PAD}' "
+        svg_open(_W, _H, role="img", aria_label=f"reliability diagram of {row.policy}")
+        + f"<rect x='{_PAD}' y='{_PAD}' width='{_W - 2 * _PAD}' height='{_H - 2 * _PAD}' "
         "fill='none' stroke='#dde'/>"
         f"<line x1='{x(lo):.1f}' y1='{y(lo):.1f}' x2='{x(hi):.1f}' y2='{y(hi):.1f}' "
         "stroke='#999' stroke-dasharray='4 3'/>"

@@ -11,6 +11,7 @@ import html
 from rich import box
 from rich.table import Table
 
+from heedful.bench.report_layout import num_td, scroll
 from heedful.bench.results import InitiationGapRow, InitiationRow, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
@@ -108,13 +109,13 @@ def _html_table(headers: tuple[str, ...], rows: list[list[str]]) -> str:
     body = "".join(
         "<tr>"
         + "".join(
-            f"<td class='l'>{html.escape(c)}</td>" if i < 2 else f"<td>{html.escape(c)}</td>"
+            f"<td class='l'>{html.escape(c)}</td>" if i < 2 else num_td(c)
             for i, c in enumerate(cells)
         )
         + "</tr>"
         for cells in rows
     )
-    return f"<table><tr>{head}</tr>{body}</table>"
+    return scroll(f"<table><tr>{head}</tr>{body}</table>")
 
 
 def initiation_html(results: Results) -> str:

@@ -15,6 +15,7 @@ import numpy as np
 from heedful.bench.initiation_report import initiation_html
 from heedful.bench.report_agents import agent_html
 from heedful.bench.report_diagnostics import diagnostics_html, failure_split_html
+from heedful.bench.report_layout import CSS, SCROLL_CLASS, num_td, scroll, svg_open
 from heedful.bench.report_timeline import TIMELINE_FILE, load_timeline, timeline_html
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
 from heedful.bench.stats import MeanCI, Proportion
@@ -56,18 +57,6 @@ def _pct(p: Proportion) -> str:
 
 # --- HTML ---------------------------------------------------------------------------------------
 
-_CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;
-max-width:1100px;color:#1d2330;padding:0 1rem}
-h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #dde}
-table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.88rem}
-th,td{padding:.25rem .6rem;border-bottom:1px solid #eef;text-align:right}
-th{background:#f4f6fa}td.l,th.l{text-align:left}
-.note{color:#5a6270;font-size:.85rem}.grid{display:flex;flex-wrap:wrap;gap:1rem}
-.card{border:1px solid #e3e6ee;border-radius:6px;padding:.5rem}
-svg text{font-size:11px;fill:#1d2330}
-"""
-
 _PALETTE = ("#3b6fd8", "#d8833b", "#3bab6a", "#b83bd8", "#d83b5b", "#6b7280", "#0ea5a5")
 
 
@@ -89,7 +78,7 @@ def _bar_chart(rows: Sequence[AggregateRow]) -> str:
     def x(v: float) -> float:
         return left + (v - lo) / (hi - lo) * plot
 
-    parts = [f"<svg width='{width}' height='{height}' role='img' aria-label='scores'>"]
+    parts = [svg_open(width, height, role="img", aria_label="scores")]
     for ref in sorted({0.0, 100.0, lo, hi}):
         main_ref = ref in (0.0, 100.0)
         # Axis ends get a label only when it would not collide with the 0 and 100 labels.
@@ -129,7 +118,7 @@ def _histogram(values: Sequence[float], top: float, bins: int = 12) -> str:
     counts, edges = np.histogram(np.clip(values, 0.0, top), bins=bins, range=(0.0, top))
     peak = max(int(counts.max()), 1)
     bw = (width - 10) / bins
-    parts = [f"<svg width='{width}' height='{height + 16}' role='img' aria-label='regret'>"]
+    parts = [svg_open(width, height + 16, role="img", aria_label="regret")]
     for i, c in enumerate(counts):
         h = (height - 4) * int(c) / peak
         parts.append(
@@ -146,24 +135,24 @@ def _histogram(values: Sequence[float], top: float, bins: int = 12) -> str:
 
 def _rows_table(rows: Sequence[AggregateRow]) -> str:
     head = (
-        "<tr><th>#</th><th class='l'>policy</th><th>score [95% CI]</th><th>median</th>"
+        "<tr><th class='rank'>#</th><th class='l'>policy</th><th>score [95% CI]</th><th>median</th>"
         "<th>regret [95% CI]</th><th>optimal set</th><th>right action</th>"
         "<th>crit. recall</th><th>precision</th><th>distractor share</th><th>net utility</th>"
         "<th>trials</th><th>uninformative</th>"
         "<th>violations</th></tr>"
     )
     body = "".join(
-        f"<tr><td>{i}</td><td class='l'>{_e(r.policy)}</td><td>{_ci(r.score)}</td>"
-        f"<td>{f'{r.score.median:.1f}' if r.score else '—'}</td><td>{_ci(r.regret, 3)}</td>"
-        f"<td>{_pct(r.optimal)}</td><td>{_pct(r.action_correct)}</td>"
+        f"<tr><td class='rank'>{i}</td><td class='l'>{_e(r.policy)}</td>{num_td(_ci(r.score))}"
+        f"<td>{f'{r.score.median:.1f}' if r.score else '—'}</td>{num_td(_ci(r.regret, 3))}"
+        f"{num_td(_pct(r.optimal))}{num_td(_pct(r.action_correct))}"
         f"<td>{f'{r.critical_recall.mean:.2f}' if r.critical_recall else '—'}</td>"
         f"<td>{f'{r.precision.mean:.2f}' if r.precision else '—'}</td>"
         f"<td>{f'{100 * r.distractor_rate:.0f}%' if r.distractor_rate is not None else '—'}</td>"
-        f"<td>{_ci(r.net_utility, 3)}</td><td>{r.n_trials}</td><td>{r.n_uninformative}</td>"
+        f"{num_td(_ci(r.net_utility, 3))}<td>{r.n_trials}</td><td>{r.n_uninformative}</td>"
         f"<td>{r.n_violations}</td></tr>"
         for i, r in enumerate(rows, start=1)
     )
-    return f"<table>{head}{body}</table>"
+    return scroll(f"<table>{head}{body}</table>")
 
 
 def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str:
@@ -174,7 +163,7 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
     out = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<title>heedful benchmark report</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{CSS}</style></head><body>",
         "<h1>heedful benchmark report</h1>",
         f"<p class='note'>{m.n_scenarios} scenarios × {m.trials} trials × "
         f"{len(m.policies)} policies, {_e(m.condition)} condition, seed {m.seed}. "
@@ -217,7 +206,7 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
     if paired:
         out.append(
             "<h2>Paired comparisons (matched scenario and trial; wins counted per scenario)</h2>"
-            "<table><tr>"
+            f"<div class='{SCROLL_CLASS}'><table><tr>"
             "<th class='l'>A</th><th class='l'>B</th><th>score A − B [95% CI]</th>"
             "<th>A better</th><th>B better</th><th>ties</th>"
             "<th>optimal: both / only A / only B / neither</th></tr>"
@@ -228,11 +217,11 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
             o = p.optimal
             out.append(
                 f"<tr><td class='l'>{_e(p.policy_a)}</td><td class='l'>{_e(p.policy_b)}</td>"
-                f"<td>{diff}</td><td>{s.a_better if s else '—'}</td>"
+                f"{num_td(diff)}<td>{s.a_better if s else '—'}</td>"
                 f"<td>{s.b_better if s else '—'}</td><td>{s.ties if s else '—'}</td>"
                 f"<td>{o.both} / {o.only_a} / {o.only_b} / {o.neither}</td></tr>"
             )
-        out.append("</table>")
+        out.append("</table></div>")
 
     out.append(initiation_html(results))
     out.append(agent_html(results))
@@ -245,12 +234,12 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
         from heedful.bench.calibration_report import calibration_html
 
         out.append(calibration_html(results.calibration))
-    out.append("<h2>Manifest</h2><table>")
+    out.append(f"<h2>Manifest</h2><div class='{SCROLL_CLASS}'><table>")
     for key, val in m.model_dump(mode="json").items():
         if key == "config":
             continue
-        out.append(f"<tr><td class='l'>{_e(key)}</td><td class='l'>{_e(val)}</td></tr>")
-    out.append("</table></body></html>")
+        out.append(f"<tr><td class='l'>{_e(key)}</td><td class='l wrap'>{_e(val)}</td></tr>")
+    out.append("</table></div></body></html>")
     return "\n".join(out)
 
 

@@ -10,6 +10,7 @@ from rich import box
 from rich.table import Table
 
 from heedful.bench.agent_results import STAGES, AgentAggregates, ModeRow
+from heedful.bench.report_layout import SCROLL_CLASS, num_td, scroll, svg_open
 from heedful.bench.results import ALL_FAMILIES, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
@@ -211,7 +212,7 @@ def _stacked_bar(row: ModeRow, width: int = 520) -> str:
             f"<title>{stage}: {n} of {row.n_trials}</title></rect>"
         )
         x += w
-    return f"<svg width='{width}' height='18' role='img'>{''.join(rects)}</svg>"
+    return f"{svg_open(width, 18, role='img')}{''.join(rects)}</svg>"
 
 
 def _html_table(headers: tuple[str, ...], rows: list[list[str]]) -> str:
@@ -222,13 +223,13 @@ def _html_table(headers: tuple[str, ...], rows: list[list[str]]) -> str:
     body = "".join(
         "<tr>"
         + "".join(
-            f"<td class='l'>{html.escape(c)}</td>" if i == 0 else f"<td>{html.escape(c)}</td>"
+            f"<td class='l'>{html.escape(c)}</td>" if i == 0 else num_td(c)
             for i, c in enumerate(cells)
         )
         + "</tr>"
         for cells in rows
     )
-    return f"<table><tr>{head}</tr>{body}</table>"
+    return scroll(f"<table><tr>{head}</tr>{body}</table>")
 
 
 def agent_html(results: Results) -> str:
@@ -247,7 +248,7 @@ def agent_html(results: Results) -> str:
         "model never answered, and <i>pass</i>. Agents choose their own action, so every stage "
         "can fail; programmatic policies keep the runner's Bayes-best action, so their evidence "
         "and reasoning stages pass by construction. Definitions: docs/llm.md, docs/metrics.md."
-        f"</p><p class='note'>{legend}</p><table>",
+        f"</p><p class='note'>{legend}</p><div class='{SCROLL_CLASS}'><table>",
     ]
     for r in agents.modes:
         if r.family == ALL_FAMILIES:
@@ -255,7 +256,7 @@ def agent_html(results: Results) -> str:
                 f"<tr><td class='l'>{html.escape(r.policy)}</td><td class='l'>{r.mode}</td>"
                 f"<td class='l'>{_stacked_bar(r)}</td><td>{r.n_trials}</td></tr>"
             )
-    parts.append("</table>")
+    parts.append("</table></div>")
     rows = _rows(agents)
     headings = {
         "modes": "Attention vs production score (Appendix D)",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from heedful.bench.report_layout import SCROLL_CLASS, breakable, num_td
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results, Stage
 from heedful.bench.stats import MeanCI, Proportion
 
@@ -43,7 +44,8 @@ def failure_split_html(results: Results) -> str:
         "reasoning; the first failure wins. Programmatic policies (decided by the runner) pass "
         "the evidence and reasoning stages <b>by construction</b>: the runner acts "
         "Bayes-optimally on what they read. Only agents that decide can fail them. "
-        "Definitions: docs/metrics.md.</p><table><tr><th class='l'>policy</th><th>decides</th>"
+        f"Definitions: docs/metrics.md.</p><div class='{SCROLL_CLASS}'><table><tr>"
+        "<th class='l'>policy</th><th>decides</th>"
         "<th>trials</th>",
     ]
     out += [f"<th>{_e(s)}</th>" for s in _STAGES]
@@ -55,15 +57,20 @@ def failure_split_html(results: Results) -> str:
             f"<tr><td class='l'>{_e(r.policy)}</td><td>{_e(r.decided_by)}</td>"
             f"<td>{r.n_trials}</td>{cells}<td>{r.n_trials - failed}</td></tr>"
         )
-    out.append("</table>")
+    out.append("</table></div>")
     if codes:
-        out.append("<p class='note'>Primary code of each failed trial (Appendix B):</p><table>")
-        out.append("<tr><th class='l'>policy</th>" + "".join(f"<th>{_e(c)}</th>" for c in codes))
+        out.append(
+            "<p class='note'>Primary code of each failed trial (Appendix B):</p>"
+            f"<div class='{SCROLL_CLASS}'><table>"
+        )
+        out.append(
+            "<tr><th class='l'>policy</th>" + "".join(f"<th>{breakable(c)}</th>" for c in codes)
+        )
         out.append("</tr>")
         for r in rows:
             cells = "".join(f"<td>{r.failures.get(c, 0)}</td>" for c in codes)
             out.append(f"<tr><td class='l'>{_e(r.policy)}</td>{cells}</tr>")
-        out.append("</table>")
+        out.append("</table></div>")
     return "\n".join(out)
 
 
@@ -88,7 +95,8 @@ def diagnostics_html(results: Results) -> str:
         "<h2>Diagnostics (document 000 §17, §18)</h2>",
         "<p class='note'>Means with 95% cluster-bootstrap intervals, shares with clustered "
         "Wilson intervals; — where a metric does not apply (candidate recall: controller "
-        "policies; evidence and reasoning: agents).</p><table><tr><th class='l'>policy</th>",
+        "policies; evidence and reasoning: agents).</p>"
+        f"<div class='{SCROLL_CLASS}'><table><tr><th class='l'>policy</th>",
     ]
     out += [f"<th>{_e(h)}</th>" for h in heads]
     out.append("</tr>")
@@ -108,9 +116,7 @@ def diagnostics_html(results: Results) -> str:
             _share(r.reasoning_given_evidence),
         ]
         out.append(
-            f"<tr><td class='l'>{_e(r.policy)}</td>"
-            + "".join(f"<td>{_e(c)}</td>" for c in cells)
-            + "</tr>"
+            f"<tr><td class='l'>{_e(r.policy)}</td>" + "".join(num_td(c) for c in cells) + "</tr>"
         )
-    out.append("</table>")
+    out.append("</table></div>")
     return "\n".join(out)

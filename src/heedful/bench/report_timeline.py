@@ -21,6 +21,7 @@ from heedful.attention.health import TraceRow, health
 from heedful.bench.plays import Plays, RowFields
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
+from heedful.bench.report_layout import SCROLL_CLASS, svg_open
 from heedful.bench.results import Results, TrialRecord
 from heedful.bench.runner import collect_choices
 from heedful.bench.scoring import ScenarioOracle, TrialWorld
@@ -240,7 +241,8 @@ def health_html(data: dict[str, Any] | None) -> str:
         "<p class='note'>From the controllers' own traces, replayed (static condition: once per "
         "scenario). Funnel totals over all triggers, then each failure-mode signature: "
         "<b>warn</b>, ok, or n/a when too few events bear on it (hover for the numbers).</p>",
-        "<table class='health' style='font-size:12px'><tr><th class='l'>policy</th><th>replays</th>"
+        f"<div class='{SCROLL_CLASS}'><table class='health' style='font-size:12px'><tr>"
+        "<th class='l'>policy</th><th>replays</th>"
         + "".join(f"<th>{_e(s)}</th>" for s in stages)
         + "".join(f"<th title='{_e(n)}'>{_e(_SHORT.get(n, n))}</th>" for n in names)
         + "</tr>",
@@ -255,11 +257,11 @@ def health_html(data: dict[str, Any] | None) -> str:
             for s in rep_["signatures"]
         )
         out.append(
-            f"<tr><td class='l' style='white-space:nowrap'>{_e(policy)}</td>"
+            f"<tr><td class='l'>{_e(policy)}</td>"
             f"<td>{_e(rep_['replays'])}</td>"
             f"{cells}{verdicts}</tr>"
         )
-    out.append("</table>")
+    out.append("</table></div>")
     return "\n".join(out)
 
 
@@ -319,8 +321,9 @@ def _lanes(events: list[dict[str, Any]]) -> str:
     width, left, row = 900, 230, 22
     height = row * len(lanes) + 30
     out = [
-        f"<svg class='timeline' viewBox='0 0 {width} {height}' width='{width}' "
-        f"height='{height}' role='img' aria-label='attention trace timeline'>"
+        svg_open(
+            width, height, class_="timeline", role="img", aria_label="attention trace timeline"
+        )
     ]
     for i, lane in enumerate(lanes):
         y = 20 + i * row
@@ -372,8 +375,8 @@ def timeline_html(data: dict[str, Any] | None) -> str:
             else ""
         )
         + "</p>",
-        "<style>table.trace td{white-space:nowrap}</style>",
-        "<table class='trace'><tr><th>#</th><th class='l'>turn</th><th class='l'>event</th>"
+        f"<div class='{SCROLL_CLASS}'><table class='trace'><tr><th>#</th>"
+        "<th class='l'>turn</th><th class='l'>event</th>"
         "<th class='l'>candidate</th><th class='l'>target</th><th>predicted VOC</th>"
         "<th>realised Δutility</th><th class='l'>reason</th></tr>",
     ]
@@ -390,6 +393,6 @@ def timeline_html(data: dict[str, Any] | None) -> str:
             f"<td>{_num(ev.get('predicted_voc'))}</td><td>{_num(res.get('utility_delta'))}</td>"
             f"<td class='l'>{_e(ev.get('reason_code') or '')}</td></tr>"
         )
-    out.append("</table>")
+    out.append("</table></div>")
     out.append(health_html(data))
     return "\n".join(out)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from heedful.bench.kinds.records import KindResults, KindRow
+from heedful.bench.report_layout import SCROLL_CLASS, num_td
 from heedful.bench.stats import MeanCI, Proportion
 
 __all__ = ["kinds_html"]
@@ -41,22 +42,26 @@ def kinds_html(results: KindResults) -> str:
             if kind == "switching"
             else ("starvation rate", "horizon bias", "missed on time: minutes / hours / week")
         )
-        out.append(f"<h2>Family {escape(family)} ({escape(kind)})</h2><table><tr>")
+        out.append(
+            f"<h2>Family {escape(family)} ({escape(kind)})</h2>"
+            f"<div class='{SCROLL_CLASS}'><table><tr>"
+        )
         out.append("<th class='l'>policy</th><th>score [95% CI]</th><th>regret</th>")
         out.append("<th>optimal</th>" + "".join(f"<th>{escape(c)}</th>" for c in extra))
         out.append("<th>failures</th></tr>")
         for r in rows:
             fails = ", ".join(f"{k}: {v}" for k, v in r.failures.items()) or "—"
-            tds = "".join(f"<td>{escape(c)}</td>" for c in _cells(r))
+            tds = "".join(num_td(c) for c in _cells(r))
             out.append(
-                f"<tr><td class='l'>{escape(r.policy)}</td><td>{_ci(r.score)}</td>"
-                f"<td>{_ci(r.regret, 3)}</td><td>{_p(r.optimal)}</td>{tds}"
-                f"<td class='l'>{escape(fails)}</td></tr>"
+                f"<tr><td class='l'>{escape(r.policy)}</td>{num_td(_ci(r.score))}"
+                f"{num_td(_ci(r.regret, 3))}{num_td(_p(r.optimal))}{tds}"
+                f"<td class='l wrap'>{escape(fails)}</td></tr>"
             )
-        out.append("</table>")
+        out.append("</table></div>")
         vs = [p for p in results.paired if p.family == family and "voc" in (p.policy_a, p.policy_b)]
         if vs:
-            out.append("<table><tr><th class='l'>voc − B</th><th>score [95% CI]</th>")
+            out.append(f"<div class='{SCROLL_CLASS}'><table><tr><th class='l'>voc − B</th>")
+            out.append("<th>score [95% CI]</th>")
             out.append("<th>voc better</th><th>B better</th><th>ties</th></tr>")
             for p in vs:
                 s, other = p.score, p.policy_b if p.policy_a == "voc" else p.policy_a
@@ -67,8 +72,8 @@ def kinds_html(results: KindResults) -> str:
                 better = (s.a_better, s.b_better) if sign > 0 else (s.b_better, s.a_better)
                 out.append(
                     f"<tr><td class='l'>{escape(other)}</td>"
-                    f"<td>{sign * s.mean:.1f} [{lo:.1f}, {hi:.1f}]</td>"
-                    f"<td>{better[0]}</td><td>{better[1]}</td><td>{s.ties}</td></tr>"
+                    + num_td(f"{sign * s.mean:.1f} [{lo:.1f}, {hi:.1f}]")
+                    + f"<td>{better[0]}</td><td>{better[1]}</td><td>{s.ties}</td></tr>"
                 )
-            out.append("</table>")
+            out.append("</table></div>")
     return "\n".join(out)
