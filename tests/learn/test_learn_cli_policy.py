@@ -85,3 +85,39 @@ def test_model_file_without_voc_learned_is_refused(tmp_path) -> None:
     argv += ["--model-file", "m.json", "--out", str(tmp_path / "r")]
     res = CliRunner().invoke(app, argv)
     assert res.exit_code == 2 and "not run" in res.output
+
+
+def test_learn_train_says_which_fit_it_kept_and_why(tmp_path) -> None:
+    out = tmp_path / "m.json"
+    res = CliRunner().invoke(
+        app, ["learn", "train", "--family", "A", "--count", "2", "--rounds", "1", "--out", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    assert "scenarios × 1 family," in res.output
+    manifest = json.loads(out.read_text())["manifest"]
+    kept = "no correction" if manifest["fit"] == "none" else manifest["fit"]
+    assert f"kept: {kept}" in " ".join(res.output.split()).replace("regret search", "search")
+
+
+def test_selection_line_names_the_kept_fit_with_its_validation_numbers() -> None:
+    from heedful.cli.learn import _selection_line
+
+    val = {
+        "scenarios": 600,
+        "selection_z": 1.0,
+        "mean_regret": {"none": 0.012, "1000.0": 0.0125, "search": 0.0099},
+        "best_fit": {"fit": "search", "mean_gain": 0.0022, "se": 0.0011},
+        "selected": "search",
+    }
+    line = _selection_line({"fit": "search", "validation": val})
+    assert line.startswith("kept: regret search: validation regret 0.0099 against 0.0120")
+    assert "600 scenarios (gain +0.0022 ± 0.0011)" in line
+    val = {
+        **val,
+        "selected": "none",
+        "best_fit": {"fit": "1000.0", "mean_gain": -0.0005, "se": 0.001},
+    }
+    line = _selection_line({"fit": "none", "validation": val})
+    assert line.startswith("kept: no correction (voc-learned ranks as voc-model)")
+    assert "best: ridge (penalty 1,000), gain -0.0005 ± 0.0010" in line
+    assert _selection_line({"fit": "ridge"}) == "kept: ridge"

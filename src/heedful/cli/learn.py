@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from heedful.cli._app import console
 from heedful.cli._backend import address_option, backend_option, open_backend
 
 learn_app = typer.Typer(
@@ -65,10 +66,52 @@ def learn_train(
         )
     model.save(target)
     man = model.manifest
-    typer.echo(
-        f"model: {target} ({man['rows']} rows from {count} scenarios × {len(codes)} families, "
-        f"{man['train_seconds']} s)"
+    n_fam = len(codes)
+    # Through the console: wrapped at the terminal's width.
+    console().print(
+        f"model: {target} ({man['rows']} rows from {count} scenarios × {n_fam} "
+        f"{'family' if n_fam == 1 else 'families'}, {man['train_seconds']} s)",
+        markup=False,
+        highlight=False,
     )
+    console().print(_selection_line(man), markup=False, highlight=False)
+
+
+def _selection_line(manifest: dict[str, object]) -> str:
+    """What the validation kept, in one sentence (``fit``, ``validation`` of the manifest)."""
+    val = manifest.get("validation")
+    if not isinstance(val, dict):
+        return f"kept: {manifest.get('fit')}"
+    regret = val.get("mean_regret", {})
+    best = val.get("best_fit") or {}
+    none = regret.get("none", float("nan"))
+    n = val.get("scenarios")
+    if val.get("selected", "none") == "none":
+        why = (
+            f"no fit beat it by more than {val.get('selection_z')} standard error on {n} "
+            f"validation scenarios (best: {_fit_name(best.get('fit'))}, gain "
+            f"{best.get('mean_gain', 0):+.4f} ± {best.get('se', 0):.4f})"
+            if best
+            else "nothing to compare"
+        )
+        return f"kept: no correction (voc-learned ranks as voc-model): {why}."
+    chosen = str(val["selected"])
+    return (
+        f"kept: {_fit_name(chosen)}: validation regret "
+        f"{regret.get(chosen, float('nan')):.4f} against "
+        f"{none:.4f} without correction on {n} scenarios (gain {best.get('mean_gain', 0):+.4f} "
+        f"± {best.get('se', 0):.4f})."
+    )
+
+
+def _fit_name(fit: object) -> str:
+    """``search`` → ``regret search``; a ridge penalty ``1000.0`` → ``ridge (penalty 1,000)``."""
+    if fit == "search":
+        return "regret search"
+    try:
+        return f"ridge (penalty {float(str(fit)):,.0f})"
+    except ValueError:
+        return str(fit)
 
 
 def register(root: typer.Typer) -> None:
