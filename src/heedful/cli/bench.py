@@ -159,8 +159,8 @@ def bench_run(
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html.
 
-    Agents under test (``--policies llm,llm-advised``) need ``--model`` and ``--base-url``.
-    ``--backend ray`` runs scenarios and agent trials as Ray tasks (same results; docs/ray.md).
+    Agents under test (--policies llm,llm-advised) need --model and --base-url.
+    --backend ray runs scenarios and agent trials as Ray tasks (same results; docs/ray.md).
     """
     _one_blas_thread()
     from pathlib import Path
