@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -19,12 +21,38 @@ def register(root: typer.Typer) -> None:
     root.add_typer(engine_app, name="engine")
 
 
+class _WrappedLog(logging.Formatter):
+    """The engine's notices (escalations, proposals) wrapped to the terminal, indented under
+    their first line, instead of one line of 140 columns."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.width = width
+
+    def format(self, record: logging.LogRecord) -> str:
+        return textwrap.fill(
+            super().format(record), self.width, subsequent_indent="  ", break_on_hyphens=False
+        )
+
+
+def _show_engine_log() -> None:
+    """Send the engine's warnings to stderr, wrapped (unless the host configured logging)."""
+    log = logging.getLogger("heedful.engine")
+    if log.handlers or logging.getLogger().handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(_WrappedLog(console().width))
+    log.addHandler(handler)
+
+
 def _engine_for_cli(  # type: ignore[no-untyped-def]
     db: str, config: str | None, triage: str | None, governance: str | None = None
 ):
     from heedful.engine import open_engine
     from heedful.engine.governance import load_ampersand
 
+    _show_engine_log()
     engine = open_engine(db, config, must_exist=True)
     if governance is not None:
         engine.configure(load_ampersand(governance, base=engine.config))
@@ -202,7 +230,9 @@ def engine_journal(
     width = console().width
 
     def fit(line: str) -> str:
-        return line if len(line) <= width else line[: width - 1] + "…"
+        # Wrapped, never cut: continuation lines indent two more than the line they continue.
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        return textwrap.fill(line, width, subsequent_indent=indent, break_on_hyphens=False)
 
     for entry in entries:
         if as_json:
