@@ -57,3 +57,33 @@ def test_unprompted_tables_fit_80_columns_with_every_value_whole(unprompted: Res
     for gap in agg.initiation_gap:
         assert gap.score is not None and f"[{gap.score.lo:+.1f}, {gap.score.hi:+.1f}]" in text
     assert "summary-trusting" in text and "unprompted" in text
+
+
+def _oracle_rows() -> list[tuple[str, object, float | None]]:
+    from heedful.decision import adaptive_oracle, compile_problem, static_oracle
+    from heedful.model import load_scenario_set
+
+    root = Path(__file__).resolve().parents[2] / "examples" / "scenarios"
+    rows: list[tuple[str, object, float | None]] = []
+    for sc in load_scenario_set([str(root)]):
+        problem = compile_problem(sc.view, sc.truth)
+        result = static_oracle(problem, sc.view.budget)
+        rows.append((sc.id, result, adaptive_oracle(problem, sc.view.budget).v_adaptive))
+    return rows
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_oracle_answers_keep_every_id_whole(width: int) -> None:
+    from heedful.bench.report import print_oracle
+
+    rows = _oracle_rows()
+    console = Console(width=width, record=True, color_system=None)
+    print_oracle(rows, console, adaptive=True)  # type: ignore[arg-type]
+    text = console.export_text()
+    _assert_whole(text, width)
+    words = text.replace(",", " ").replace("{", " ").replace("}", " ").split()
+    for scenario_id, result, _ in rows:
+        assert scenario_id in words, text  # not folded a few letters per line
+        assert all(s in words for s in result.critical)  # type: ignore[attr-defined]
+        assert f"{result.v_star:.4f}" in text  # type: ignore[attr-defined]
+    assert ("┃" in text) == (width == 200)  # the table when it fits whole, else blocks

@@ -13,8 +13,11 @@ import sys
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from heedful.bench.initiation_report import initiation_tables
 from heedful.bench.report_agents import agent_tables
@@ -26,7 +29,9 @@ __all__ = [
     "OracleRow",
     "markdown_scores",
     "neighbour_differences",
+    "oracle_records",
     "oracle_table",
+    "print_oracle",
     "print_tables",
     "ranked_rows",
     "ranked_table",
@@ -224,8 +229,7 @@ def oracle_table(rows: Sequence[OracleRow], adaptive: bool = False) -> Table:
     if adaptive:
         table.add_column("V adaptive", justify="right", no_wrap=True)
     for scenario_id, r, v_ad in rows:
-        sets = ["{" + (", ".join(s) or "∅") + "}" for s in r.optimal_sets]
-        shown = "\n".join(sets[:3]) + (f"\n(+{len(sets) - 3} more)" if len(sets) > 3 else "")
+        shown = "\n".join(_sets_shown(r))
         cells = [
             scenario_id,
             str(r.budget),
@@ -239,3 +243,37 @@ def oracle_table(rows: Sequence[OracleRow], adaptive: bool = False) -> Table:
             cells.append(f"{v_ad:.4f}")
         table.add_row(*cells)
     return table
+
+
+def _sets_shown(r: StaticOracleResult) -> list[str]:
+    sets = ["{" + (", ".join(s) or "∅") + "}" for s in r.optimal_sets]
+    return sets[:3] + ([f"(+{len(sets) - 3} more)"] if len(sets) > 3 else [])
+
+
+def oracle_records(rows: Sequence[OracleRow]) -> Group:
+    """The oracle's answers one scenario per block, for a terminal too narrow for
+    :func:`oracle_table` (its eight columns need about 100 at the worked example's ids)."""
+    parts: list[Text | Padding] = [Text("Exact static oracle (SPEC §3)", style="italic"), Text()]
+    for scenario_id, r, v_ad in rows:
+        values = f"V* {r.v_star:.4f} · U_random {r.u_random:.4f} · V(∅) {r.v_empty:.4f}"
+        if v_ad is not None:
+            values += f" · V adaptive {v_ad:.4f}"
+        lines = [
+            values,
+            "optimal sets: " + " ".join(_sets_shown(r)),
+            "critical: " + (", ".join(r.critical) or "none"),
+        ]
+        if len(parts) > 2:
+            parts.append(Text())
+        parts.append(Text(f"{scenario_id}  (budget {r.budget})", style="bold"))
+        parts += [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
+    return Group(*parts)
+
+
+def print_oracle(rows: Sequence[OracleRow], console: Console, adaptive: bool = False) -> None:
+    """Print the oracle's answers: the table when it fits the console whole, else the blocks
+    of :func:`oracle_records` (the table would fold ids a few letters per line)."""
+    table = oracle_table(rows, adaptive=adaptive)
+    natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
+    fits = natural <= console.width
+    console.print(table if fits else oracle_records(rows))
