@@ -158,3 +158,9 @@ def test_holdout_make_cli_prints_the_run_command_on_its_own_line(tmp_path: Path)
     lines = result.output.splitlines()
     assert f"  heedful bench run --holdout {out}" in lines  # copyable, not wrapped mid-path
     assert all(len(line) <= 80 for line in lines if str(tmp_path) not in line)
+
+
+def test_missing_holdout_directory_is_named(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    with pytest.raises(InvalidArgumentError, match=re.escape(f"{missing}: the hold-out path")):
+        load_holdout(missing)

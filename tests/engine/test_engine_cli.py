@@ -240,3 +240,26 @@ def test_engine_notices_are_wrapped_to_the_terminal() -> None:
     lines = _WrappedLog(80).format(record).splitlines()
     assert len(lines) > 1 and all(len(line) <= 80 for line in lines)
     assert all(line.startswith("  ") for line in lines[1:])
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("survey", "--triage", "magic"), "--triage must be formula or voc, not 'magic'"),
+        (("run", "--heartbeat-ms", "-5", "--cycles", "1"), "--heartbeat-ms must be a positive"),
+    ],
+)
+def test_bad_engine_option_names_the_flag(db: str, args: tuple[str, ...], expected: str) -> None:
+    proc = _cli("engine", *args, "--db", db)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [f"error: {proc.stderr.strip()[7:]}"]
+    assert expected in proc.stderr and "pattern" not in proc.stderr
+
+
+def test_seed_file_that_is_not_a_mapping_says_so(tmp_path: Path) -> None:
+    seed = tmp_path / "list.yaml"
+    seed.write_text("- just\n- a list\n")
+    proc = _cli("engine", "load", str(seed), "--db", str(tmp_path / "m.db"))
+    assert proc.returncode == 2
+    assert "must be a mapping with goals, nodes, edges and outcomes, not list" in proc.stderr
+    assert "_SeedFile" not in proc.stderr

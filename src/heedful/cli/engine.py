@@ -51,7 +51,10 @@ def _engine_for_cli(  # type: ignore[no-untyped-def]
 ):
     from heedful.engine import open_engine
     from heedful.engine.governance import load_ampersand
+    from heedful.errors import InvalidArgumentError
 
+    if triage is not None and triage not in ("formula", "voc"):
+        raise InvalidArgumentError(f"--triage must be formula or voc, not {triage!r}")
     _show_engine_log()
     engine = open_engine(db, config, must_exist=True)
     if governance is not None:
@@ -183,6 +186,12 @@ def engine_run(
 
     from heedful.engine.report import cycle_table
 
+    if heartbeat_ms is not None and not heartbeat_ms > 0:  # also refuses nan
+        from heedful.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            f"--heartbeat-ms must be a positive number, not {heartbeat_ms:g}"
+        )
     engine = _engine_for_cli(db, config, triage, governance)
     if heartbeat_ms is not None:
         engine.config = engine.config.with_overrides(heartbeat_ms=heartbeat_ms)
