@@ -104,3 +104,28 @@ def test_switching_and_schedule_tables_fit_80_columns_whole(tmp_path: Path) -> N
         assert row.policy in text.split()  # never folded nor cut
         assert row.score is not None and f"[{row.score.lo:.1f}, {row.score.hi:.1f}]" in text
     assert "voc-no-switch-cost" in text and "compl." in text and "missed" in text
+
+
+def test_adaptive_ranked_table_keeps_policy_names_whole_at_80_columns(tmp_path: Path) -> None:
+    from heedful.bench.table import print_tables
+
+    out = tmp_path / "run"
+    names = ["voc-no-switch-cost", "voc-no-staleness", "random", "oracle"]
+    run_to_folder(
+        families="G",
+        count=2,
+        policies=",".join(names),
+        trials=1,
+        seed=0,
+        out=out,
+        progress=False,
+        adaptive=True,
+        config=FAST,
+    )
+    console = Console(width=80, record=True, color_system=None)
+    print_tables(load_results(out / "results.json"), console)
+    text = console.export_text()
+    _assert_whole(text)
+    assert all(name in text.split() for name in names), text  # not folded mid-name
+    assert "ad.regret" not in text
+    assert "regret is the exact adaptive regret" in " ".join(text.split())
