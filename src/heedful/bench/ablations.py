@@ -12,7 +12,6 @@ from pathlib import Path
 
 from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -143,7 +142,7 @@ def print_ablations(results: Results, console: Console | None = None) -> None:
     it, each interval sits under its difference, and the rows that cannot run are listed after
     the table with what they need — nothing is cut.
     """
-    con = console or (Console() if sys.stdout.isatty() else Console(width=160))
+    con = console or Console(width=None if sys.stdout.isatty() else 160, markup=False)
     groups = _groups(results)
     diffs = ablation_differences(results)
     ref = _reference_scores(results)
@@ -179,7 +178,7 @@ def print_ablations(results: Results, console: Console | None = None) -> None:
             else:
                 star = "*" if d.lo > 0 or d.hi < 0 else ""
                 cells.append(f"{d.mean:+.1f}{star}\n[{d.lo:+.1f}, {d.hi:+.1f}]")
-        table.add_row(f"{a.policy}\n[dim]{escape(a.condition)}[/dim]", *cells)
+        table.add_row(Text.assemble(a.policy, "\n", (a.condition, "dim")), *cells)
     con.print(table)
     con.print("Not run here:", highlight=False)
     for a in ABLATIONS:

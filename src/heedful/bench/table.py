@@ -63,7 +63,7 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
     rows = ranked_rows(results, family)
     title = "all families" if family == ALL_FAMILIES else f"family {family}"
     table = Table(
-        title=f"heedful benchmark — {title}",
+        title=Text(f"heedful benchmark — {title}"),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -129,18 +129,22 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
 def print_tables(results: Results, console: Console | None = None) -> None:
     """Print the ranked table over all families, then one per family."""
     if console is None:
-        console = Console() if sys.stdout.isatty() else Console(width=140)
+        # No markup: family labels and scenario text come from user files.
+        console = Console(markup=False) if sys.stdout.isatty() else Console(width=140, markup=False)
     m = results.manifest
     sealed = ", sealed hold-out (aggregates only)" if results.sealed else ""
     console.print(
-        f"[bold]{m.n_scenarios} scenarios × {m.trials} trials, {m.condition} condition, "
-        f"seed {m.seed}{sealed}[/bold]"
+        Text(
+            f"{m.n_scenarios} scenarios × {m.trials} trials, {m.condition} condition, "
+            f"seed {m.seed}{sealed}",
+            style="bold",
+        )
     )
     families = sorted({r.family for r in results.aggregates.rows} - {ALL_FAMILIES})
     _print_ranked(console, results, ALL_FAMILIES)
     neighbours = neighbour_differences(results)
     if neighbours:
-        console.print("[bold]paired score differences between neighbours in the ranking[/bold]")
+        console.print(Text("paired score differences between neighbours in the ranking", "bold"))
         for a, b, d in neighbours:
             if d.a_better == d.b_better == 0:
                 sep = ", identical"
@@ -163,9 +167,9 @@ def print_tables(results: Results, console: Console | None = None) -> None:
 def _print_ranked(console: Console, results: Results, family: str) -> None:
     table, omitted = ranked_table(results, family)
     console.print(table)
-    console.print(f"[dim]{LEGEND}[/dim]")
+    console.print(Text(LEGEND, "dim"))
     if omitted:
-        console.print(f"[dim]{omitted}[/dim]")
+        console.print(Text(omitted, "dim"))
 
 
 def neighbour_differences(
@@ -240,14 +244,14 @@ def oracle_table(rows: Sequence[OracleRow], adaptive: bool = False) -> Table:
         table.add_column("V adaptive", justify="right", no_wrap=True)
     for scenario_id, r, v_ad in rows:
         shown = "\n".join(_sets_shown(r))
-        cells = [
-            scenario_id,
+        cells: list[str | Text] = [  # ids come from user files: Text, never markup
+            Text(scenario_id),
             str(r.budget),
             f"{r.v_star:.4f}",
-            shown,
+            Text(shown),
             f"{r.u_random:.4f}",
             f"{r.v_empty:.4f}",
-            ", ".join(r.critical) or "none",
+            Text(", ".join(r.critical) or "none"),
         ]
         if v_ad is not None:
             cells.append(f"{v_ad:.4f}")

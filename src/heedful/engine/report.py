@@ -38,9 +38,9 @@ def survey_table(response: Mapping[str, Any]) -> Table:
     table.add_column("urgency", justify="right", no_wrap=True)
     table.add_column("surprise", justify="right", no_wrap=True)
     for rank, item in enumerate(response["attention_items"], start=1):
-        row = [
+        row: list[str | Text] = [
             str(rank),
-            item["goal_title"],
+            Text(item["goal_title"]),  # user text: never read as Rich markup
             item["dispatch_mode"],
             f"{item['attention_score']:.3f}",
         ]
@@ -94,15 +94,15 @@ def cycle_table(response: Mapping[str, Any], width: int | None = None) -> Render
     if not narrow:
         table.add_column("reason", ratio=1, overflow="fold")
     for d in response["dispatches"]:
-        row = [
-            d["goal_title"],
+        row: list[str | Text] = [
+            Text(d["goal_title"]),
             d["mode"],
             d["result"],
             _arrow(d["coverage_before"], d["coverage_after"], ".2f"),
             _arrow(d["kappa_before"], d["kappa_after"], "d"),
         ]
         if not narrow:
-            row += [f"{d['duration_ms']:.1f}", d["reason"]]
+            row += [f"{d['duration_ms']:.1f}", Text(d["reason"])]
         table.add_row(*row)
     if not narrow:
         return table
@@ -111,5 +111,5 @@ def cycle_table(response: Mapping[str, Any], width: int | None = None) -> Render
     reasons.add_column(ratio=1, overflow="fold")
     for d in response["dispatches"]:
         if d["reason"]:
-            reasons.add_row(Text(f"  {d['goal_title']}:"), d["reason"])
+            reasons.add_row(Text(f"  {d['goal_title']}:"), Text(d["reason"]))
     return Group(table, reasons) if reasons.row_count else table

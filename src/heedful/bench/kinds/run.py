@@ -17,6 +17,7 @@ import numpy as np
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from heedful.bench.aggregate import cluster_diff, cluster_mean
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
@@ -276,7 +277,7 @@ def print_kind_tables(results: KindResults, console: Console | None = None) -> N
     Laid out for an 80-column terminal like the inspection table: the score's interval under it,
     the other metrics as means (report.html has every interval), policy names never cut.
     """
-    con = console or (Console() if sys.stdout.isatty() else Console(width=140))
+    con = console or Console(width=None if sys.stdout.isatty() else 140, markup=False)
     for family in sorted({r.family for r in results.rows}):
         rows = sorted(
             (r for r in results.rows if r.family == family),
@@ -285,7 +286,7 @@ def print_kind_tables(results: KindResults, console: Console | None = None) -> N
         kind = rows[0].kind
         switching = kind == "switching"
         table = Table(
-            title=f"family {family} ({kind}) — score: 100 = oracle, 0 = random",
+            title=Text(f"family {family} ({kind}) — score: 100 = oracle, 0 = random"),
             title_justify="left",
             box=box.SIMPLE_HEAD,
             collapse_padding=True,
@@ -326,6 +327,6 @@ def print_kind_tables(results: KindResults, console: Console | None = None) -> N
                     "/".join(f"{r.missed.get(k, 0):.2f}" for k in ("minutes", "hours", "week")),
                 )
             score = _fmt(r.score).replace(" [", "\n[", 1)
-            table.add_row(r.policy, score, _mean(r.regret, 3), opt, *cells)
+            table.add_row(Text(r.policy), score, _mean(r.regret, 3), opt, *cells)
         con.print()
         con.print(table)
