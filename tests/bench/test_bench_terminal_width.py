@@ -33,9 +33,9 @@ def unprompted(tmp_path_factory: pytest.TempPathFactory) -> Results:
     out: Path = tmp_path_factory.mktemp("width") / "run"
     run_to_folder(
         families="B,G",
-        count=2,
+        count=10,
         policies="summary-trusting,voc-guarded",
-        trials=1,
+        trials=2,
         seed=0,
         out=out,
         progress=False,
@@ -54,9 +54,14 @@ def test_unprompted_tables_fit_80_columns_with_every_value_whole(unprompted: Res
     for row in agg.initiation:
         p = row.authoritative_rate
         assert p.p is not None and f"[{100 * p.lo:.0f}, {100 * p.hi:.0f}]" in text
+        age = row.evidence_age_s
+        assert age is not None and f"{age.mean:.0f}" in text  # the last column is not cropped
     for gap in agg.initiation_gap:
         assert gap.score is not None and f"[{gap.score.lo:+.1f}, {gap.score.hi:+.1f}]" in text
+        assert gap.claim_accuracy is not None
+        assert f"[{gap.claim_accuracy.lo:+.2f}, {gap.claim_accuracy.hi:+.2f}]" in text
     assert "summary-trusting" in text and "unprompted" in text
+    assert "20 trials per row" in text and "20 pairs per row" in text
 
 
 def _oracle_rows() -> list[tuple[str, object, float | None]]:

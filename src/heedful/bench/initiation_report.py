@@ -84,10 +84,10 @@ def gap_cells(row: InitiationGapRow, *, compact: bool = False) -> list[str]:
 _METRIC_SHORT = (
     "family",
     "policy",
-    "auth. read",
-    "reads before",
-    "claim acc.",
-    "summ. subst.",
+    "auth.\nread",
+    "reads\nbefore",
+    "claim\nacc.",
+    "summ.\nsubst.",
     "age s",
     "trials",
 )
@@ -123,31 +123,46 @@ def _terminal_table(title: str, headers: tuple[str, ...], rows: list[list[str]])
     return t
 
 
+def _constant_count(
+    headers: tuple[str, ...], rows: list[list[str]], what: str
+) -> tuple[tuple[str, ...], list[list[str]], str]:
+    """Drop the last column (a count) when every row has the same one, and say it once instead:
+    at 80 columns with long policy names it is the column Rich would otherwise crop away."""
+    counts = {cells[-1] for cells in rows}
+    if len(counts) != 1:
+        return headers, rows, ""
+    return headers[:-1], [cells[:-1] for cells in rows], f"{counts.pop()} {what} per row"
+
+
 def initiation_tables(results: Results) -> list[Table]:
     """Rich tables of the unprompted metrics and the initiation gap (empty if none).
 
     Made for an 80-column terminal: short headers (a caption spells them out), each interval on
-    the line under its value, names folded rather than cut.
+    the line under its value, names folded rather than cut, a count column that is the same on
+    every row said once in the caption.
     """
     agg = results.aggregates
     out: list[Table] = []
     if agg.initiation:
-        t = _terminal_table(
-            "unprompted condition — authoritative inspection (document 000 §15.2)",
-            _METRIC_SHORT,
-            [metric_cells(row, compact=True) for row in agg.initiation],
+        headers, rows, note = _constant_count(
+            _METRIC_SHORT, [metric_cells(row, compact=True) for row in agg.initiation], "trials"
         )
-        t.caption = _METRIC_CAPTION
+        t = _terminal_table(
+            "unprompted condition — authoritative inspection (document 000 §15.2)", headers, rows
+        )
+        t.caption = _METRIC_CAPTION + (f"\n{note}" if note else "")
         t.caption_justify = "left"
         out.append(t)
     if agg.initiation_gap:
-        out.append(
-            _terminal_table(
-                "initiation gap = announced − unprompted, matched trials (§15.3)",
-                GAP_HEADERS,
-                [gap_cells(gap, compact=True) for gap in agg.initiation_gap],
-            )
+        headers, rows, note = _constant_count(
+            GAP_HEADERS, [gap_cells(gap, compact=True) for gap in agg.initiation_gap], "pairs"
         )
+        g = _terminal_table(
+            "initiation gap = announced − unprompted, matched trials (§15.3)", headers, rows
+        )
+        if note:
+            g.caption, g.caption_justify = note, "left"
+        out.append(g)
     return out
 
 
