@@ -11,8 +11,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
-# The agent's own tool call in the controller example.
-PRELUDE = "def read(target):\n    return '4.2'\n\n"
 
 
 def test_readme_has_python_examples() -> None:
@@ -22,7 +20,7 @@ def test_readme_has_python_examples() -> None:
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_readme_python_example_runs(index: int) -> None:
     proc = subprocess.run(
-        [sys.executable, "-c", PRELUDE + BLOCKS[index]],
+        [sys.executable, "-c", BLOCKS[index]],
         cwd=ROOT,
         capture_output=True,
         text=True,

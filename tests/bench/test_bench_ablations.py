@@ -70,3 +70,19 @@ def test_cli_prints_the_table(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "Ablations" in res.output and "voc-no-aging" in res.output
     assert "needs an LLM agent" in res.output
+
+
+def test_table_fits_80_columns_with_every_policy_and_interval_whole(small: object) -> None:
+    from rich.console import Console
+
+    from heedful.bench.ablations import print_ablations
+
+    results = small.results  # type: ignore[attr-defined]
+    console = Console(width=80, record=True, color_system=None)
+    print_ablations(results, console)
+    text = console.export_text()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80, text
+    for a in ABLATIONS:
+        assert (a.policy or a.condition) in text
+    d = ablation_differences(results)["oracle"]["inspection"]
+    assert d is not None and f"[{d.lo:+.1f}, {d.hi:+.1f}]" in text

@@ -144,3 +144,23 @@ def test_holdout_make_refuses_a_folder_that_holds_scenarios(tmp_path: Path) -> N
         make_holdout(["G"], 1, tmp_path / "k", tmp_path / "set", cwd=tmp_path / "x")
     (tmp_path / "empty").mkdir()
     make_holdout(["B"], 1, tmp_path / "k", tmp_path / "empty", cwd=tmp_path / "x")
+
+
+def test_holdout_make_cli_prints_the_run_command_on_its_own_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from heedful.cli import app
+
+    out = tmp_path / "sealed"
+    args = ["holdout", "make", "--family", "G", "--count", "2", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, "--key-file", str(tmp_path / "k")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert f"  heedful bench run --holdout {out}" in lines  # copyable, not wrapped mid-path
+    assert all(len(line) <= 80 for line in lines if str(tmp_path) not in line)
+
+
+def test_missing_holdout_directory_is_named(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    with pytest.raises(InvalidArgumentError, match=re.escape(f"{missing}: the hold-out path")):
+        load_holdout(missing)

@@ -149,3 +149,117 @@ def test_journal_lines_fit_the_console(db: str) -> None:
     lines = result.output.splitlines()
     assert lines and max(len(line) for line in lines) <= 160  # piped: 160 columns
     assert lines[0].startswith("j-") and "T" not in lines[0].split()[1]
+
+
+LONG_TITLE = "Migrate every billing account to the v2 ledger before the audit"
+
+
+def _response_with_long_title(db: str, triage: str | None = None) -> tuple[dict, dict]:  # type: ignore[type-arg]
+    from heedful.engine import open_engine
+
+    engine = open_engine(db, must_exist=True)
+    try:
+        if triage is not None:
+            engine.config = engine.config.with_overrides(
+                triage=engine.config.triage.model_copy(update={"method": triage})
+            )
+        survey = engine.survey(include_idle=True)
+        cycle = engine.run_cycle(autonomy_override="act")
+    finally:
+        engine.close()
+    for item in survey["attention_items"]:
+        item["goal_title"] = LONG_TITLE
+    for d in cycle["dispatches"]:
+        d["goal_title"] = LONG_TITLE
+    return survey, cycle
+
+
+def _words_whole(text: str, phrase: str) -> bool:
+    return all(word in text.split() for word in phrase.split())
+
+
+def test_survey_table_keeps_goal_words_whole_at_80_columns_under_voc_triage(db: str) -> None:
+    from rich.console import Console
+
+    from heedful.engine.report import survey_table
+
+    survey, _ = _response_with_long_title(db, triage="voc")
+    assert survey["attention_items"]
+    console = Console(width=80, record=True, color_system=None)
+    console.print(survey_table(survey))
+    text = console.export_text()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
+    assert _words_whole(text, LONG_TITLE), text  # folded at spaces, not a few letters per line
+
+
+def test_cycle_reasons_under_the_table_keep_a_long_goal_title_whole(db: str) -> None:
+    from rich.console import Console
+
+    from heedful.engine.report import cycle_table
+
+    _, cycle = _response_with_long_title(db)
+    assert any(d["reason"] for d in cycle["dispatches"])
+    console = Console(width=80, record=True, color_system=None)
+    console.print(cycle_table(cycle, 80))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert _words_whole(text, LONG_TITLE + ":"), text  # the title was cut at 30 characters
+
+
+def test_journal_wraps_long_lines_at_80_columns_instead_of_cutting_them(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.console import Console
+
+    import heedful.cli.engine as engine_cli
+    from heedful.engine import open_engine
+
+    assert runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "act"]).exit_code == 0
+    engine = open_engine(db, must_exist=True)
+    try:
+        entries = engine.journal_entries()
+    finally:
+        engine.close()
+    expected = [e.summary for e in entries] + [line for e in entries for line in e.describe()]
+    assert any(len(line) > 76 for line in expected), "the check needs a line to wrap"
+    monkeypatch.setattr(engine_cli, "console", lambda: Console(width=80))
+    result = runner.invoke(app, ["engine", "journal", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80
+    flat = " ".join(result.output.split())
+    assert all(" ".join(line.split()) in flat for line in expected)
+
+
+def test_engine_notices_are_wrapped_to_the_terminal() -> None:
+    import logging
+
+    from heedful.cli.engine import _WrappedLog
+
+    record = logging.LogRecord("heedful.engine", logging.WARNING, "", 0, "word " * 60, None, None)
+    lines = _WrappedLog(80).format(record).splitlines()
+    assert len(lines) > 1 and all(len(line) <= 80 for line in lines)
+    assert all(line.startswith("  ") for line in lines[1:])
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("survey", "--triage", "magic"), "--triage must be formula or voc, not 'magic'"),
+        (("run", "--heartbeat-ms", "-5", "--cycles", "1"), "--heartbeat-ms must be a positive"),
+    ],
+)
+def test_bad_engine_option_names_the_flag(db: str, args: tuple[str, ...], expected: str) -> None:
+    proc = _cli("engine", *args, "--db", db)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [f"error: {proc.stderr.strip()[7:]}"]
+    assert expected in proc.stderr and "pattern" not in proc.stderr
+
+
+def test_seed_file_that_is_not_a_mapping_says_so(tmp_path: Path) -> None:
+    seed = tmp_path / "list.yaml"
+    seed.write_text("- just\n- a list\n")
+    proc = _cli("engine", "load", str(seed), "--db", str(tmp_path / "m.db"))
+    assert proc.returncode == 2
+    assert "must be a mapping with goals, nodes, edges and outcomes, not list" in proc.stderr
+    assert "_SeedFile" not in proc.stderr

@@ -10,6 +10,7 @@ hence decision ``escalate``) to ESCALATE; docs/engine.md explains the resolution
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from datetime import timedelta
@@ -193,7 +194,12 @@ def test_example_script_runs_ten_cycles_and_undoes(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, "COLUMNS": "80"},
     )
     assert proc.returncode == 0, proc.stderr
     assert "cycle 10" in proc.stdout and "undid j-" in proc.stdout
     assert "goal-c         completed" in proc.stdout
+    # Reads at 80 columns, escalations in line with their cycle (not as 140-column log lines).
+    lines = [line for line in proc.stdout.splitlines() if str(tmp_path) not in line]
+    assert max(len(line) for line in lines) <= 80
+    assert "! escalation (focus)" in proc.stdout and proc.stderr == ""

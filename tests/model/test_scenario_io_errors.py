@@ -105,3 +105,14 @@ def test_infinite_numbers_are_validation_errors(mutate: Any, path: str) -> None:
         scenario_from_dict(raw, file="f.yaml")
     assert info.value.path == path
     assert "finite" in str(info.value)
+
+
+def test_count_of_further_problems_is_grammatical(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "examples/scenarios/deploy_a_or_b.yaml").read_text()
+    assert text.count("accuracy: 0.99") == 2  # two sources: two problems
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("accuracy: 0.99", "accuracy: 1.5"))
+    with pytest.raises(ScenarioError) as err:
+        load_scenarios(bad)
+    assert str(err.value).endswith("(and 1 more problem)"), str(err.value)

@@ -10,8 +10,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from heedful.bench.results import ALL_FAMILIES, Results
 from heedful.bench.stats import PairedDiff
@@ -124,35 +127,43 @@ def _reference_scores(results: Results) -> dict[str, str]:
     out: dict[str, str] = {}
     for r in results.aggregates.rows:
         if r.policy == REFERENCE and r.family == ALL_FAMILIES and r.score is not None:
-            out["inspection"] = f"{r.score.mean:.1f} [{r.score.lo:.1f}, {r.score.hi:.1f}]"
+            out["inspection"] = f"{r.score.mean:.1f}\n[{r.score.lo:.1f}, {r.score.hi:.1f}]"
     if results.kinds is not None:
         for k in results.kinds.rows:
             if k.policy == REFERENCE and k.score is not None:
-                out[k.family] = f"{k.score.mean:.1f} [{k.score.lo:.1f}, {k.score.hi:.1f}]"
+                out[k.family] = f"{k.score.mean:.1f}\n[{k.score.lo:.1f}, {k.score.hi:.1f}]"
     return out
 
 
 def print_ablations(results: Results, console: Console | None = None) -> None:
-    """Print the table: each row's score difference against ``voc`` per family group."""
-    con = console or (Console() if sys.stdout.isatty() else Console(width=160))
+    """Print the table: each row's score difference against ``voc`` per family group.
+
+    Laid out for an 80-column terminal: the policy heads each row with its §21 condition under
+    it, each interval sits under its difference, and the rows that cannot run are listed after
+    the table with what they need — nothing is cut.
+    """
+    con = console or Console(width=None if sys.stdout.isatty() else 160, markup=False)
     groups = _groups(results)
     diffs = ablation_differences(results)
     ref = _reference_scores(results)
     table = Table(
-        title="Ablations (document 000 §21): score difference against voc, paired, 95% CI "
-        "(* = interval excludes 0)"
+        title="Ablations (document 000 §21): score difference against voc, paired, 95% CI\n"
+        "(* = interval excludes 0; n/a = no version of the policy for this kind)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        pad_edge=False,
     )
-    table.add_column("condition")
-    table.add_column("policy")
+    width = max(len(a.policy) for a in ABLATIONS if a.policy is not None)
+    table.add_column("policy / §21 condition", overflow="fold", min_width=width)
     for g in groups:
-        table.add_column("inspection families" if g == "inspection" else f"family {g}")
+        table.add_column(
+            "inspection families" if g == "inspection" else f"family {g}",
+            justify="right",
+            overflow="fold",
+        )
     for a in ABLATIONS:
         if a.policy is None:
-            table.add_row(
-                a.condition,
-                "—",
-                *(f"needs {a.needs}" if i == 0 else "" for i, _ in enumerate(groups)),
-            )
             continue
         cells = []
         for g in groups:
@@ -161,11 +172,15 @@ def print_ablations(results: Results, console: Console | None = None) -> None:
                 continue
             d = diffs.get(a.policy, {}).get(g)
             if d is None:
-                cells.append("n/a (no version for this kind)")
+                cells.append("n/a")
             elif d.a_better == d.b_better == 0:
-                cells.append("identical on every trial")
+                cells.append("identical on\nevery trial")
             else:
                 star = "*" if d.lo > 0 or d.hi < 0 else ""
-                cells.append(f"{d.mean:+.1f} [{d.lo:+.1f}, {d.hi:+.1f}]{star}")
-        table.add_row(a.condition, a.policy, *cells)
+                cells.append(f"{d.mean:+.1f}{star}\n[{d.lo:+.1f}, {d.hi:+.1f}]")
+        table.add_row(Text.assemble(a.policy, "\n", (a.condition, "dim")), *cells)
     con.print(table)
+    con.print("Not run here:", highlight=False)
+    for a in ABLATIONS:
+        if a.policy is None:
+            con.print(Padding(Text(f"{a.condition} — needs {a.needs}"), (0, 0, 0, 2)))

@@ -84,7 +84,8 @@ def calibration_table(rows: Sequence[CalibrationRow]) -> Table:
     """A terminal table: one line per controller policy."""
     table = Table(
         title="predicted-VOC calibration (slope 1 and ECE 0 = calibrated)",
-        caption="pred.: mean predicted VOC · real.: mean realised · infl.: inflation",
+        # Two short lines: a narrow table (one policy) would otherwise break a phrase in two.
+        caption="pred.: mean predicted VOC · real.: mean realised\ninfl.: inflation",
     )
     # Policy names are never cut (an 80-column terminal wraps the caption, not the names).
     table.add_column(

@@ -222,7 +222,7 @@ def load_holdout(directory: Path, *, cwd: Path | None = None) -> list[Scenario]:
     """
     d = directory.resolve()
     if not d.is_dir():
-        raise InvalidArgumentError("the hold-out path is not a directory")
+        raise InvalidArgumentError(f"{directory}: the hold-out path is not a directory")
     for root in project_roots(cwd):
         if d == root or root in d.parents:
             raise InvalidArgumentError(

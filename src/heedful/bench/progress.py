@@ -10,6 +10,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 __all__ = ["rich_bar"]
@@ -29,6 +30,7 @@ def rich_bar(title: str) -> Iterator[Callable[[int, int, str], None]]:
         task = bar.add_task("", total=None)
 
         def tick(done: int, total: int, label: str) -> None:
-            bar.update(task, completed=done, total=total, description=label)
+            # The label holds scenario ids from user files: never read as markup.
+            bar.update(task, completed=done, total=total, description=escape(label))
 
         yield tick

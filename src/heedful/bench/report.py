@@ -23,6 +23,7 @@ from heedful.bench.table import (  # the terminal tables, re-exported here
     OracleRow,
     neighbour_differences,
     oracle_table,
+    print_oracle,
     print_tables,
     ranked_rows,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "OracleRow",
     "neighbour_differences",
     "oracle_table",
+    "print_oracle",
     "print_tables",
     "ranked_rows",
     "render_html",

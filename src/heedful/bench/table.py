@@ -13,8 +13,11 @@ import sys
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from heedful.bench.initiation_report import initiation_tables
 from heedful.bench.report_agents import agent_tables
@@ -26,7 +29,9 @@ __all__ = [
     "OracleRow",
     "markdown_scores",
     "neighbour_differences",
+    "oracle_records",
     "oracle_table",
+    "print_oracle",
     "print_tables",
     "ranked_rows",
     "ranked_table",
@@ -58,7 +63,7 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
     rows = ranked_rows(results, family)
     title = "all families" if family == ALL_FAMILIES else f"family {family}"
     table = Table(
-        title=f"heedful benchmark — {title}",
+        title=Text(f"heedful benchmark — {title}"),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -68,7 +73,13 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
     show_trials = len(trials) > 1
     show_unin = any(r.n_uninformative for r in rows)
     show_viol = any(r.n_violations for r in rows)
-    adaptive = results.manifest.condition == "adaptive"
+    # In the adaptive condition regret already is the exact adaptive regret (SPEC §3), so the
+    # ad.regret column only earns its width (at 80 columns it folds policy names) if it differs.
+    adaptive = results.manifest.condition == "adaptive" and any(
+        r.adaptive_regret is not None and num(r.adaptive_regret.mean, 3) != num(r.regret.mean, 3)
+        for r in rows
+    )
+    same_ad = results.manifest.condition == "adaptive" and not adaptive
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("policy", overflow="fold", min_width=10)
     for col, shown in [
@@ -110,32 +121,40 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
         omitted.append("no uninformative trials")
     if not show_viol:
         omitted.append("no budget violations")
+    if same_ad:
+        omitted.append("regret is the exact adaptive regret")
     return table, "; ".join(omitted)
 
 
 def print_tables(results: Results, console: Console | None = None) -> None:
     """Print the ranked table over all families, then one per family."""
     if console is None:
-        console = Console() if sys.stdout.isatty() else Console(width=140)
+        # No markup: family labels and scenario text come from user files.
+        console = Console(markup=False) if sys.stdout.isatty() else Console(width=140, markup=False)
     m = results.manifest
     sealed = ", sealed hold-out (aggregates only)" if results.sealed else ""
     console.print(
-        f"[bold]{m.n_scenarios} scenarios × {m.trials} trials, {m.condition} condition, "
-        f"seed {m.seed}{sealed}[/bold]"
+        Text(
+            f"{m.n_scenarios} scenarios × {m.trials} trials, {m.condition} condition, "
+            f"seed {m.seed}{sealed}",
+            style="bold",
+        )
     )
     families = sorted({r.family for r in results.aggregates.rows} - {ALL_FAMILIES})
     _print_ranked(console, results, ALL_FAMILIES)
     neighbours = neighbour_differences(results)
     if neighbours:
-        console.print("[bold]paired score differences between neighbours in the ranking[/bold]")
+        console.print(Text("paired score differences between neighbours in the ranking", "bold"))
         for a, b, d in neighbours:
             if d.a_better == d.b_better == 0:
                 sep = ", identical"
             else:
                 sep = "" if d.lo > 0 else ", not separated"
-            console.print(
-                f"  {a} − {b}: {num(d.mean, 1)} [{num(d.lo, 1)}, {num(d.hi, 1)}], {d.n} trials{sep}"
+            line = (
+                f"{a} − {b}: {num(d.mean, 1)} [{num(d.lo, 1)}, {num(d.hi, 1)}], {d.n} trials{sep}"
             )
+            # Indented as a block, so a line that wraps at 80 columns stays under its first part.
+            console.print(Padding(Text(line), (0, 0, 0, 2)))
     if len(families) > 1:
         for fam in families:
             console.print()
@@ -148,9 +167,9 @@ def print_tables(results: Results, console: Console | None = None) -> None:
 def _print_ranked(console: Console, results: Results, family: str) -> None:
     table, omitted = ranked_table(results, family)
     console.print(table)
-    console.print(f"[dim]{LEGEND}[/dim]")
+    console.print(Text(LEGEND, "dim"))
     if omitted:
-        console.print(f"[dim]{omitted}[/dim]")
+        console.print(Text(omitted, "dim"))
 
 
 def neighbour_differences(
@@ -224,18 +243,51 @@ def oracle_table(rows: Sequence[OracleRow], adaptive: bool = False) -> Table:
     if adaptive:
         table.add_column("V adaptive", justify="right", no_wrap=True)
     for scenario_id, r, v_ad in rows:
-        sets = ["{" + (", ".join(s) or "∅") + "}" for s in r.optimal_sets]
-        shown = "\n".join(sets[:3]) + (f"\n(+{len(sets) - 3} more)" if len(sets) > 3 else "")
-        cells = [
-            scenario_id,
+        shown = "\n".join(_sets_shown(r))
+        cells: list[str | Text] = [  # ids come from user files: Text, never markup
+            Text(scenario_id),
             str(r.budget),
             f"{r.v_star:.4f}",
-            shown,
+            Text(shown),
             f"{r.u_random:.4f}",
             f"{r.v_empty:.4f}",
-            ", ".join(r.critical) or "none",
+            Text(", ".join(r.critical) or "none"),
         ]
         if v_ad is not None:
             cells.append(f"{v_ad:.4f}")
         table.add_row(*cells)
     return table
+
+
+def _sets_shown(r: StaticOracleResult) -> list[str]:
+    sets = ["{" + (", ".join(s) or "∅") + "}" for s in r.optimal_sets]
+    return sets[:3] + ([f"(+{len(sets) - 3} more)"] if len(sets) > 3 else [])
+
+
+def oracle_records(rows: Sequence[OracleRow]) -> Group:
+    """The oracle's answers one scenario per block, for a terminal too narrow for
+    :func:`oracle_table` (its eight columns need about 100 at the worked example's ids)."""
+    parts: list[Text | Padding] = [Text("Exact static oracle (SPEC §3)", style="italic"), Text()]
+    for scenario_id, r, v_ad in rows:
+        values = f"V* {r.v_star:.4f} · U_random {r.u_random:.4f} · V(∅) {r.v_empty:.4f}"
+        if v_ad is not None:
+            values += f" · V adaptive {v_ad:.4f}"
+        lines = [
+            values,
+            "optimal sets: " + " ".join(_sets_shown(r)),
+            "critical: " + (", ".join(r.critical) or "none"),
+        ]
+        if len(parts) > 2:
+            parts.append(Text())
+        parts.append(Text(f"{scenario_id}  (budget {r.budget})", style="bold"))
+        parts += [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
+    return Group(*parts)
+
+
+def print_oracle(rows: Sequence[OracleRow], console: Console, adaptive: bool = False) -> None:
+    """Print the oracle's answers: the table when it fits the console whole, else the blocks
+    of :func:`oracle_records` (the table would fold ids a few letters per line)."""
+    table = oracle_table(rows, adaptive=adaptive)
+    natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
+    fits = natural <= console.width
+    console.print(table if fits else oracle_records(rows))

@@ -44,8 +44,12 @@ def fail(message: str) -> typer.Exit:
 
 
 def console() -> Console:
-    """A console for tables: the terminal's width, or 160 columns when piped."""
-    return Console(width=None if sys.stdout.isatty() else 160)
+    """A console for tables: the terminal's width, or 160 columns when piped.
+
+    Markup is off: tables hold user text (goal titles, scenario ids, family labels) that Rich
+    would otherwise read as tags — ``[/x]`` in a title was a traceback.
+    """
+    return Console(width=None if sys.stdout.isatty() else 160, markup=False)
 
 
 @app.command()

@@ -13,7 +13,7 @@ from heedful.errors import InvalidArgumentError
 if TYPE_CHECKING:
     from heedful.bench.backend import Backend
 
-BACKEND_HELP = "local (this machine, see --workers) or ray (Ray tasks; needs heedful[ray])."
+BACKEND_HELP = "local (this machine, see --workers) or ray (Ray tasks; needs heedful\\[ray])."
 ADDRESS_HELP = (
     "With --backend ray: auto, HOST:PORT of a running cluster's head, ray://HOST:10001, or local "
     "(default: RAY_ADDRESS, else a Ray instance on this machine). See docs/ray.md."

@@ -13,6 +13,8 @@ import typer
 from heedful.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from heedful.bench.agent_runner import AgentProgress
     from heedful.bench.agent_suite import AgentRun
 
@@ -87,21 +89,40 @@ def build_agent_run(
     )
 
 
-def _progress_printer() -> Callable[[AgentProgress], None]:
-    from rich.console import Console
+def _tokens(n: int) -> str:
+    """A token count in at most five characters (``812``, ``92.2k``, ``1.3M``)."""
+    if n < 1000:
+        return str(n)
+    if n < 999_950:
+        return f"{n / 1000:.1f}k"
+    return f"{n / 1_000_000:.1f}M"
 
-    console = Console(stderr=True)
+
+def progress_line(p: AgentProgress, width: int = 80) -> str:
+    """The agents' progress line, in the longest wording that fits ``width`` columns."""
+    u = p.usage
+    assert u is not None
+    tok = f"{_tokens(u.prompt_tokens)}+{_tokens(u.completion_tokens)}"
+    calls = f"{u.calls} calls ({u.cached_calls} cached)"
+    lines = [
+        f"agents {p.done}/{p.total} trials · {calls} · {tok} tokens · "
+        f"{u.errors} errors · {p.flagged} flagged",
+        f"{p.done}/{p.total} trials · {calls} · {tok} tok · {u.errors} err · {p.flagged} flagged",
+        f"{p.done}/{p.total} · {calls} · {tok} tok · {u.errors} err · {p.flagged} flagged",
+    ]
+    return next((line for line in lines if len(line) < width), lines[-1][: width - 1])
+
+
+def _progress_printer(console: Console | None = None) -> Callable[[AgentProgress], None]:
+    from rich.console import Console as RichConsole
+
+    console = console or RichConsole(stderr=True)
 
     def show(p: AgentProgress) -> None:
-        u = p.usage
-        assert u is not None
-        console.print(
-            f"[bold]agents[/bold] {p.done}/{p.total} trials · {u.calls} calls "
-            f"({u.cached_calls} cached) · {u.prompt_tokens}+{u.completion_tokens} tokens · "
-            f"{u.errors} errors · {p.flagged} flagged",
-            end="\r",
-            highlight=False,
-        )
+        # A line wider than the terminal wraps, and "\r" then rewrites only its last part: the
+        # screen fills with stale copies. So the line always fits the terminal.
+        line = progress_line(p, console.width)
+        console.print(line, end="\r", highlight=False, markup=False)
         if p.done == p.total:
             console.print()
 

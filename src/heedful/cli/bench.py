@@ -74,7 +74,7 @@ def bench_oracle(
     """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources."""
     import json
 
-    from heedful.bench.report import OracleRow, oracle_table
+    from heedful.bench.report import OracleRow, print_oracle
     from heedful.decision import adaptive_oracle, compile_problem, static_oracle
     from heedful.model import load_scenario_set
 
@@ -91,7 +91,7 @@ def bench_oracle(
         rows.append((sc.id, result, v_adaptive))
     if as_json:
         return
-    console().print(oracle_table(rows, adaptive=adaptive))
+    print_oracle(rows, console(), adaptive=adaptive)
 
 
 @bench_app.command("run")
@@ -159,8 +159,8 @@ def bench_run(
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html.
 
-    Agents under test (``--policies llm,llm-advised``) need ``--model`` and ``--base-url``.
-    ``--backend ray`` runs scenarios and agent trials as Ray tasks (same results; docs/ray.md).
+    Agents under test (--policies llm,llm-advised) need --model and --base-url.
+    --backend ray runs scenarios and agent trials as Ray tasks (same results; docs/ray.md).
     """
     _one_blas_thread()
     from pathlib import Path

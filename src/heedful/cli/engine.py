@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -19,12 +21,41 @@ def register(root: typer.Typer) -> None:
     root.add_typer(engine_app, name="engine")
 
 
+class _WrappedLog(logging.Formatter):
+    """The engine's notices (escalations, proposals) wrapped to the terminal, indented under
+    their first line, instead of one line of 140 columns."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.width = width
+
+    def format(self, record: logging.LogRecord) -> str:
+        return textwrap.fill(
+            super().format(record), self.width, subsequent_indent="  ", break_on_hyphens=False
+        )
+
+
+def _show_engine_log() -> None:
+    """Send the engine's warnings to stderr, wrapped (unless the host configured logging)."""
+    log = logging.getLogger("heedful.engine")
+    if log.handlers or logging.getLogger().handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(_WrappedLog(console().width))
+    log.addHandler(handler)
+
+
 def _engine_for_cli(  # type: ignore[no-untyped-def]
     db: str, config: str | None, triage: str | None, governance: str | None = None
 ):
     from heedful.engine import open_engine
     from heedful.engine.governance import load_ampersand
+    from heedful.errors import InvalidArgumentError
 
+    if triage is not None and triage not in ("formula", "voc"):
+        raise InvalidArgumentError(f"--triage must be formula or voc, not {triage!r}")
+    _show_engine_log()
     engine = open_engine(db, config, must_exist=True)
     if governance is not None:
         engine.configure(load_ampersand(governance, base=engine.config))
@@ -155,6 +186,12 @@ def engine_run(
 
     from heedful.engine.report import cycle_table
 
+    if heartbeat_ms is not None and not heartbeat_ms > 0:  # also refuses nan
+        from heedful.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            f"--heartbeat-ms must be a positive number, not {heartbeat_ms:g}"
+        )
     engine = _engine_for_cli(db, config, triage, governance)
     if heartbeat_ms is not None:
         engine.config = engine.config.with_overrides(heartbeat_ms=heartbeat_ms)
@@ -202,7 +239,9 @@ def engine_journal(
     width = console().width
 
     def fit(line: str) -> str:
-        return line if len(line) <= width else line[: width - 1] + "…"
+        # Wrapped, never cut: continuation lines indent two more than the line they continue.
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        return textwrap.fill(line, width, subsequent_indent=indent, break_on_hyphens=False)
 
     for entry in entries:
         if as_json:

@@ -41,7 +41,9 @@ def holdout_make(
     made = make_holdout(fams, count, Path(key_file), Path(out), shift=shift)
     if made.key_created:
         typer.echo(f"created a new key in {key_file} — keep it secret and outside the project")
+    # Two lines: one of ~130 columns would wrap mid-path on an 80-column terminal.
     typer.echo(
-        f"wrote {len(made.files)} scenarios to {made.directory} (key fingerprint "
-        f"{made.fingerprint}); run them with `heedful bench run --holdout {made.directory}`"
+        f"wrote {len(made.files)} scenarios to {made.directory}\n"
+        f"key fingerprint {made.fingerprint}; run them with:\n"
+        f"  heedful bench run --holdout {made.directory}"
     )

@@ -36,7 +36,7 @@ def learn_train(
 ) -> None:
     """Train the ranker on training-stream scenarios and write a plain-JSON model file.
 
-    ``--backend ray`` collects each scenario's rows as a Ray task (same model; docs/ray.md).
+    --backend ray collects each scenario's rows as a Ray task (same model; docs/ray.md).
     """
     import shlex
     import sys

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -17,11 +18,17 @@ NARROW = 110
 def survey_table(response: Mapping[str, Any]) -> Table:
     """The attention map as a table, best first (the VOC column appears under ``voc`` triage)."""
     voc = response["triage"] == "voc"
+    # Light rules and no outer padding: at 80 columns (nine columns under voc triage) the goal
+    # keeps room for its words instead of folding a few letters per line.
     table = Table(
-        title=f"Attention map (autonomy {response['autonomy_level']}, triage {response['triage']})"
+        title=f"Attention map (autonomy {response['autonomy_level']}, triage {response['triage']})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        pad_edge=False,
     )
     table.add_column("#", justify="right")
-    table.add_column("goal", ratio=1, overflow="fold")
+    table.add_column("goal", ratio=1, overflow="fold", min_width=12)
     table.add_column("mode", no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
     if voc:
@@ -31,9 +38,9 @@ def survey_table(response: Mapping[str, Any]) -> Table:
     table.add_column("urgency", justify="right", no_wrap=True)
     table.add_column("surprise", justify="right", no_wrap=True)
     for rank, item in enumerate(response["attention_items"], start=1):
-        row = [
+        row: list[str | Text] = [
             str(rank),
-            item["goal_title"],
+            Text(item["goal_title"]),  # user text: never read as Rich markup
             item["dispatch_mode"],
             f"{item['attention_score']:.3f}",
         ]
@@ -87,22 +94,22 @@ def cycle_table(response: Mapping[str, Any], width: int | None = None) -> Render
     if not narrow:
         table.add_column("reason", ratio=1, overflow="fold")
     for d in response["dispatches"]:
-        row = [
-            d["goal_title"],
+        row: list[str | Text] = [
+            Text(d["goal_title"]),
             d["mode"],
             d["result"],
             _arrow(d["coverage_before"], d["coverage_after"], ".2f"),
             _arrow(d["kappa_before"], d["kappa_after"], "d"),
         ]
         if not narrow:
-            row += [f"{d['duration_ms']:.1f}", d["reason"]]
+            row += [f"{d['duration_ms']:.1f}", Text(d["reason"])]
         table.add_row(*row)
     if not narrow:
         return table
     reasons = Table.grid(padding=(0, 1))
-    reasons.add_column(no_wrap=True)
+    reasons.add_column(max_width=32)  # a longer title wraps onto the next line, never cut
     reasons.add_column(ratio=1, overflow="fold")
     for d in response["dispatches"]:
         if d["reason"]:
-            reasons.add_row(Text(f"  {d['goal_title'][:30]}:"), d["reason"])
+            reasons.add_row(Text(f"  {d['goal_title']}:"), Text(d["reason"]))
     return Group(table, reasons) if reasons.row_count else table

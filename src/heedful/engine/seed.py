@@ -90,6 +90,11 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
         raise InvalidArgumentError(
             f"{p} is not valid {p.suffix.lstrip('.') or 'YAML'}: {parse_error_line(exc)}"
         ) from None
+    if data is not None and not isinstance(data, dict):
+        raise InvalidArgumentError(
+            f"{p}: a seed file must be a mapping with goals, nodes, edges and outcomes, "
+            f"not {type(data).__name__}"
+        )
     try:
         seed = _SeedFile.model_validate(data or {})
     except ValidationError as exc:

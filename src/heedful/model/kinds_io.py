@@ -110,7 +110,8 @@ def _validated(model: type[BaseModel], raw: dict[str, Any], chk: _Checker) -> An
         return model.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
-        more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
+        extra = exc.error_count() - 1
+        more = f" (and {extra} more problem{'s' if extra > 1 else ''})" if extra else ""
         raise chk.fail(_loc(err["loc"]), f"{err['msg']}{more}") from None
 
 

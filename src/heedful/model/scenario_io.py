@@ -190,7 +190,8 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
         doc = _ScenarioDoc.model_validate(_coerce_values(raw))
     except ValidationError as exc:
         err = exc.errors()[0]
-        more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
+        extra = exc.error_count() - 1
+        more = f" (and {extra} more problem{'s' if extra > 1 else ''})" if extra else ""
         raise chk.fail(_loc(err["loc"]), f"{err['msg']}{more}") from None
     if doc.kind is not ScenarioKind.INSPECTION:
         raise chk.fail("kind", f"kind {doc.kind.value!r} is not supported by this version")

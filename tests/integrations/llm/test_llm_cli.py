@@ -108,3 +108,37 @@ def test_serve_scripted_answers_over_http(tmp_path: Path) -> None:
         proc.wait(5)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_agent_progress_line_fits_the_terminal_so_carriage_return_rewrites_it(
+    width: int,
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from heedful.bench.agent import CallStats
+    from heedful.bench.agent_runner import AgentProgress
+    from heedful.cli.agent import _progress_printer, progress_line
+
+    out = io.StringIO()
+    show = _progress_printer(Console(file=out, width=width, color_system=None))
+    usage = CallStats(
+        calls=30_000,
+        cached_calls=2_500,
+        prompt_tokens=123_456_789,
+        completion_tokens=1_234_567,
+        errors=12,
+    )
+    for done in (1, 9_999, 10_000):
+        show(AgentProgress(total=10_000, done=done, flagged=3, usage=usage))
+    lines = [line for line in out.getvalue().replace("\r", "\n").splitlines() if line]
+    assert len(lines) == 3 and all(len(line) < width for line in lines), lines
+    small = AgentProgress(total=80, done=4, usage=CallStats(calls=8, prompt_tokens=23_250))
+    assert progress_line(small).startswith(
+        "agents 4/80 trials · 8 calls (0 cached) · 23.2k+0 tokens"
+    )
+    if width == 80:  # every figure still shown
+        assert "10000/10000" in lines[-1] and "123.5M+1.2M" in lines[-1], lines
+        assert "(2500 cached)" in lines[-1] and "12 err" in lines[-1] and "3 flagged" in lines[-1]

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 import numpy as np
+from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from heedful.bench.aggregate import cluster_diff, cluster_mean
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
@@ -44,7 +46,7 @@ from heedful.bench.kinds.trials import (
     run_switching_trial,
 )
 from heedful.bench.seeds import Stream, generator, name_key
-from heedful.bench.stats import clustered_proportion
+from heedful.bench.stats import MeanCI, clustered_proportion
 from heedful.errors import InvalidArgumentError
 from heedful.model.scenario import ScenarioKind
 from heedful.model.schedule import ScheduleScenario
@@ -265,39 +267,66 @@ def _fmt(m: object, digits: int = 1) -> str:
     return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+def _mean(m: MeanCI | None, digits: int) -> str:
+    return "—" if m is None else f"{round(m.mean, digits) + 0.0:.{digits}f}"  # no "-0.000"
+
+
 def print_kind_tables(results: KindResults, console: Console | None = None) -> None:
-    """Print one ranked table per family of the switching/schedule kinds."""
-    con = console or (Console() if sys.stdout.isatty() else Console(width=140))
+    """Print one ranked table per family of the switching/schedule kinds.
+
+    Laid out for an 80-column terminal like the inspection table: the score's interval under it,
+    the other metrics as means (report.html has every interval), policy names never cut.
+    """
+    con = console or Console(width=None if sys.stdout.isatty() else 140, markup=False)
     for family in sorted({r.family for r in results.rows}):
         rows = sorted(
             (r for r in results.rows if r.family == family),
             key=lambda r: -(r.score.mean if r.score else float("-inf")),
         )
         kind = rows[0].kind
-        table = Table(title=f"family {family} ({kind}) — score: 100 = oracle, 0 = random")
-        for col in ("policy", "score [95% CI]", "regret", "optimal"):
-            table.add_column(col)
-        extra = (
-            ("switch acc.", "thrash", "completion")
-            if kind == "switching"
-            else ("starvation", "horizon bias", "missed m/h/w")
+        switching = kind == "switching"
+        table = Table(
+            title=Text(f"family {family} ({kind}) — score: 100 = oracle, 0 = random"),
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            collapse_padding=True,
+            pad_edge=False,
+            caption=(
+                "opt.: optimal · switch acc.: switch accuracy · thrash: thrashes per trial\n"
+                "compl.: completion"
+                if switching
+                else "opt.: optimal · starv.: starvation rate\n"
+                "missed m/h/w: obligations missed per trial (minutes, hours, week)"
+            ),
+            caption_justify="left",
         )
-        for col in extra:
-            table.add_column(col)
+        table.add_column(
+            "policy", overflow="fold", min_width=min(24, max(len(r.policy) for r in rows))
+        )
+        table.add_column("score\n[95% CI]", justify="right")
+        extra = (
+            ("switch\nacc.", "thrash", "compl.")
+            if switching
+            else ("starv.", "horizon\nbias", "missed\nm/h/w")
+        )
+        for col in ("regret", "opt.", *extra):
+            table.add_column(col, justify="right")
         for r in rows:
             opt = f"{r.optimal.p:.2f}" if r.optimal.p is not None else "—"
-            if kind == "switching":
+            if switching:
                 comp = r.completion.p if r.completion is not None else None
                 cells = (
-                    _fmt(r.switch_accuracy, 2),
-                    _fmt(r.thrashes, 2),
+                    _mean(r.switch_accuracy, 2),
+                    _mean(r.thrashes, 2),
                     f"{comp:.2f}" if comp is not None else "—",
                 )
             else:
                 cells = (
-                    _fmt(r.starvation_rate, 2),
-                    _fmt(r.horizon_bias, 2),
+                    _mean(r.starvation_rate, 2),
+                    _mean(r.horizon_bias, 2),
                     "/".join(f"{r.missed.get(k, 0):.2f}" for k in ("minutes", "hours", "week")),
                 )
-            table.add_row(r.policy, _fmt(r.score), _fmt(r.regret, 3), opt, *cells)
+            score = _fmt(r.score).replace(" [", "\n[", 1)
+            table.add_row(Text(r.policy), score, _mean(r.regret, 3), opt, *cells)
+        con.print()
         con.print(table)
