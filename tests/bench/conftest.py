@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from heedful.bench.agent_aggregate import agent_aggregates
+from heedful.bench.config import BenchConfig
+from heedful.bench.results import Results
 from heedful.model import Scenario, scenario_from_dict
 
 
@@ -73,3 +77,24 @@ def tiny() -> Scenario:
 @pytest.fixture
 def tiny_raw() -> dict[str, Any]:
     return tiny_scenario_dict()
+
+
+def _with_agent_rows(res: Results, config: BenchConfig) -> Results:
+    """``res`` with agent rows made of its own records: ``random`` as ``llm``, ``voc`` as
+    ``llm-advised``, each in attention and production mode (the agent tables' every part)."""
+    base = [t.model_copy(update={"policy": "llm"}) for t in res.trials if t.policy == "random"]
+    advised = [
+        t.model_copy(update={"policy": "llm-advised"}) for t in res.trials if t.policy == "voc"
+    ]
+    recs = [*base, *advised]
+    recs += [t.model_copy(update={"mode": "production"}) for t in recs]
+    agents = agent_aggregates(recs, ["llm", "llm-advised"], config, 0)
+    return res.model_copy(
+        update={"aggregates": res.aggregates.model_copy(update={"agents": agents})}
+    )
+
+
+@pytest.fixture(scope="session")
+def with_agent_rows() -> Callable[[Results, BenchConfig], Results]:
+    """Adds agent rows to results made by programmatic policies (``voc`` and ``random``)."""
+    return _with_agent_rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from heedful.bench.agent_aggregate import agent_aggregates, stage_of
 from heedful.bench.agent_results import STAGES
@@ -49,27 +50,21 @@ def test_agent_rows_render_a_stacked_split_and_the_mode_tables(tiny: Scenario) -
     assert any("failure split" in str(t) for t in titles)
 
 
-def test_agent_tables_fit_80_columns_with_whole_names_and_every_interval(tiny: Scenario) -> None:
+def test_agent_tables_fit_80_columns_with_whole_names_and_every_interval(
+    tiny: Scenario, with_agent_rows: Callable[[Results, BenchConfig], Results]
+) -> None:
     from rich.console import Console
 
     res = _results(tiny)
-    base = [t.model_copy(update={"policy": "llm"}) for t in res.trials if t.policy == "random"]
-    advised = [
-        t.model_copy(update={"policy": "llm-advised"}) for t in res.trials if t.policy == "voc"
-    ]
-    recs = [*base, *advised]
-    recs += [t.model_copy(update={"mode": "production"}) for t in recs]
-    agents = agent_aggregates(recs, ["llm", "llm-advised"], FAST, 0)
-    res = res.model_copy(
-        update={"aggregates": res.aggregates.model_copy(update={"agents": agents})}
-    )
+    res = with_agent_rows(res, FAST)
     console = Console(width=80, record=True, color_system=None)
     for table in agent_tables(res):
         console.print(table)
     text = console.export_text()
     assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
     assert "llm-advised" in text and "production" in text
-    modes = [r for r in agents.modes if r.family == "all"]
+    assert res.aggregates.agents is not None
+    modes = [r for r in res.aggregates.agents.modes if r.family == "all"]
     for r in modes:  # every score and its interval is printed whole
         assert r.score is not None
         assert f"{r.score.mean:.1f}" in text and f"[{r.score.lo:.1f}, {r.score.hi:.1f}]" in text

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from heedful.bench.agent_aggregate import agent_aggregates
 from heedful.bench.config import BenchConfig
 from heedful.bench.report import render_html
 from heedful.bench.report_layout import CSS, SCROLL_CLASS, breakable, num_td, scroll, svg_open
 from heedful.bench.report_timeline import TIMELINE_FILE, load_timeline
-from heedful.bench.results import load_results
+from heedful.bench.results import Results, load_results
 from heedful.bench.suite import run_to_folder
 
 FAST = BenchConfig(bootstrap_resamples=100)
+AddAgents = Callable[[Results, BenchConfig], Results]
 
 #: Sections whose tables or charts the full report below must hold, so the checks cover them.
 SECTIONS = (
@@ -41,7 +42,7 @@ SECTIONS = (
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> str:
+def page(tmp_path_factory: pytest.TempPathFactory, with_agent_rows: AddAgents) -> str:
     """A report with every section: families B (both conditions) and D, a controller policy
     (trace, health, calibration) and agent rows (records of programmatic policies renamed)."""
     out = tmp_path_factory.mktemp("layout") / "run"
@@ -57,16 +58,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> str:
         config=FAST,
     )
     res = load_results(out / "results.json")
-    base = [t.model_copy(update={"policy": "llm"}) for t in res.trials if t.policy == "random"]
-    advised = [
-        t.model_copy(update={"policy": "llm-advised"}) for t in res.trials if t.policy == "voc"
-    ]
-    recs = [*base, *advised]
-    recs += [t.model_copy(update={"mode": "production"}) for t in recs]
-    agents = agent_aggregates(recs, ["llm", "llm-advised"], FAST, 0)
-    res = res.model_copy(
-        update={"aggregates": res.aggregates.model_copy(update={"agents": agents})}
-    )
+    res = with_agent_rows(res, FAST)
     return render_html(res, load_timeline(out / TIMELINE_FILE))
 
 

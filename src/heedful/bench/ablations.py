@@ -10,12 +10,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich import box
 from rich.console import Console
 from rich.padding import Padding
-from rich.table import Table
 from rich.text import Text
 
+from heedful.bench.report_layout import terminal_table
 from heedful.bench.results import ALL_FAMILIES, Results
 from heedful.bench.stats import PairedDiff
 from heedful.bench.suite import RunOutput, run_to_folder
@@ -146,13 +145,9 @@ def print_ablations(results: Results, console: Console | None = None) -> None:
     groups = _groups(results)
     diffs = ablation_differences(results)
     ref = _reference_scores(results)
-    table = Table(
-        title="Ablations (document 000 §21): score difference against voc, paired, 95% CI\n"
+    table = terminal_table(
+        "Ablations (document 000 §21): score difference against voc, paired, 95% CI\n"
         "(* = interval excludes 0; n/a = no version of the policy for this kind)",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        collapse_padding=True,
-        pad_edge=False,
     )
     width = max(len(a.policy) for a in ABLATIONS if a.policy is not None)
     table.add_column("policy / §21 condition", overflow="fold", min_width=width)

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import html
 
-from rich import box
 from rich.table import Table
 
-from heedful.bench.report_layout import num_td, scroll
+from heedful.bench.report_layout import num_td, scroll, terminal_table
 from heedful.bench.results import InitiationGapRow, InitiationRow, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
@@ -104,12 +103,8 @@ def _widest(cells: list[str], cap: int = 24) -> int:
 
 
 def _terminal_table(title: str, headers: tuple[str, ...], rows: list[list[str]]) -> Table:
-    t = Table(
-        title=title,
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        collapse_padding=True,
-        pad_edge=False,
+    t = terminal_table(
+        title,
     )
     for i, h in enumerate(headers):
         t.add_column(

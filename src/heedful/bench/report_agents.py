@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import html
 
-from rich import box
 from rich.table import Table
 
 from heedful.bench.agent_results import STAGES, AgentAggregates, ModeRow
-from heedful.bench.report_layout import SCROLL_CLASS, num_td, scroll, svg_open
+from heedful.bench.report_layout import SCROLL_CLASS, num_td, scroll, svg_open, terminal_table
 from heedful.bench.results import ALL_FAMILIES, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
@@ -157,12 +156,8 @@ def agent_tables(results: Results) -> list[Table]:
         if not rows:
             continue
         title = _TITLES[key][0]
-        t = Table(
-            title=title,
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            collapse_padding=True,
-            pad_edge=False,
+        t = terminal_table(
+            title,
         )
         for i, h in enumerate(_SHORT[key]):
             t.add_column(
@@ -175,12 +170,8 @@ def agent_tables(results: Results) -> list[Table]:
             # Trials per mode are the failure split's row totals: not repeated in 80 columns.
             t.add_row(*cells[: len(_SHORT[key])])
         out.append(t)
-    split = Table(
-        title="agents — failure split (first failing stage, document 000 §13)",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        collapse_padding=True,
-        pad_edge=False,
+    split = terminal_table(
+        "agents — failure split (first failing stage, document 000 §13)",
         caption=" · ".join(
             f"{short} {stage}" for stage, short in _STAGE_SHORT.items() if short != stage
         )

@@ -1,4 +1,4 @@
-"""The page layout of report.html: its stylesheet and the wrappers every section uses.
+"""The layout of the reports: report.html's stylesheet and wrappers, and the terminal tables' frame.
 
 The report must read in an 800 px window without the page scrolling sideways (docs/benchmark.md).
 Tables are the wide part: each one sits in a :func:`scroll` box, so a table wider than the window
@@ -13,8 +13,13 @@ inline: the page stays self-contained.
 from __future__ import annotations
 
 import html
+from typing import Any
 
-__all__ = ["CSS", "SCROLL_CLASS", "breakable", "num_td", "scroll", "svg_open"]
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["CSS", "SCROLL_CLASS", "breakable", "num_td", "scroll", "svg_open", "terminal_table"]
 
 #: Class of the box around every table; the only element allowed to scroll sideways.
 SCROLL_CLASS = "scroll"
@@ -72,3 +77,17 @@ def num_td(text: str) -> str:
     if not sep:
         return f"<td>{html.escape(text)}</td>"
     return f"<td class='ci'>{html.escape(value)} <span>[{html.escape(interval)}</span></td>"
+
+
+def terminal_table(title: str | Text, **kwargs: Any) -> Table:
+    """A Rich table in the frame every terminal report uses (left title, simple head rule, no
+    edge padding, collapsed padding); ``kwargs`` (a caption, …) go to :class:`~rich.table.Table`.
+    """
+    return Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        pad_edge=False,
+        **kwargs,
+    )

@@ -12,7 +12,6 @@ import math
 import sys
 from collections.abc import Sequence
 
-from rich import box
 from rich.console import Console, Group
 from rich.measure import Measurement
 from rich.padding import Padding
@@ -21,6 +20,7 @@ from rich.text import Text
 
 from heedful.bench.initiation_report import initiation_tables
 from heedful.bench.report_agents import agent_tables
+from heedful.bench.report_layout import terminal_table
 from heedful.bench.results import ALL_FAMILIES, AggregateRow, Results
 from heedful.bench.stats import PairedDiff
 from heedful.decision import StaticOracleResult
@@ -62,12 +62,8 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
     """The ranked table of one family and the note saying which constant columns it omits."""
     rows = ranked_rows(results, family)
     title = "all families" if family == ALL_FAMILIES else f"family {family}"
-    table = Table(
-        title=Text(f"heedful benchmark — {title}"),
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
+    table = terminal_table(
+        Text(f"heedful benchmark — {title}"),
     )
     trials = sorted({r.n_trials for r in rows})
     show_trials = len(trials) > 1

@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 import numpy as np
-from rich import box
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from heedful.bench.aggregate import cluster_diff, cluster_mean
@@ -45,6 +43,7 @@ from heedful.bench.kinds.trials import (
     run_schedule_trial,
     run_switching_trial,
 )
+from heedful.bench.report_layout import terminal_table
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.stats import MeanCI, clustered_proportion
 from heedful.errors import InvalidArgumentError
@@ -285,12 +284,8 @@ def print_kind_tables(results: KindResults, console: Console | None = None) -> N
         )
         kind = rows[0].kind
         switching = kind == "switching"
-        table = Table(
-            title=Text(f"family {family} ({kind}) — score: 100 = oracle, 0 = random"),
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            collapse_padding=True,
-            pad_edge=False,
+        table = terminal_table(
+            Text(f"family {family} ({kind}) — score: 100 = oracle, 0 = random"),
             caption=(
                 "opt.: optimal · switch acc.: switch accuracy · thrash: thrashes per trial\n"
                 "compl.: completion"
