@@ -1,6 +1,7 @@
 """Speed of ranking and selection among many candidates (document 000 §31 question 2).
 
-Run: ``.venv/bin/python benchmarks/controller_speed.py``. For N candidates held as columns
+Run: ``.venv/bin/python benchmarks/controller_speed.py`` (``--quick``: N up to 100,000, the
+facade at 1,000 only). For N candidates held as columns
 (confidence, age, hazard, authority, pivotality, loss, cost, switch cost, floor, aging, goal
 starvation) it times one *selection*: the vectorised heuristic VOC of SPEC §4.1 followed by
 :func:`heedful.attention.choose` (floors → starvation service → best net VOC + bounded aging →
@@ -17,6 +18,7 @@ Goal: ≤ 5 ms at 10,000 live candidates (incremental columns, ``heedful.attenti
 
 from __future__ import annotations
 
+import argparse
 import time
 import tracemalloc
 from datetime import UTC, datetime, timedelta
@@ -66,12 +68,12 @@ def _select(c: dict[str, np.ndarray]) -> int | None:
     return choose(net, c["floor"], c["bonus"], c["starving"], c["explore"]).index
 
 
-def main() -> None:
+def main(sizes: tuple[int, ...] = SIZES) -> None:
     """Measure and print."""
     rng = np.random.default_rng(0)
     base_per_item = None
     print(f"{'N':>10} {'select ms':>10} {'sort ms':>9} {'select/sort':>12} {'ns/cand':>8} growth")
-    for n in SIZES:
+    for n in sizes:
         cols = _columns(n, rng)
         values = cols["loss"].tolist()
         repeats = 5 if n <= 100_000 else 2
@@ -81,7 +83,7 @@ def main() -> None:
         base_per_item = base_per_item or per
         print(
             f"{n:>10,} {t_sel * 1e3:>10.2f} {t_sort * 1e3:>9.2f} {t_sel / t_sort:>11.2f}x "
-            f"{per * 1e9:>8.1f} {per / base_per_item:.2f}x per candidate vs N={SIZES[0]:,}"
+            f"{per * 1e9:>8.1f} {per / base_per_item:.2f}x per candidate vs N={sizes[0]:,}"
         )
     cols = _columns(100_000, rng)
     tracemalloc.start()
@@ -142,7 +144,7 @@ def _steady_next(ctl: Controller, clock: _Clock, steps: int) -> list[float]:
     return times
 
 
-def facade() -> None:
+def facade(sizes: tuple[int, ...] = (1_000, 10_000)) -> None:
     """Time one ``Controller.next()`` with N live candidates, against a numpy sort of N values.
 
     Each step resolves the previous read (one belief changes), advances the clock one second
@@ -155,7 +157,7 @@ def facade() -> None:
         f"{'us/cand':>8} {'first next() ms':>16}"
     )
     rng = np.random.default_rng(1)
-    for n in (1_000, 10_000):
+    for n in sizes:
         ctl, clock = _facade(n)
         start = time.perf_counter()
         ctl.next()  # first call: builds every candidate once
@@ -171,5 +173,10 @@ def facade() -> None:
 
 
 if __name__ == "__main__":
-    main()
-    facade()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--quick", action="store_true", help="N up to 100,000; the facade at 1,000 only"
+    )
+    quick = ap.parse_args().quick
+    main(SIZES[:2] if quick else SIZES)
+    facade((1_000,) if quick else (1_000, 10_000))

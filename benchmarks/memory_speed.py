@@ -1,16 +1,16 @@
 """Speed of dirty propagation over a 100,000-belief dependency graph (document 000 §4.6).
 
-Run: ``.venv/bin/python benchmarks/memory_speed.py [N]``. Builds N claims (default 100,000) in a
-file store: claim *i* is ``derived_from`` a random earlier claim, plus N/2 random forward
-``supports`` edges, so changing the root dirties every other claim. Times
-``Store.mark_changed`` (one recursive SQL query) against a naive baseline measured in the same
-run — a Python BFS issuing one SELECT and one UPDATE per claim — and prints the ratio.
+Run: ``.venv/bin/python benchmarks/memory_speed.py [N]`` (``--quick``: N = 10,000). Builds N
+claims (default 100,000) in a file store: claim *i* is ``derived_from`` a random earlier claim,
+plus N/2 random forward ``supports`` edges, so changing the root dirties every other claim.
+Times ``Store.mark_changed`` (one recursive SQL query) against a naive baseline measured in the
+same run — a Python BFS issuing one SELECT and one UPDATE per claim — and prints the ratio.
 Goal: ≤ 1 s for 100,000 beliefs.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import tempfile
 import time
 from collections import deque
@@ -75,7 +75,13 @@ def reset(store: Store) -> None:
 
 def main() -> None:
     """Build, measure and print."""
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n", nargs="?", type=int, metavar="N", help="claims (default 100,000)")
+    ap.add_argument("--quick", action="store_true", help="10,000 claims (unless N is given)")
+    args = ap.parse_args()
+    if args.n is not None and args.n < 2:
+        ap.error(f"N must be at least 2, not {args.n}")
+    n = args.n if args.n is not None else 10_000 if args.quick else 100_000
     with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "bench.db") as store:
         start = time.perf_counter()
         build(store, n)

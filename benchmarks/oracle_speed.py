@@ -1,6 +1,7 @@
 """Speed of the exact oracles (SPEC §3, document 000 §14.3–§14.4).
 
-Run: ``.venv/bin/python benchmarks/oracle_speed.py``. Prints, in one run:
+Run: ``.venv/bin/python benchmarks/oracle_speed.py`` (``--quick``: one timing each, without the
+adaptive oracle's 20-source case). Prints, in one run:
 
 * the static oracle on 30 sources, budget 5, 5 binary variables, 3 actions — a realistic mix
   (4 high-value, 6 partially useful, 20 distractors, document 000 §14.1) and a worst case where
@@ -12,6 +13,7 @@ Run: ``.venv/bin/python benchmarks/oracle_speed.py``. Prints, in one run:
 
 from __future__ import annotations
 
+import argparse
 import os
 
 # One core, as the goals are stated (set before numpy loads its BLAS).
@@ -81,23 +83,24 @@ def problem(raw: dict[str, Any]) -> DecisionProblem:
     return compile_problem(sc.view, sc.truth)
 
 
-def main() -> None:
+def main(quick: bool = False) -> None:
+    """Measure and print (``quick``: one timing each, no 20-source adaptive case)."""
     for label, informative in (("realistic mix", False), ("all informative", True)):
         p = problem(scenario(30, all_informative=informative))
-        seconds = best_time(lambda p=p: static_oracle(p, 5))
+        seconds = best_time(lambda p=p: static_oracle(p, 5), 1 if quick else 3)
         verdict = "ok" if seconds < 1.0 else "SLOW"
         print(
             f"static oracle, 30 sources, budget 5, {label}: {seconds:.3f} s (goal < 1 s) {verdict}"
         )
 
-    for n, budget in ((12, 3), (20, 4)):
+    for n, budget in ((12, 3),) if quick else ((12, 3), (20, 4)):
         p = problem(scenario(n, all_informative=True))
         seconds = best_time(lambda p=p, b=budget: adaptive_oracle(p, b), repeats=1)
         goal = " (goal < 5 s)" if (n, budget) == (12, 3) else ""
         print(f"adaptive oracle, {n} sources, budget {budget}: {seconds:.3f} s{goal}")
 
     p = problem(scenario(8, all_informative=True, n_vars=3, seed=2))
-    fast = best_time(lambda: adaptive_oracle(p, 3), repeats=3)
+    fast = best_time(lambda: adaptive_oracle(p, 3), repeats=1 if quick else 3)
     slow = best_time(lambda: naive_adaptive_value(p, 3), repeats=1)
     print(
         f"adaptive oracle vs naive recursion, 8 sources, budget 3: {fast * 1e3:.1f} ms vs "
@@ -105,7 +108,7 @@ def main() -> None:
     )
 
     p = problem(scenario(10, all_informative=True, n_vars=4, seed=1))
-    fast = best_time(lambda: static_oracle(p, 4), repeats=5)
+    fast = best_time(lambda: static_oracle(p, 4), repeats=1 if quick else 5)
     slow = best_time(lambda: naive_static_oracle(p, 4), repeats=1)
     ratio = slow / fast
     verdict = "ok" if ratio >= 100 else "BELOW GOAL"
@@ -116,4 +119,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--quick", action="store_true", help="one timing each; no 20-source adaptive case"
+    )
+    main(ap.parse_args().quick)

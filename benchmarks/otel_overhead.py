@@ -1,8 +1,9 @@
 """Cost of the span hook on the controller's hot path (issue 13 item 6: zero cost when off).
 
-Run: ``.venv/bin/python benchmarks/otel_overhead.py``. An agent step is ``Controller.next()`` then
-``resolve()`` of the chosen inspection. The same steps, from identically built controllers, run
-these ways in one process, interleaved and rotated, best of several repeats:
+Run: ``.venv/bin/python benchmarks/otel_overhead.py`` (``--quick``: 20 live candidates, best of 5,
+20,000 hook calls). An agent step is ``Controller.next()`` then ``resolve()`` of the chosen
+inspection. The same steps, from identically built controllers, run these ways in one process,
+interleaved and rotated, best of several repeats:
 
 - **absent** — the undecorated functions (``Controller.next.__wrapped__``): a build without the
   hook, the baseline; **absent again** is the same code timed a second time, so its ratio is the
@@ -20,6 +21,7 @@ step): finer than the first table can resolve when its noise floor is a few perc
 
 from __future__ import annotations
 
+import argparse
 import gc
 import time
 from collections.abc import Callable
@@ -121,7 +123,7 @@ def _time_run(n: int, step: Step, before: Hook, after: Hook) -> float:
         gc.enable()
 
 
-def controller_table() -> dict[int, float]:
+def controller_table(sizes: tuple[int, ...] = SIZES, repeats: int = REPEATS) -> dict[int, float]:
     """Steps of next+resolve under each variant; returns the best 'absent' step time by size."""
     variants: dict[str, tuple[Step, Hook, Hook]] = {
         "absent": (ABSENT, _nothing, _nothing),
@@ -131,13 +133,13 @@ def controller_table() -> dict[int, float]:
     enabled = _enabled()
     if enabled is not None:
         variants["on"] = (SHIPPED, *enabled)
-    print(f"{STEPS} agent steps (next + resolve), CPU time, best of {REPEATS}")
+    print(f"{STEPS} agent steps (next + resolve), CPU time, best of {repeats}")
     print(f"{'live':>5} {'variant':>13} {'ms':>8} {'vs absent':>10}")
     step_s: dict[int, float] = {}
-    for n in SIZES:
+    for n in sizes:
         best = dict.fromkeys(variants, float("inf"))
         names = list(variants)
-        for r in range(REPEATS):  # interleaved and rotated: drift hits every variant alike
+        for r in range(repeats):  # interleaved and rotated: drift hits every variant alike
             for name in names[r % len(names) :] + names[: r % len(names)]:
                 step, before, after = variants[name]
                 best[name] = min(best[name], _time_run(n, step, before, after))
@@ -201,4 +203,11 @@ def hook_table(step_s: dict[int, float], calls: int = 200_000) -> None:
 
 
 if __name__ == "__main__":
-    hook_table(controller_table())
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--quick", action="store_true", help="20 live candidates, best of 5, 20,000 hook calls"
+    )
+    if ap.parse_args().quick:
+        hook_table(controller_table(SIZES[:1], 5), calls=20_000)
+    else:
+        hook_table(controller_table())

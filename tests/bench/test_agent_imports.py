@@ -38,4 +38,4 @@ def test_a_missing_llm_extra_names_the_extra_to_install() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "needs the `llm` extra" in proc.stdout
-    assert "pip install 'heedful[llm]'" in proc.stdout
+    assert ".venv/bin/pip install -e '.[llm]' (from the checkout's root)" in proc.stdout

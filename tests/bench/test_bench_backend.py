@@ -82,7 +82,7 @@ def test_backend_ray_without_the_extra_is_one_line_and_exit_2(
     ):
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 2, result.output
-        assert "install heedful[ray]" in result.output
+        assert "ray extra: .venv/bin/pip install -e '.[ray]'" in result.output
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
 
 

@@ -225,7 +225,10 @@ def test_journal_wraps_long_lines_at_80_columns_instead_of_cutting_them(
     monkeypatch.setattr(engine_cli, "console", lambda: Console(width=80))
     result = runner.invoke(app, ["engine", "journal", "--db", db])
     assert result.exit_code == 0, result.output
-    assert "…" not in result.output
+    # The only "…" are the content cuts describe() marks (and the note saying so), none from
+    # the width.
+    notes = any(e.cuts_content() for e in entries)
+    assert result.output.count("…") == sum(line.count("…") for line in expected) + notes
     assert max(len(line) for line in result.output.splitlines()) <= 80
     flat = " ".join(result.output.split())
     assert all(" ".join(line.split()) in flat for line in expected)
@@ -263,3 +266,26 @@ def test_seed_file_that_is_not_a_mapping_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "must be a mapping with goals, nodes, edges and outcomes, not list" in proc.stderr
     assert "_SeedFile" not in proc.stderr
+
+
+def test_journal_marks_cut_content_and_json_keeps_it_whole(db: str) -> None:
+    from heedful.engine.journal import CONTENT_PREVIEW_CHARS
+
+    assert runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "act"]).exit_code == 0
+    raw = runner.invoke(app, ["engine", "journal", "--db", db, "--json"])
+    assert raw.exit_code == 0, raw.output
+    entries = [json.loads(line) for line in raw.output.splitlines()]
+    whole = [
+        op["node"]["content"]
+        for e in entries
+        for op in e["ops"]
+        if op["op"] == "add_node" and len(op["node"]["content"]) > CONTENT_PREVIEW_CHARS
+    ]
+    assert whole, "the example writes a node longer than the preview"
+    text = runner.invoke(app, ["engine", "journal", "--db", db]).output
+    assert all(content not in text for content in whole)  # cut in the summary lines...
+    assert any(content[:40] in text for content in whole)  # ...but shown, up to the cut
+    assert text.splitlines()[-1] == (
+        f"(node content is cut at {CONTENT_PREVIEW_CHARS} characters, marked …; "
+        "--json has it whole)"
+    )

@@ -9,6 +9,7 @@ from engine_builders import NOW, add_act_region, add_goal, clock
 
 from heedful.engine import Engine, EngineConfig, InMemoryGraph, Journal
 from heedful.engine.config import AutonomyLevel
+from heedful.engine.journal import CONTENT_PREVIEW_CHARS
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model.goal import GoalStatus
 
@@ -114,3 +115,37 @@ def test_a_line_being_appended_is_not_read_as_a_broken_journal(tmp_path: Path) -
     with journal.path.open("a", encoding="utf-8") as fh:  # type: ignore[union-attr]
         fh.write('{"kind": "entry", "id": "j-2", "cyc')  # a writer mid-line
     assert [e.id for e in journal.entries()] == ["j-1"]
+
+
+LONG = "deploy released to every region after the canary held for a full day " * 2
+
+
+def test_a_cut_node_content_is_marked_and_stays_whole_in_nodes(graph: InMemoryGraph) -> None:
+    add_act_region(graph, "d", "deploy")
+    short = "x" * CONTENT_PREVIEW_CHARS  # exactly the limit: shown whole, no mark
+    plan = [
+        {"do": "add_node", "id": "r1", "content": LONG},
+        {"do": "add_node", "id": "r2", "content": short},
+    ]
+    add_goal(graph, "g", "deploy", metadata={"plan": plan})
+    engine = Engine(graph, ACT, clock=clock)
+    engine.run_cycle()
+    engine.run_cycle()
+    first, second = engine.journal_entries()
+    (line,) = [c for c in first.describe() if c.startswith("+ node r1: ")]
+    shown = line.removeprefix("+ node r1: ")
+    assert shown.endswith("…") and len(shown) <= CONTENT_PREVIEW_CHARS
+    assert LONG.startswith(shown.removesuffix("…"))
+    assert first.nodes() == {"r1": LONG} and first.cuts_content()
+    assert f"+ node r2: {short}" in second.describe() and not second.cuts_content()
+
+
+def test_a_multi_line_content_is_one_change_line(graph: InMemoryGraph) -> None:
+    add_act_region(graph, "d", "deploy")
+    plan = [{"do": "add_node", "id": "r1", "content": "line one\nline two"}]
+    add_goal(graph, "g", "deploy", metadata={"plan": plan})
+    engine = Engine(graph, ACT, clock=clock)
+    engine.run_cycle()
+    (entry,) = engine.journal_entries()
+    assert "+ node r1: line one line two" in entry.describe()
+    assert entry.nodes() == {"r1": "line one\nline two"}

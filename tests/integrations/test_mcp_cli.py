@@ -63,7 +63,8 @@ def test_missing_mcp_extra_is_one_clear_line(tmp_path: Path, monkeypatch: Any) -
     result = CliRunner().invoke(app, ["mcp", "serve", "--db", str(tmp_path / "h.db")])
     assert result.exit_code == 2
     assert result.output.strip() == (
-        "error: the MCP server needs the 'mcp' extra; install it with: pip install 'heedful[mcp]'"
+        "error: the MCP server needs the 'mcp' extra; install it with: "
+        ".venv/bin/pip install -e '.[mcp]' (from the checkout's root)"
     )
 
 

@@ -19,6 +19,7 @@ from mcp.client.stdio import stdio_client
 
 from heedful.cli import app
 from heedful.engine import EngineConfig, open_engine
+from heedful.engine.journal import CONTENT_PREVIEW_CHARS
 from heedful.engine.seed import load_seed_file
 from heedful.integrations.mcp import open_backend
 
@@ -60,6 +61,22 @@ def test_backend_heartbeat_runs_act_cycles_and_stops_on_close(act_db: Path) -> N
     finally:
         backend.close()
     assert backend.heartbeat is not None and not backend.heartbeat.running
+
+
+def test_engine_status_journal_has_each_written_nodes_full_content(act_db: Path) -> None:
+    backend = open_backend(act_db, EngineConfig())
+    try:
+        backend.run_cycle(autonomy_override="act")
+        journal = backend.engine_status(recent=50)["journal"]
+    finally:
+        backend.close()
+    nodes = {k: v for entry in journal for k, v in entry["nodes"].items()}
+    assert any(len(content) > CONTENT_PREVIEW_CHARS for content in nodes.values())
+    for entry in journal:
+        for change in entry["changes"]:
+            if change.startswith("+ node "):
+                node_id, shown = change.removeprefix("+ node ").split(": ", 1)
+                assert nodes[node_id].startswith(shown.removesuffix("…"))
 
 
 def test_heartbeat_is_off_by_default_and_on_with_enabled(act_db: Path) -> None:

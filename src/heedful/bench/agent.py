@@ -25,6 +25,7 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.extras import extra_hint
 
 if TYPE_CHECKING:
     from heedful.bench.agent_env import TrialEnv
@@ -214,7 +215,7 @@ def agent_class(name: str) -> type[Agent]:
         except ImportError as exc:
             raise InvalidArgumentError(
                 f"agent {name!r} needs the `{extra}` extra ({exc.name or exc} is not installed): "
-                f"pip install 'heedful[{extra}]'"
+                f"{extra_hint(extra)}"
             ) from None
     try:
         return _AGENTS[name]

@@ -11,6 +11,7 @@ from typer.core import TyperGroup
 
 from heedful import __version__
 from heedful.errors import HeedfulError
+from heedful.extras import extra_hint
 
 
 class _HeedfulGroup(TyperGroup):
@@ -75,7 +76,7 @@ def _start_tracing(ctx: typer.Context) -> None:
     except ImportError:
         raise fail(
             f"{tracing.ENV_VAR} is set but the 'otel' extra is not installed; "
-            "install it with: pip install 'heedful[otel]'"
+            f"install it with: {extra_hint('otel')}"
         ) from None
     stop = instrument_from_env()
     if stop is not None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from heedful.errors import InvalidArgumentError
+from heedful.extras import extra_hint
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -150,7 +151,7 @@ def serve_scripted(
     except ImportError as exc:
         raise InvalidArgumentError(
             f"the scripted endpoint needs the `llm` extra ({exc.name} is not installed): "
-            "pip install 'heedful[llm]'"
+            f"{extra_hint('llm')}"
         ) from None
     server = ScriptedServer(behaviour, host=host, port=port, latency_s=latency_ms / 1000.0)
 

@@ -228,6 +228,7 @@ def engine_journal(
     import json
 
     from heedful.engine import open_engine
+    from heedful.engine.journal import CONTENT_PREVIEW_CHARS
 
     engine = open_engine(db, must_exist=True)
     try:
@@ -254,6 +255,13 @@ def engine_journal(
         typer.echo(fit(f"  {entry.summary}"))
         for line in entry.describe():
             typer.echo(fit(f"    {line}"))
+    if not as_json and any(entry.cuts_content() for entry in entries):
+        typer.echo(
+            fit(
+                f"(node content is cut at {CONTENT_PREVIEW_CHARS} characters, marked …; "
+                "--json has it whole)"
+            )
+        )
 
 
 @engine_app.command("undo")

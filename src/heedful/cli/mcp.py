@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from heedful.cli._app import fail
+from heedful.extras import extra_hint
 
 mcp_app = typer.Typer(help="The MCP server.", no_args_is_help=True)
 
@@ -58,7 +59,7 @@ def mcp_serve_command(
         if (exc.name or "").split(".")[0] != "mcp":
             raise
         raise fail(
-            "the MCP server needs the 'mcp' extra; install it with: pip install 'heedful[mcp]'"
+            f"the MCP server needs the 'mcp' extra; install it with: {extra_hint('mcp')}"
         ) from None
     from heedful.engine import EngineConfig, load_engine_config
     from heedful.engine.governance import load_ampersand, parse_level

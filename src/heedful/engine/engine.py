@@ -46,6 +46,7 @@ from heedful.engine.ports import (
     LogNotifier,
     NotifierPort,
     ResearchPort,
+    check_ports,
 )
 from heedful.engine.records import OutcomeRecord
 from heedful.engine.reflect import reflect
@@ -97,17 +98,35 @@ class Engine:
         journal: Journal | None = None,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
+        check_ports(
+            {
+                "research": research,
+                "deliberator": deliberator,
+                "actions": actions,
+                "notifier": notifier,
+                "decomposer": decomposer,
+                "consolidator": consolidator,
+                "edge_decay": edge_decay,
+            }
+        )
         self.graph = graph
         self.config = config or EngineConfig()
-        self.research: ResearchPort = research or GraphResearch(graph)
-        self.deliberator: DeliberatorPort = deliberator or FaultLineDeliberator()
-        self.actions: ActionPort = actions or PlanExecutor(graph)
-        self.notifier: NotifierPort = notifier or LogNotifier()
-        self.decomposer: DecomposerPort = decomposer or GapDecomposer(graph)
-        self.consolidator: ConsolidatorPort = consolidator or DuplicateConsolidator()
+        # `is None`, not `or`: a port object that happens to be falsy is still the caller's port.
+        self.research: ResearchPort = GraphResearch(graph) if research is None else research
+        self.deliberator: DeliberatorPort = (
+            FaultLineDeliberator() if deliberator is None else deliberator
+        )
+        self.actions: ActionPort = PlanExecutor(graph) if actions is None else actions
+        self.notifier: NotifierPort = LogNotifier() if notifier is None else notifier
+        self.decomposer: DecomposerPort = GapDecomposer(graph) if decomposer is None else decomposer
+        self.consolidator: ConsolidatorPort = (
+            DuplicateConsolidator() if consolidator is None else consolidator
+        )
         self._default_decay = edge_decay is None
-        self.edge_decay: EdgeDecayPort = edge_decay or StaleEdgeDecay(
-            self.config.edge_decay, self.config.coverage
+        self.edge_decay: EdgeDecayPort = (
+            StaleEdgeDecay(self.config.edge_decay, self.config.coverage)
+            if edge_decay is None
+            else edge_decay
         )
         self.journal = journal or Journal()
         self._waiting: dict[str, int] = {}

@@ -27,12 +27,26 @@ from heedful.model import EdgeType, NodeType
 from heedful.model.goal import Goal, GoalStatus
 
 __all__ = [
+    "CONTENT_PREVIEW_CHARS",
     "Journal",
     "JournalEntry",
     "RecordingGraph",
     "UndoableGraph",
     "undo",
 ]
+
+#: How much of a node's content a change line shows (:meth:`JournalEntry.describe`); a longer
+#: content is cut and ends with ``…``. The entry's ``ops`` (``--json``, the MCP ``nodes``
+#: field) keep the full text.
+CONTENT_PREVIEW_CHARS = 70
+
+
+def _preview(content: str) -> str:
+    """``content`` on one line, at most :data:`CONTENT_PREVIEW_CHARS` characters, cut marked."""
+    text = " ".join(content.split())  # a change is one line, whatever the content's newlines
+    if len(text) <= CONTENT_PREVIEW_CHARS:
+        return text
+    return text[: CONTENT_PREVIEW_CHARS - 1].rstrip() + "…"
 
 
 @runtime_checkable
@@ -149,14 +163,18 @@ class JournalEntry:
         return keys
 
     def describe(self) -> list[str]:
-        """One human-readable line per change."""
+        """One human-readable line per change.
+
+        A node's content shows at most :data:`CONTENT_PREVIEW_CHARS` characters, a cut marked
+        ``…`` (:meth:`nodes` has it whole).
+        """
         lines = []
         for op in self.ops:
             kind = op["op"]
             if kind == "add_node":
-                lines.append(f"+ node {op['node']['id']}: {op['node']['content'][:70]}")
+                lines.append(f"+ node {op['node']['id']}: {_preview(op['node']['content'])}")
             elif kind == "replace_node":
-                lines.append(f"~ node {op['after']['id']}: {op['after']['content'][:70]}")
+                lines.append(f"~ node {op['after']['id']}: {_preview(op['after']['content'])}")
             elif kind == "add_edge":
                 e = op["edge"]
                 lines.append(f"+ edge {e['source']} -{e['type']}-> {e['target']}")
@@ -185,6 +203,19 @@ class JournalEntry:
                     changed.append(f"+{n} linked node(s)")
                 lines.append(f"~ goal {after['id']}: " + (", ".join(changed) or "metadata"))
         return lines
+
+    def nodes(self) -> dict[str, str]:
+        """The full content of every node this entry added or replaced, by node id."""
+        written: dict[str, str] = {}
+        for op in self.ops:
+            node = op.get("node") if op["op"] == "add_node" else op.get("after")
+            if op["op"] in ("add_node", "replace_node") and node is not None:
+                written[node["id"]] = node["content"]
+        return written
+
+    def cuts_content(self) -> bool:
+        """Whether :meth:`describe` cut some node's content."""
+        return any(_preview(c) != " ".join(c.split()) for c in self.nodes().values())
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (with ``changes``: the :meth:`describe` lines)."""

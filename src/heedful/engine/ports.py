@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.topology import Component
+from heedful.errors import InvalidArgumentError
 from heedful.model import OutcomeStatus
 from heedful.model.goal import Goal, GoalStatus
 
@@ -388,3 +389,53 @@ class LogNotifier:
         """Log and remember the notice."""
         self.notices.append(notice)
         _log.warning("attention %s (%s): %s", notice.kind, notice.mode, notice.message)
+
+
+# --- checking replaced ports ---------------------------------------------------------------
+
+#: Each replaceable port: the method the engine calls and the default it replaces
+#: (docs/engine.md, "Ports and defaults").
+PORT_METHODS: dict[str, tuple[str, str]] = {
+    "research": ("research(goal_title, gap)", "GraphResearch"),
+    "deliberator": ("deliberate(request)", "FaultLineDeliberator"),
+    "actions": ("execute(request)", "PlanExecutor"),
+    "notifier": ("notify(notice)", "LogNotifier"),
+    "decomposer": ("decompose(goal, unresolved_gaps, now)", "GapDecomposer"),
+    "consolidator": ("consolidate(nodes)", "DuplicateConsolidator"),
+    "edge_decay": ("decay(nodes, edges, now)", "StaleEdgeDecay"),
+}
+
+
+def _what(value: object, method: str) -> str:
+    """What was passed instead of a port, and how to fix it."""
+    if isinstance(value, type):
+        return f"the class {value.__qualname__!r} (pass an instance)"
+    if callable(value):
+        name = getattr(value, "__name__", "")
+        fn = name if name.isidentifier() else "fn"
+        return (
+            f"the callable {getattr(value, '__qualname__', name or repr(value))!r} "
+            f"(wrap a function as types.SimpleNamespace({method}={fn}))"
+        )
+    return f"an instance of {type(value).__qualname__!r}"
+
+
+def check_ports(ports: Mapping[str, object]) -> None:
+    """Refuse a port that lacks the method the engine calls, when it is handed in, not mid-cycle.
+
+    Every port is an object with one named method (plain or ``async``); a bare function passed
+    as a port would otherwise only fail at its first dispatch, as an ``error`` dispatch.
+
+    Raises:
+        InvalidArgumentError: A port (``None`` means the default) has no such callable method.
+    """
+    for name, (signature, default) in PORT_METHODS.items():
+        port = ports.get(name)
+        if port is None:
+            continue
+        method = signature.split("(")[0]
+        if isinstance(port, type) or not callable(getattr(port, method, None)):
+            raise InvalidArgumentError(
+                f"{name} must be an object with a method {signature} (plain or async), "
+                f"like {default}(); got {_what(port, method)}"
+            )

@@ -18,6 +18,7 @@ from typing import Any
 from heedful.engine.config import EngineConfig, load_engine_config
 from heedful.engine.engine import Engine
 from heedful.engine.journal import Journal
+from heedful.engine.ports import PORT_METHODS, check_ports
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.regions import RegionSnapshot
 from heedful.errors import InvalidArgumentError
@@ -266,6 +267,9 @@ class StoreGraph:
         return self.store.graph_digest()
 
 
+_PORT_NAMES = frozenset(PORT_METHODS) | {"journal", "clock"}
+
+
 def open_engine(
     path: str | os.PathLike[str],
     config: EngineConfig | str | os.PathLike[str] | None = None,
@@ -286,9 +290,20 @@ def open_engine(
             (in memory for ``":memory:"``).
 
     Raises:
-        InvalidArgumentError: ``must_exist`` and there is no file at ``path``; bad config file.
+        InvalidArgumentError: ``must_exist`` and there is no file at ``path``; bad config file;
+            an unknown port name, or a port without its method (a bare function as
+            ``notifier``, say).
         StoreError: The store cannot be opened.
     """
+    # Checked before the store is opened, so a bad port neither leaks a connection nor
+    # surfaces only at its first dispatch.
+    unknown = sorted(set(ports) - _PORT_NAMES)
+    if unknown:
+        raise InvalidArgumentError(
+            f"open_engine got unknown port(s) {', '.join(map(repr, unknown))}; "
+            f"known: {', '.join(sorted(_PORT_NAMES))}"
+        )
+    check_ports(ports)
     text = os.fspath(path)
     if must_exist and text != ":memory:" and not Path(text).is_file():
         raise InvalidArgumentError(

@@ -64,7 +64,10 @@ def test_unknown_otlp_protocol_is_named() -> None:
 
 @pytest.mark.skipif(HAS_OTLP_HTTP, reason="the OTLP/HTTP exporter is installed here")
 def test_otlp_without_its_package_says_what_to_install() -> None:
-    with pytest.raises(InvalidArgumentError, match="pip install opentelemetry-exporter-otlp-proto"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"\.venv/bin/pip install opentelemetry-exporter-otlp-proto-http$",
+    ):
         processors_from_env({"OTEL_TRACES_EXPORTER": "otlp"})
 
 
@@ -101,7 +104,7 @@ def test_cli_without_the_extra_says_how_to_install_it(monkeypatch: pytest.Monkey
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         "error: HEEDFUL_OTEL is set but the 'otel' extra is not installed; "
-        "install it with: pip install 'heedful[otel]'"
+        "install it with: .venv/bin/pip install -e '.[otel]' (from the checkout's root)"
     ]
 
 

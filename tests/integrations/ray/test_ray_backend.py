@@ -26,7 +26,9 @@ from heedful.learn.config import LearnConfig, RankerConfig
 from heedful.learn.ranker import RidgeRanker
 from heedful.learn.train import train_model
 
-ray = pytest.importorskip("ray", reason="the ray extra is not installed: pip install heedful[ray]")
+ray = pytest.importorskip(
+    "ray", reason="the ray extra is not installed: .venv/bin/pip install -e '.[ray]'"
+)
 
 from heedful.integrations.ray import ray_backend  # noqa: E402 - after the skip
 

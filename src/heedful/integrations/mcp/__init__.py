@@ -1,6 +1,7 @@
 """heedful's MCP server: the attention engine and controller as tools for any MCP client.
 
-Needs the ``mcp`` extra (``pip install 'heedful[mcp]'``). Only this package imports ``mcp``.
+Needs the ``mcp`` extra (``.venv/bin/pip install -e '.[mcp]'`` in a checkout).
+Only this package imports ``mcp``.
 """
 
 from __future__ import annotations

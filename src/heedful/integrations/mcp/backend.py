@@ -269,6 +269,7 @@ class StoreBackend:
                     "goal_id": e.goal_id,
                     "summary": e.summary,
                     "changes": e.describe(),
+                    "nodes": e.nodes(),
                     "undone_at": e.undone_at,
                 }
                 for e in entries

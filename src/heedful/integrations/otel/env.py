@@ -24,6 +24,7 @@ from opentelemetry.sdk.trace.export import (
 
 from heedful import tracing
 from heedful.errors import InvalidArgumentError
+from heedful.extras import pip_hint
 from heedful.integrations.otel.tracer import instrument, uninstrument
 
 __all__ = ["EXPORTERS", "instrument_from_env", "processors_from_env"]
@@ -57,7 +58,7 @@ def _otlp_exporter(environ: Mapping[str, str]) -> SpanExporter:
     except ImportError:
         raise InvalidArgumentError(
             f"OTEL_TRACES_EXPORTER=otlp ({protocol}) needs the OTLP exporter; install it with: "
-            f"pip install {_OTLP_PACKAGES[protocol]}"
+            f"{pip_hint(_OTLP_PACKAGES[protocol])}"
         ) from None
     # The exporter reads its endpoint, headers and timeout from OTEL_EXPORTER_OTLP_* itself.
     exporter: SpanExporter = OTLPSpanExporter()

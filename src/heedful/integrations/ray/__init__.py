@@ -11,7 +11,7 @@ one a local run of the same seed writes::
         run_to_folder(families="G,B", seed=0, backend=backend)
 
 Importing this package does not import Ray; :func:`ray_backend` does, and fails with one line
-(``install heedful[ray]``) when it is missing. See ``docs/ray.md``.
+(``.venv/bin/pip install -e '.[ray]'`` in a checkout) when it is missing. See ``docs/ray.md``.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from heedful.errors import InvalidArgumentError
+from heedful.extras import extra_hint
 
 __all__ = ["DEFAULT_RAY_CONFIG", "RayBackend", "RayConfig", "ray_backend"]
 
@@ -121,7 +122,7 @@ def _import_ray() -> ModuleType:
         import ray
     except ImportError:
         raise InvalidArgumentError(
-            "--backend ray needs the ray extra: install heedful[ray]"
+            f"--backend ray needs the ray extra: {extra_hint('ray')}"
         ) from None
     return ray
 
