@@ -273,3 +273,20 @@ def refuse_sealed_files(paths: Sequence[Path], ids: Sequence[str] = ()) -> None:
             "write their ids, worlds and oracle answers — run them with `--holdout DIR` "
             "(aggregates only); `heedful bench oracle FILE` values one on the evaluator side"
         )
+
+
+def refuse_cache_in_project(cache: str | Path | None, *, cwd: Path | None = None) -> None:
+    """Refuse an agent response cache inside the project for a hold-out run.
+
+    The cache stores every request beside its response — the hold-out scenario's id (as the
+    draw), its task, its sources and every tool result — so in the project it would hand the
+    sealed set to whatever reads the project next.
+
+    Raises:
+        InvalidArgumentError: naming ``--cache`` outside the project and ``--no-cache``.
+    """
+    if cache is not None and _inside_project(Path(cache), cwd):
+        raise InvalidArgumentError(
+            f"{cache}: an agent's response cache holds every prompt and tool result of the "
+            "hold-out; give --cache FILE outside the project, or --no-cache"
+        )

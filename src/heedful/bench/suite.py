@@ -25,7 +25,7 @@ from heedful.bench.families import (
     parse_family_list,
 )
 from heedful.bench.families.unprompted import twin_world_keys
-from heedful.bench.holdout import load_holdout, refuse_sealed_files
+from heedful.bench.holdout import load_holdout, refuse_cache_in_project, refuse_sealed_files
 from heedful.bench.kinds import suite as kinds
 from heedful.bench.kinds.run import KindScenario, run_kinds
 from heedful.bench.parallel import few_collections, resolve_workers
@@ -222,6 +222,8 @@ def run_to_folder(
         )
     for name in agents:
         agent_class(name)  # a missing extra fails here, before any work
+    if holdout is not None and agents and agent_run is not None:
+        refuse_cache_in_project(agent_run.settings.cache)
     rest = ",".join(n for n in requested if not is_agent(n))
     inspection_families, kind_codes = kinds.split_families(families)
     kind_scenarios: list[KindScenario] = []
