@@ -68,6 +68,21 @@ def test_sealed_results_cannot_hold_trials(sealed_dir: Path, tmp_path: Path) -> 
         Results.model_validate(data)
 
 
+def test_a_holdout_set_cannot_be_run_unsealed_as_scenario_files(
+    sealed_dir: Path, tmp_path: Path
+) -> None:
+    """Red team: ``--scenarios`` on the hold-out folder, on its files, or on a copy of one file
+    elsewhere would write ids, worlds and oracle answers; each is refused before any work."""
+    files = sorted(sealed_dir.glob("hx-*.yaml"))
+    copy = tmp_path / "copied" / "case.yaml"
+    copy.parent.mkdir()
+    copy.write_text(files[0].read_text())
+    for paths in ([sealed_dir], files, [copy]):
+        with pytest.raises(InvalidArgumentError, match="--holdout DIR"):
+            run_to_folder(scenario_paths=paths, policies="random", out=tmp_path / "never")
+        assert not (tmp_path / "never").exists()
+
+
 def test_holdout_and_scenario_files_together_are_refused(sealed_dir: Path) -> None:
     with pytest.raises(InvalidArgumentError, match="either"):
         run_to_folder(holdout=sealed_dir, scenario_paths=[sealed_dir])

@@ -41,6 +41,8 @@ KEY_BYTES = 32
 HOLDOUT_FORMAT = "heedful.holdout/v1"
 #: The manifest file beside the scenarios of a hold-out set (not a scenario file).
 MANIFEST_NAME = "holdout.json"
+#: Ids :func:`holdout_id` gives: only ``heedful holdout make`` writes them.
+HOLDOUT_ID = re.compile(r"^hx-[0-9a-f]{20}$")
 #: Ids the public generators give (``G-d0-0007``, ``B-h913-0002-u``): a hold-out must not use them.
 PUBLIC_ID = re.compile(r"^[A-Za-z]-[dh]\d+-\d{4}(-u)?$")
 
@@ -247,3 +249,44 @@ def load_holdout(directory: Path, *, cwd: Path | None = None) -> list[Scenario]:
             "make the hold-out with `heedful holdout make --key-file PATH`"
         )
     return scenarios
+
+
+def refuse_sealed_files(paths: Sequence[Path], ids: Sequence[str] = ()) -> None:
+    """Refuse to run a sealed hold-out set as ordinary scenario files (``--scenarios``).
+
+    An unsealed run writes per-trial records, scenario ids, worlds and oracle answers — by
+    default into ``runs/`` of the working directory, often the project the agent can read. A
+    hold-out set runs with ``--holdout DIR`` only (aggregates only). Checked on the paths (a
+    folder holding ``holdout.json``, or a file beside one) before loading, and on the loaded
+    ``ids`` (a hold-out file copied elsewhere keeps its ``hx-`` id).
+
+    Raises:
+        InvalidArgumentError: naming the way to run the set sealed.
+    """
+    sealed = any(
+        (p / MANIFEST_NAME).is_file() if p.is_dir() else (p.parent / MANIFEST_NAME).is_file()
+        for p in paths
+    )
+    if sealed or any(HOLDOUT_ID.match(i) for i in ids):
+        raise InvalidArgumentError(
+            "these are sealed hold-out scenarios (holdout.json, hx- ids): an ordinary run would "
+            "write their ids, worlds and oracle answers — run them with `--holdout DIR` "
+            "(aggregates only); `heedful bench oracle FILE` values one on the evaluator side"
+        )
+
+
+def refuse_cache_in_project(cache: str | Path | None, *, cwd: Path | None = None) -> None:
+    """Refuse an agent response cache inside the project for a hold-out run.
+
+    The cache stores every request beside its response — the hold-out scenario's id (as the
+    draw), its task, its sources and every tool result — so in the project it would hand the
+    sealed set to whatever reads the project next.
+
+    Raises:
+        InvalidArgumentError: naming ``--cache`` outside the project and ``--no-cache``.
+    """
+    if cache is not None and _inside_project(Path(cache), cwd):
+        raise InvalidArgumentError(
+            f"{cache}: an agent's response cache holds every prompt and tool result of the "
+            "hold-out; give --cache FILE outside the project, or --no-cache"
+        )

@@ -123,6 +123,19 @@ def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def handout(view: TaskView, copies: int = 1) -> list[TaskView]:
+    """Private deep copies of ``view``, one per policy.
+
+    Pydantic's ``frozen`` stops ``view.budget = 9`` but not ``object.__setattr__``: a policy
+    holding the runner's own view could raise the budget the runner enforces, or rewrite the
+    sources every other policy of the scenario is shown. So each policy gets its own copy, and
+    the runner enforces the rules from a view no policy ever holds. (Validating the JSON once
+    per copy is the fastest deep copy of a pydantic model here.)
+    """
+    text = view.model_dump_json()
+    return [TaskView.model_validate_json(text) for _ in range(copies)]
+
+
 def _play(
     policy: Policy,
     spec: PolicySpec,
@@ -133,13 +146,18 @@ def _play(
     seed: int,
     key: int,
     trial: int,
+    given: TaskView | None = None,
 ) -> TrialOutcome:
-    """One policy plays one trial; its choices and (controller policies) candidates."""
+    """One policy plays one trial; its choices and (controller policies) candidates.
+
+    ``given`` is the policy's own copy of ``view`` (:func:`handout`); the budget and the source
+    ids are enforced from ``view``, which the policy never receives.
+    """
     if isinstance(policy, OraclePolicy):
         # The one privileged path: only the oracle is handed the truth.
         policy.bind(oracle)
     rng = generator(seed, Stream.POLICY, key, trial, name_key(spec.name))
-    policy.reset(view, rng)
+    policy.reset(given if given is not None else handout(view)[0], rng)
     reveal = world.observation if adaptive else None
     history, violation = collect_choices(policy, view, reveal)
     cands = policy.candidate_sources()
@@ -174,7 +192,7 @@ def _prepare(scenario: Scenario, job: _Job) -> ScenarioOracle:
         # Its message names the scenario and its sizes: the hold-out shows none of it.
         raise type(exc)(
             f"a hold-out scenario cannot be valued exactly ({type(exc).__name__}); "
-            "details are withheld — run it unsealed from the evaluator side"
+            "details are withheld — value it with `heedful bench oracle FILE` on the evaluator side"
         ) from None
 
 
@@ -195,7 +213,8 @@ def _run_scenario(
     """
     label = "sealed" if job.sealed else scenario.id
     oracle = _prepare(scenario, job)
-    view = policy_view(scenario)
+    view = policy_view(scenario)  # the rules: never handed to a policy
+    given = dict(zip((spec.name for spec, _ in built), handout(view, len(built)), strict=True))
     # Static condition: a deterministic policy's choices cannot depend on the trial
     # (it sees only the view and its own withheld choices), so ask it once per scenario.
     static_choices: dict[str, TrialOutcome] = {}
@@ -209,7 +228,16 @@ def _run_scenario(
                 outcome = static_choices[spec.name]
             else:
                 outcome = _play(
-                    policy, spec, view, oracle, world, job.adaptive, job.seed, key, trial
+                    policy,
+                    spec,
+                    view,
+                    oracle,
+                    world,
+                    job.adaptive,
+                    job.seed,
+                    key,
+                    trial,
+                    given[spec.name],
                 )
                 events = policy.trace() if plays is not None else None
                 if plays is not None and events is not None:
@@ -219,7 +247,7 @@ def _run_scenario(
                 if reuse:
                     static_choices[spec.name] = outcome
             exact = (
-                oracle.policy_value(spec.name, policy, view)
+                oracle.policy_value(spec.name, policy, view, given[spec.name])
                 if job.adaptive and policy.deterministic
                 else None
             )

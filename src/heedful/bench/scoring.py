@@ -128,10 +128,16 @@ class ScenarioOracle:
         idx = [self.problem.source_index(s) for s in inspected]
         return self.problem.cost_weight * float(self.problem.costs[idx].sum()) if idx else 0.0
 
-    def policy_value(self, name: str, policy: Policy, view: TaskView) -> float:
-        """The exact adaptive value of a deterministic policy (cached per policy name)."""
+    def policy_value(
+        self, name: str, policy: Policy, view: TaskView, given: TaskView | None = None
+    ) -> float:
+        """The exact adaptive value of a deterministic policy (cached per policy name).
+
+        The policy is reset on ``given`` (its own copy of the view, default ``view``); the
+        budget and the source ids come from ``view``.
+        """
         if name not in self._policy_values:
-            self._policy_values[name] = self._exact_policy_value(policy, view)
+            self._policy_values[name] = self._exact_policy_value(policy, view, given or view)
         return self._policy_values[name]
 
     def path_optimal(self, observed: Sequence[tuple[str, int]], stopped: bool) -> bool:
@@ -164,27 +170,23 @@ class ScenarioOracle:
         belief = self._belief(observed)
         return float(self.problem.utility[action] @ belief)
 
-    def _exact_policy_value(self, policy: Policy, view: TaskView) -> float:
+    def _exact_policy_value(self, policy: Policy, view: TaskView, given: TaskView) -> float:
         problem = self.problem
         valid = set(view.source_ids)
+        budget = view.budget
         fixed_rng_seed = 0
 
         def policy_fn(observed: decision.History) -> str | None:
             # Replay the branch on a fresh reset; deterministic policies ignore the rng.
-            policy.reset(view, np.random.default_rng(fixed_rng_seed))
+            policy.reset(given, np.random.default_rng(fixed_rng_seed))
             history = [observation_of(problem, sid, k) for sid, k in observed]
             choice = policy.next(tuple(history))
             seen = {sid for sid, _ in observed}
-            if (
-                choice is None
-                or len(observed) >= view.budget
-                or choice not in valid
-                or choice in seen
-            ):
+            if choice is None or len(observed) >= budget or choice not in valid or choice in seen:
                 return None  # the runner would stop it here too
             return choice
 
-        return float(decision.policy_value(problem, policy_fn, view.budget))
+        return float(decision.policy_value(problem, policy_fn, budget))
 
 
 def observation_of(problem: decision.DecisionProblem, source_id: str, outcome: int) -> Observation:

@@ -25,7 +25,7 @@ from heedful.bench.families import (
     parse_family_list,
 )
 from heedful.bench.families.unprompted import twin_world_keys
-from heedful.bench.holdout import load_holdout
+from heedful.bench.holdout import load_holdout, refuse_cache_in_project, refuse_sealed_files
 from heedful.bench.kinds import suite as kinds
 from heedful.bench.kinds.run import KindScenario, run_kinds
 from heedful.bench.parallel import few_collections, resolve_workers
@@ -36,7 +36,7 @@ from heedful.bench.report_timeline import write_timeline
 from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario
-from heedful.model.kinds_io import load_any_scenario_set
+from heedful.model.kinds_io import AnyScenario, load_any_scenario_set
 
 #: ``--condition`` values: the scenarios' condition, or both side by side (initiation gap).
 CONDITIONS = ("announced", "unprompted", "both")
@@ -92,6 +92,14 @@ def _keep_condition(scenarios: list[Scenario], condition: str) -> list[Scenario]
     return kept
 
 
+def _load_files(paths: Sequence[Path]) -> list[AnyScenario]:
+    """Scenario files of any kind, refusing a sealed hold-out set (it runs with ``--holdout``)."""
+    refuse_sealed_files(paths)
+    loaded = load_any_scenario_set(list(paths))
+    refuse_sealed_files(paths, [s.id for s in loaded])
+    return loaded
+
+
 def select_scenarios(
     paths: Sequence[Path] | None,
     families: str | None,
@@ -115,7 +123,7 @@ def select_scenarios(
     _check_condition(condition)
     shift = check_shift(shift)
     if paths:
-        scenarios, _ = kinds.split_scenarios(load_any_scenario_set(list(paths)))
+        scenarios, _ = kinds.split_scenarios(_load_files(paths))
         if families:
             wanted = _family_labels(families)
             scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
@@ -214,12 +222,14 @@ def run_to_folder(
         )
     for name in agents:
         agent_class(name)  # a missing extra fails here, before any work
+    if holdout is not None and agents and agent_run is not None:
+        refuse_cache_in_project(agent_run.settings.cache)
     rest = ",".join(n for n in requested if not is_agent(n))
     inspection_families, kind_codes = kinds.split_families(families)
     kind_scenarios: list[KindScenario] = []
     run_inspection = True
     if holdout is None and scenario_paths:
-        found, kind_scenarios = kinds.split_scenarios(load_any_scenario_set(list(scenario_paths)))
+        found, kind_scenarios = kinds.split_scenarios(_load_files(scenario_paths))
         if families:
             wanted = _family_labels(families)
             kind_scenarios = [s for s in kind_scenarios if s.view.family.lower() in wanted]

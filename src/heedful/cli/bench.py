@@ -177,7 +177,9 @@ def bench_run(
         max_tokens=max_tokens,
         timeout=timeout,
         retries=retries,
-        cache=None if no_cache else cache,
+        # A hold-out run keeps no default cache (it would hold the set's prompts and results);
+        # an explicit --cache must lie outside the project (checked by run_to_folder).
+        cache=None if no_cache or (holdout and cache == DEFAULT_CACHE) else cache,
         progress=None,
     )
 

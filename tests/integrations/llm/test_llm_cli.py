@@ -142,3 +142,33 @@ def test_agent_progress_line_fits_the_terminal_so_carriage_return_rewrites_it(
     if width == 80:  # every figure still shown
         assert "10000/10000" in lines[-1] and "123.5M+1.2M" in lines[-1], lines
         assert "(2500 cached)" in lines[-1] and "12 err" in lines[-1] and "3 flagged" in lines[-1]
+
+
+def test_a_holdout_run_with_an_agent_writes_no_prompt_into_the_project(
+    scripted: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    """Red team: the response cache holds every request (the draw names the hold-out id, the
+    messages hold its task, sources and tool results). Its default, `runs/llm-cache.sqlite`,
+    lies in the working directory — often the project the agent can read next time."""
+    from heedful.bench.holdout import make_holdout
+
+    heldout = tmp_path / "private" / "heldout"
+    made = make_holdout(["B"], 2, tmp_path / "private" / "key", heldout, cwd=tmp_path / "x")
+    ids = [f.stem for f in made.files]
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    server = scripted("careful")
+    run = ["bench", "run", "--holdout", str(heldout), "--trials", "1", "--policies", "llm",
+           "--model", "scripted", "--base-url", server.base_url]  # fmt: skip
+    code, _, err = _cli(run, capsys)
+    assert code == 0, err
+    written = [p for p in project.rglob("*") if p.is_file()]
+    assert written and not any(p.name.endswith(".sqlite") for p in written)
+    for p in written:
+        assert not any(i.encode() in p.read_bytes() for i in ids), p
+    code, _, err = _cli([*run, "--cache", str(project / "c.sqlite")], capsys)
+    assert code == 2 and "--no-cache" in err
+    assert not (project / "c.sqlite").exists()
+    code, _, err = _cli([*run, "--cache", str(tmp_path / "private" / "c.sqlite")], capsys)
+    assert code == 0, err

@@ -205,26 +205,29 @@ class ControllerPolicy(Policy):
             ctl.resolve(step.id, succeeded=True)  # nothing else exists in an inspection trial
 
 
-#: The decision model of the last few views (each policy and trial of a scenario gets the same
-#: view object; the model caches its utility tensor, so building it once saves recomputing it).
-#: The view is kept beside its model, so its id cannot be reused while it is remembered.
-_DECISIONS: dict[int, tuple[TaskView, DecisionModel]] = {}
+#: The decision model of the last few decisions, by their content (every policy gets its own
+#: copy of a scenario's view, so equal decisions are told apart by value, not by object; the
+#: model caches its utility tensor, so building it once per scenario saves recomputing it).
+_DECISIONS: dict[tuple[object, ...], DecisionModel] = {}
 _DECISIONS_KEPT = 8
 
 
 def _decision_of(view: TaskView) -> DecisionModel:
     """The (frozen) decision model a controller is told about for ``view``."""
-    hit = _DECISIONS.get(id(view))
-    if hit is not None and hit[0] is view:
-        return hit[1]
-    model = DecisionModel(
-        variables={n: tuple(v.domain) for n, v in view.variables.items()},
-        actions={a: tuple(av.utility) for a, av in view.actions.items()},
-        cost_weight=view.cost_weight,
+    variables = {n: tuple(v.domain) for n, v in view.variables.items()}
+    actions = {a: tuple(av.utility) for a, av in view.actions.items()}
+    key = (
+        tuple(variables.items()),
+        tuple((a, tuple(r.model_dump_json() for r in rules)) for a, rules in actions.items()),
+        view.cost_weight,
     )
+    hit = _DECISIONS.get(key)
+    if hit is not None:
+        return hit
+    model = DecisionModel(variables=variables, actions=actions, cost_weight=view.cost_weight)
     if len(_DECISIONS) >= _DECISIONS_KEPT:
         del _DECISIONS[next(iter(_DECISIONS))]
-    _DECISIONS[id(view)] = (view, model)
+    _DECISIONS[key] = model
     return model
 
 
