@@ -174,3 +174,17 @@ def test_report_lines_fit_the_width_and_keep_every_verdict_and_count() -> None:
                                        str(total.succeeded), str(total.used)]  # fmt: skip
     text = " ".join(" ".join(report.lines(width=80)).split())
     assert all(" ".join(s.line.split()) in text for s in report.signatures)
+
+
+def test_two_controllers_on_one_store_are_read_as_two_sessions(tmp_path: Path) -> None:
+    # Each controller numbers its turns and candidates from 1 (a restarted server, or two
+    # servers on one store): read together they must not merge into one session's turns.
+    with Store.open(tmp_path / "agent.db") as store:
+        first, second = _controller(store), _controller(store)
+        _run(first, 2)
+        _run(second, 3)
+        report = health(rows_from_store(store.trace()))
+        alone = health(second.trace)
+    assert report.turns == 5
+    total, total_alone = report.funnel[-1], alone.funnel[-1]
+    assert total.selected == total_alone.selected + health(first.trace).funnel[-1].selected

@@ -44,3 +44,13 @@ def test_a_learned_hazard_replaces_the_volatility_class_default() -> None:
     assert HeuristicEstimator().claim_p_stale(w.claim_state("c", later)) == pytest.approx(
         1 - np.exp(-1.0)
     )
+
+
+def test_a_domain_with_a_repeated_value_is_refused_and_nothing_is_recorded() -> None:
+    from heedful.errors import InvalidArgumentError
+
+    w = _world()
+    with pytest.raises(InvalidArgumentError, match="distinct"):
+        # Repeats made a one-valued claim look changeable: its reads were valued > 0.
+        w.record_belief("d", "a", now=NOW, domain=["a", "a", "a"], volatility="high")
+    assert "d" not in w.beliefs

@@ -143,3 +143,15 @@ def test_scores_stay_in_unit_interval_and_match_weighted_sum(
     )
     assert abs(cov.coverage_score - expected) < 1e-5
     assert cov.decision in {"act", "learn", "escalate"}
+
+
+def test_the_rationale_names_a_bounded_number_of_missing_terms() -> None:
+    # A goal's text may be long (and hostile): the line listing its missing terms must not
+    # grow with it — the survey returns it for every goal.
+    words = " ".join(f"word{i:04d}" for i in range(2000)) + " " + "x" * 9000
+    result = assess(words, [], [], [], now=datetime(2026, 1, 1, tzinfo=UTC))
+    line = next(r for r in result.rationale if "goal terms known" in r)
+    assert line.startswith("0 of 2001 goal terms known (missing: word0000, word0001")
+    assert line.endswith(" and 1991 more)")
+    assert len(line) < 300
+    assert sum(len(r) for r in result.rationale) < 1000

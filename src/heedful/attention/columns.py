@@ -336,7 +336,17 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         # New candidates are admitted in the order the generators propose them.
         new = np.flatnonzero(exists & ~self.live).tolist()
         new.sort(key=lambda r: self._proposal_rank(r, bool(row_stale[r]), bool(row_dep[r])))
-        for r in new:
+        order = c.guard.admission_order(
+            [
+                (
+                    ORIGINS[origin[r]],
+                    float(self.sources[r].authority_for(self.claim_type[self.row_claim[r]])),
+                    float(self.cost[r]),
+                )
+                for r in new
+            ]
+        )
+        for r in (new[i] for i in order):
             self.origin[r] = origin[r]
             self._admit(r, now)
         self.dirty = True

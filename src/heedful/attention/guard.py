@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -226,6 +227,31 @@ class Guard:
                 **registry,
             }
         )
+
+    def admission_order(self, proposals: Sequence[tuple[str, float, float]]) -> list[int]:
+        """The order in which to admit new proposals of the controller's own generators.
+
+        Args:
+            proposals: One ``(origin, authority, scalar cost)`` per new proposal, in the
+                generators' order.
+
+        Returns:
+            Indices into ``proposals``: the generators' order when all of them fit, otherwise
+            (a generator's quota or the table would refuse some) the most authoritative first,
+            the cheaper first among equals, then the generators' order. Admitted in
+            registration order, sources registered first would take every place, and a flood
+            of low-authority sources registered before the authoritative one would crowd it out
+            (document 000 §24).
+        """
+        order = list(range(len(proposals)))
+        per_origin = Counter(origin for origin, _, _ in proposals)
+        fits = len(self.table) + len(proposals) <= self.table.max_size and all(
+            self.table.count_for(f"generator:{origin}") + n <= self.config.trusted_quota
+            for origin, n in per_origin.items()
+        )
+        if not fits:
+            order.sort(key=lambda i: (-proposals[i][1], proposals[i][2]))
+        return order
 
     def admit(
         self, candidate: Candidate, now: datetime | None = None

@@ -66,11 +66,24 @@ class TraceRow:
 
 
 def rows_from_store(records: Iterable[Any]) -> list[TraceRow]:
-    """Rows from a memory store's ``trace()`` records (event and candidate id kept apart)."""
-    return [
-        TraceRow.of({**r.payload, "event": r.event, "candidate_id": r.candidate_id})
-        for r in records
-    ]
+    """Rows from a memory store's ``trace()`` records (event and candidate id kept apart).
+
+    Each controller that writes to a store tags its events with a ``session``; its turn and
+    candidate ids are read as ``<session>/turn-3`` and ``<session>/attn-7``, because every
+    controller numbers from 1: a restarted server, or two servers on one store, would otherwise
+    merge their ``turn-1``s and their ``attn-1``s. Events stored without a session (written
+    before sessions were recorded) keep their ids.
+    """
+    rows = []
+    for r in records:
+        data = {**r.payload, "event": r.event, "candidate_id": r.candidate_id}
+        session = data.pop("session", None)
+        if session:
+            data["turn_id"] = f"{session}/{data.get('turn_id', '')}"
+            if data["candidate_id"] is not None:
+                data["candidate_id"] = f"{session}/{data['candidate_id']}"
+        rows.append(TraceRow.of(data))
+    return rows
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,9 @@ class CandidateLifecycle(ControllerState):
                 candidate_id=c.id,
                 reason_code="no_longer_generated",
             )
-        for cand in [*fresh.values(), *external]:
+        new = list(fresh.values())
+        order = self.guard.admission_order([(c.origin, c.authority, c.cost.scalar()) for c in new])
+        for cand in [*(new[i] for i in order), *external]:
             live = self._admit(cand, now)
             if live is None and cand.kind is CandidateKind.HANDLE_INTERRUPTION:
                 # Refused by the guard (rate limit, quota, full table): aggregated there, not

@@ -13,6 +13,7 @@ durable copy and the place truth maintenance lives. This mirror
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -40,6 +41,10 @@ class StoreMirror:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        #: Tags every trace event this mirror writes. Turn and candidate ids restart at
+        #: ``turn-1`` / ``attn-1`` in each controller, so events of a restarted server, or of
+        #: two servers on one store, would otherwise read as one session's (health windows).
+        self.session = secrets.token_hex(4)
 
     # -- loading --------------------------------------------------------------------------------
 
@@ -214,9 +219,12 @@ class StoreMirror:
 
     def trace(self, event: TraceEvent) -> None:
         """Append one trace event."""
-        payload: Mapping[str, Any] = event.model_dump(
-            mode="json", exclude={"event", "candidate_id", "timestamp"}, exclude_none=True
-        )
+        payload: Mapping[str, Any] = {
+            **event.model_dump(
+                mode="json", exclude={"event", "candidate_id", "timestamp"}, exclude_none=True
+            ),
+            "session": self.session,
+        }
         self.store.append_trace(
             event.event.value,
             payload,

@@ -245,6 +245,13 @@ class World:
                 f"claim {claim_id!r}: unknown volatility {volatility!r}"
             ) from None
         dom = tuple(domain) if domain is not None else self.domain_of(claim_id)
+        if domain is not None and dom is not None and len(set(dom)) != len(dom):
+            # A repeated value counts twice in every likelihood: a claim whose only value is
+            # "a" would look changeable and its reads worth something (priority inflation).
+            repeated = sorted({v for v in dom if dom.count(v) > 1})
+            raise InvalidArgumentError(
+                f"claim {claim_id!r}: domain values must be distinct, {repeated} repeated"
+            )
         if value is not None and dom is not None and value not in dom:
             raise InvalidArgumentError(
                 f"claim {claim_id!r}: value {value!r} is outside its domain {list(dom)}"

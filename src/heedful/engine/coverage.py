@@ -65,6 +65,11 @@ def _tokens(content: str) -> frozenset[str]:
     return frozenset(_WORD.findall(content.lower()))
 
 
+#: Missing goal terms a coverage rationale names, and the longest term it shows whole.
+_SHOWN_TERMS = 10
+_SHOWN_CHARS = 40
+
+
 def terms(text: str) -> list[str]:
     """Content words of ``text``: lower-case alphanumeric tokens of 3+ characters, no stopwords."""
     seen: dict[str, None] = {}
@@ -176,10 +181,13 @@ def assess(
         missing = [w for w in wanted if best[w] == 0.0]
         if missing:
             gaps.extend(f"unknown: {w}" for w in missing)
-            reasons.append(
-                f"{len(wanted) - len(missing)} of {len(wanted)} goal terms known "
-                f"(missing: {', '.join(missing)})"
-            )
+            # Named up to a point: a goal's text is the agent's (or a page's) and the survey
+            # returns this line for every goal, so it must not grow with the text.
+            shown = [w if len(w) <= _SHOWN_CHARS else w[: _SHOWN_CHARS - 1] + "…" for w in missing]
+            more = len(shown) - _SHOWN_TERMS
+            listed = ", ".join(shown[:_SHOWN_TERMS]) + (f" and {more} more" if more > 0 else "")
+            known = len(wanted) - len(missing)
+            reasons.append(f"{known} of {len(wanted)} goal terms known (missing: {listed})")
     else:
         semantic = sum(_clamp(x.confidence) for x in nodes) / n if n else 0.0
 

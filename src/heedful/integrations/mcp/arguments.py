@@ -8,9 +8,11 @@ unknown argument names are refused. Simple ranges are in the schemas; checks tha
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     BeforeValidator,
@@ -57,7 +59,27 @@ def _number_as_text(value: Any) -> Any:
     return value
 
 
-Id = Annotated[str, Field(min_length=1, max_length=200)]
+#: Unicode categories an id may not contain: controls (NUL, newline, escape...), invisible
+#: formatting (zero-width space and joiners, bidirectional overrides such as U+202E), lone
+#: surrogates, private use, and line or paragraph separators.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+
+
+def _visible_id(value: str) -> str:
+    """Refuse ids with characters that do not show: ``registry\u200b`` would print exactly
+    like the source ``registry`` while naming another one, and a right-to-left override makes
+    an id read backwards."""
+    for at, char in enumerate(value):
+        if unicodedata.category(char) in _HIDDEN_CATEGORIES:
+            name = unicodedata.name(char, "") or unicodedata.category(char)
+            raise ValueError(
+                f"ids must not contain control or invisible characters: U+{ord(char):04X}"
+                f" ({name}) at position {at}"
+            )
+    return value
+
+
+Id = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_visible_id)]
 Value = Annotated[
     str,
     StringConstraints(max_length=MAX_VALUE_CHARS),
