@@ -42,6 +42,7 @@ def _serve(db: Path) -> StdioServerParameters:
 
 
 Session = Callable[[str, dict[str, Any]], Awaitable[Any]]
+Setup = list[tuple[str, dict[str, Any]]]
 
 
 async def _with_server(db: Path, log: Path, body: Callable[[Session], Awaitable[Any]]) -> Any:
@@ -58,30 +59,11 @@ def _text(result: Any) -> str:
     return "".join(block.text for block in result.content)
 
 
-def _world(text: str) -> list[tuple[str, dict[str, Any]]]:
-    """A small world whose untrusted text fields all carry ``text``."""
+def _world(text: str, setup: Setup) -> Setup:
+    """A small world whose untrusted text fields all carry ``text``: ``setup`` (the
+    deploy-a-or-b registry, cached summary and belief) plus a chat source, a note and goals."""
     return [
-        (
-            "attention_register_source",
-            {
-                "source_id": "registry",
-                "reports": ["dep_version"],
-                "authority": 0.99,
-                "cost": {"tool_calls": 1, "tokens": 180, "latency_ms": 900},
-                "kind": "live_instrument",
-            },
-        ),
-        (
-            "attention_register_source",
-            {
-                "source_id": "cached_summary",
-                "reports": ["dep_version"],
-                "authority": 0.5,
-                "cost": {"tool_calls": 1, "tokens": 60, "latency_ms": 50},
-                "age_s": 21600,
-                "kind": "cached_summary",
-            },
-        ),
+        *setup,  # the deploy-a-or-b sources and belief (conftest DEPLOY_SETUP)
         (
             "attention_register_source",
             {
@@ -91,18 +73,6 @@ def _world(text: str) -> list[tuple[str, dict[str, Any]]]:
                 "cost": {"tool_calls": 1},
                 "age_s": 600,
                 "kind": "chat",
-            },
-        ),
-        (
-            "attention_record_belief",
-            {
-                "claim_id": "dep_version",
-                "value": "4.1",
-                "domain": ["4.1", "4.2"],
-                "claim_type": "live_system_state",
-                "confidence": 0.9,
-                "age_s": 21600,
-                "volatility": "high",
             },
         ),
         (
@@ -130,8 +100,8 @@ def _world(text: str) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-async def _play(call: Session, text: str) -> dict[str, Any]:
-    for name, args in _world(text):
+async def _play(call: Session, text: str, setup: Setup) -> dict[str, Any]:
+    for name, args in _world(text, setup):
         result = await call(name, args)
         assert not result.is_error, _text(result)
     out: dict[str, Any] = {}
@@ -191,13 +161,17 @@ def _same(a: Any, b: Any, where: str = "") -> None:
 
 
 def test_urgent_text_moves_neither_ranking_nor_triage_nor_the_recommended_action(
-    bounded: Any, tmp_path: Path
+    bounded: Any, tmp_path: Path, deploy_setup: Setup
 ) -> None:
     log = tmp_path / "stderr.log"
 
     async def both() -> tuple[dict[str, Any], dict[str, Any]]:
-        neutral = await _with_server(tmp_path / "n.db", log, lambda call: _play(call, "plain"))
-        hostile = await _with_server(tmp_path / "h.db", log, lambda call: _play(call, INJECTION))
+        neutral = await _with_server(
+            tmp_path / "n.db", log, lambda call: _play(call, "plain", deploy_setup)
+        )
+        hostile = await _with_server(
+            tmp_path / "h.db", log, lambda call: _play(call, INJECTION, deploy_setup)
+        )
         return neutral, hostile
 
     neutral, hostile = bounded(both)
@@ -253,12 +227,12 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
 
 
 def test_refused_calls_are_tool_errors_and_leave_the_store_as_it_was(
-    bounded: Any, tmp_path: Path
+    bounded: Any, tmp_path: Path, deploy_setup: Setup
 ) -> None:
     db, log = tmp_path / "s.db", tmp_path / "stderr.log"
 
     async def body(call: Session) -> tuple[Any, list[Any], Any]:
-        for name, args in _world("plain"):
+        for name, args in _world("plain", deploy_setup):
             assert not (await call(name, args)).is_error
         before = _rows(db)
         results = [await call(name, args) for name, args, _ in REFUSED]
