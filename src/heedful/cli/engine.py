@@ -50,11 +50,14 @@ def _engine_for_cli(  # type: ignore[no-untyped-def]
     db: str, config: str | None, triage: str | None, governance: str | None = None
 ):
     from heedful.engine import open_engine
+    from heedful.engine.config import TRIAGE_METHODS
     from heedful.engine.governance import load_ampersand
     from heedful.errors import InvalidArgumentError
 
-    if triage is not None and triage not in ("formula", "voc"):
-        raise InvalidArgumentError(f"--triage must be formula or voc, not {triage!r}")
+    if triage is not None and triage not in TRIAGE_METHODS:
+        raise InvalidArgumentError(
+            f"--triage must be {' or '.join(TRIAGE_METHODS)}, not {triage!r}"
+        )
     _show_engine_log()
     engine = open_engine(db, config, must_exist=True)
     if governance is not None:

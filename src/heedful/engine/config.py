@@ -93,6 +93,10 @@ class CoverageConfig(FrozenModel):
     )
 
 
+#: Triage rankings: ``formula`` (document 002) and ``voc`` (document 000 style).
+TRIAGE_METHODS: tuple[str, ...] = ("formula", "voc")
+
+
 class TriageConfig(FrozenModel):
     """Triage formula of document 002 §2.1 and §3.1.2."""
 
@@ -129,7 +133,7 @@ class TriageConfig(FrozenModel):
     #: Surprise: failed/unexpected outcomes within this window count (ours).
     surprise_window_hours: float = 24.0
     #: Which ranking to use: ``"formula"`` (document 002) or ``"voc"`` (document 000 style).
-    method: str = Field(default="formula", pattern="^(formula|voc)$")
+    method: str = Field(default="formula", pattern=f"^({'|'.join(TRIAGE_METHODS)})$")
     #: VOC triage: cost of one unit of κ friction and a base cost per item (ours).
     voc_cost_per_kappa: float = 0.02
     voc_base_cost: float = 0.01
