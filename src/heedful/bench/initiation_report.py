@@ -10,7 +10,7 @@ import html
 
 from rich.table import Table
 
-from heedful.bench.report_layout import num_td, scroll, terminal_table
+from heedful.bench.report_layout import num_td, scroll, terminal_table, widest
 from heedful.bench.results import InitiationGapRow, InitiationRow, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
@@ -97,11 +97,6 @@ _METRIC_CAPTION = (  # lines under 78 characters: Rich can drop a letter when it
 )
 
 
-def _widest(cells: list[str], cap: int = 24) -> int:
-    """The longest line among ``cells`` (at most ``cap``: a longer name folds)."""
-    return min(cap, max((len(line) for c in cells for line in c.splitlines()), default=1))
-
-
 def _terminal_table(title: str, headers: tuple[str, ...], rows: list[list[str]]) -> Table:
     t = terminal_table(
         title,
@@ -111,7 +106,7 @@ def _terminal_table(title: str, headers: tuple[str, ...], rows: list[list[str]])
             h,
             justify="left" if i < 2 else "right",
             overflow="fold",
-            min_width=_widest([cells[i] for cells in rows]) if i < 2 else None,
+            min_width=widest([cells[i] for cells in rows]) if i < 2 else None,
         )
     for cells in rows:
         t.add_row(*cells)

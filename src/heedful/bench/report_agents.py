@@ -9,7 +9,14 @@ import html
 from rich.table import Table
 
 from heedful.bench.agent_results import STAGES, AgentAggregates, ModeRow
-from heedful.bench.report_layout import SCROLL_CLASS, num_td, scroll, svg_open, terminal_table
+from heedful.bench.report_layout import (
+    SCROLL_CLASS,
+    num_td,
+    scroll,
+    svg_open,
+    terminal_table,
+    widest,
+)
 from heedful.bench.results import ALL_FAMILIES, Results
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
@@ -137,11 +144,6 @@ _TITLES = {
 }
 
 
-def _widest(cells: list[str], cap: int = 24) -> int:
-    """The longest line among ``cells`` (at most ``cap``: a longer name folds)."""
-    return min(cap, max((len(line) for c in cells for line in c.splitlines()), default=1))
-
-
 def agent_tables(results: Results) -> list[Table]:
     """Rich tables of the agent aggregates (empty for a run without agents).
 
@@ -164,7 +166,7 @@ def agent_tables(results: Results) -> list[Table]:
                 h,
                 justify="left" if i == 0 or h == "mode" else "right",
                 overflow="fold",
-                min_width=_widest([cells[i] for cells in rows]),
+                min_width=widest([cells[i] for cells in rows]),
             )
         for cells in rows:
             # Trials per mode are the failure split's row totals: not repeated in 80 columns.
@@ -179,8 +181,8 @@ def agent_tables(results: Results) -> list[Table]:
         caption_justify="left",
     )
     shown = [r for r in agents.modes if r.family == ALL_FAMILIES]
-    split.add_column("policy", overflow="fold", min_width=_widest([r.policy for r in shown]))
-    split.add_column("mode", overflow="fold", min_width=_widest([r.mode for r in shown]))
+    split.add_column("policy", overflow="fold", min_width=widest([r.policy for r in shown]))
+    split.add_column("mode", overflow="fold", min_width=widest([r.mode for r in shown]))
     for stage in STAGES:
         split.add_column(_STAGE_SHORT.get(stage, stage), justify="right")
     for r in shown:

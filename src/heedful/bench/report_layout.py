@@ -19,7 +19,16 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["CSS", "SCROLL_CLASS", "breakable", "num_td", "scroll", "svg_open", "terminal_table"]
+__all__ = [
+    "CSS",
+    "SCROLL_CLASS",
+    "breakable",
+    "num_td",
+    "scroll",
+    "svg_open",
+    "terminal_table",
+    "widest",
+]
 
 #: Class of the box around every table; the only element allowed to scroll sideways.
 SCROLL_CLASS = "scroll"
@@ -91,3 +100,9 @@ def terminal_table(title: str | Text, **kwargs: Any) -> Table:
         pad_edge=False,
         **kwargs,
     )
+
+
+def widest(cells: list[str], cap: int = 24) -> int:
+    """The longest line among ``cells`` (at most ``cap``: a longer name folds) — the
+    ``min_width`` of a terminal table's names column."""
+    return min(cap, max((len(line) for c in cells for line in c.splitlines()), default=1))

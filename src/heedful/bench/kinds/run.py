@@ -43,7 +43,7 @@ from heedful.bench.kinds.trials import (
     run_schedule_trial,
     run_switching_trial,
 )
-from heedful.bench.report_layout import terminal_table
+from heedful.bench.report_layout import terminal_table, widest
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.stats import MeanCI, clustered_proportion
 from heedful.errors import InvalidArgumentError
@@ -295,9 +295,7 @@ def print_kind_tables(results: KindResults, console: Console | None = None) -> N
             ),
             caption_justify="left",
         )
-        table.add_column(
-            "policy", overflow="fold", min_width=min(24, max(len(r.policy) for r in rows))
-        )
+        table.add_column("policy", overflow="fold", min_width=widest([r.policy for r in rows]))
         table.add_column("score\n[95% CI]", justify="right")
         extra = (
             ("switch\nacc.", "thrash", "compl.")
