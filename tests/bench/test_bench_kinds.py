@@ -13,15 +13,15 @@ import yaml
 from typer.testing import CliRunner
 
 from heedful.bench.config import DEFAULT_CONFIG
-from heedful.bench.kinds.policy import SchedulePolicy, SwitchingPolicy
-from heedful.bench.kinds.run import generate_kind_family, run_kinds
-from heedful.bench.kinds.suite import split_families
-from heedful.bench.kinds.trials import (
+from heedful.bench.kind_policy import SchedulePolicy, SwitchingPolicy
+from heedful.bench.run.kind_suite import split_families
+from heedful.bench.run.kind_trials import (
     ScheduleCase,
     SwitchingCase,
     run_schedule_trial,
     run_switching_trial,
 )
+from heedful.bench.run.kinds import generate_kind_family, run_kinds
 from heedful.cli import app
 from heedful.errors import ScenarioError, UnknownNameError
 from heedful.model.kinds_io import (

@@ -8,7 +8,7 @@ import pytest
 from rich.console import Console
 
 from heedful.bench.config import BenchConfig
-from heedful.bench.initiation_report import initiation_tables
+from heedful.bench.report.initiation import initiation_tables
 from heedful.bench.results import Results, load_results
 from heedful.bench.suite import run_to_folder
 
@@ -79,7 +79,7 @@ def _oracle_rows() -> list[tuple[str, object, float | None]]:
 
 @pytest.mark.parametrize("width", [80, 200])
 def test_oracle_answers_keep_every_id_whole(width: int) -> None:
-    from heedful.bench.report import print_oracle
+    from heedful.bench.report.page import print_oracle
 
     rows = _oracle_rows()
     console = Console(width=width, record=True, color_system=None)
@@ -95,7 +95,7 @@ def test_oracle_answers_keep_every_id_whole(width: int) -> None:
 
 
 def test_switching_and_schedule_tables_fit_80_columns_whole(tmp_path: Path) -> None:
-    from heedful.bench.kinds.run import print_kind_tables
+    from heedful.bench.run.kinds import print_kind_tables
 
     out = tmp_path / "run"
     run_to_folder(families="D,J", count=2, trials=1, seed=0, out=out, progress=False, config=FAST)
@@ -112,7 +112,7 @@ def test_switching_and_schedule_tables_fit_80_columns_whole(tmp_path: Path) -> N
 
 
 def test_adaptive_ranked_table_keeps_policy_names_whole_at_80_columns(tmp_path: Path) -> None:
-    from heedful.bench.table import print_tables
+    from heedful.bench.report.table import print_tables
 
     out = tmp_path / "run"
     names = ["voc-no-switch-cost", "voc-no-staleness", "random", "oracle"]

@@ -11,12 +11,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from heedful.bench.agent import agent_class, is_agent
-from heedful.bench.agent_suite import AgentRun, run_suite
-from heedful.bench.backend import Backend
-from heedful.bench.calibration import calibrate
+from heedful.bench.agents.contract import agent_class, is_agent
+from heedful.bench.agents.suite import AgentRun, run_suite
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
-from heedful.bench.families import (
+from heedful.bench.parallel import few_collections, resolve_workers
+from heedful.bench.policy import policy_names
+from heedful.bench.report.page import write_report
+from heedful.bench.report.timeline import write_timeline
+from heedful.bench.results import PolicySpec, Results, write_results
+from heedful.bench.run import kind_suite as kinds
+from heedful.bench.run.backend import Backend
+from heedful.bench.run.kinds import KindScenario, run_kinds
+from heedful.bench.run.plays import Plays
+from heedful.bench.score.calibration import calibrate
+from heedful.bench.worlds.families import (
     DEFAULT_SHIFT,
     FAMILIES,
     check_shift,
@@ -24,16 +32,8 @@ from heedful.bench.families import (
     generator_versions,
     parse_family_list,
 )
-from heedful.bench.families.unprompted import twin_world_keys
-from heedful.bench.holdout import load_holdout, refuse_cache_in_project, refuse_sealed_files
-from heedful.bench.kinds import suite as kinds
-from heedful.bench.kinds.run import KindScenario, run_kinds
-from heedful.bench.parallel import few_collections, resolve_workers
-from heedful.bench.plays import Plays
-from heedful.bench.policy import policy_names
-from heedful.bench.report import write_report
-from heedful.bench.report_timeline import write_timeline
-from heedful.bench.results import PolicySpec, Results, write_results
+from heedful.bench.worlds.families.unprompted import twin_world_keys
+from heedful.bench.worlds.holdout import load_holdout, refuse_cache_in_project, refuse_sealed_files
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario
 from heedful.model.kinds_io import AnyScenario, load_any_scenario_set
@@ -185,7 +185,7 @@ def run_to_folder(
         seed: Root seed.
         adaptive: Adaptive condition instead of static.
         holdout: A sealed hold-out directory outside the project; the run then writes
-            aggregates only (see :mod:`heedful.bench.holdout`).
+            aggregates only (see :mod:`heedful.bench.worlds.holdout`).
         out: Output folder; default a new ``runs_root/<timestamp>-<seed>/``.
         runs_root: Where new run folders go.
         progress: Progress bar (default: when stderr is a terminal).
@@ -203,7 +203,7 @@ def run_to_folder(
         workers: Processes playing scenarios in parallel (``None``: one per CPU core); the
             results are the same for any count.
         backend: Where scenarios and agent trials run instead (e.g. a Ray cluster, see
-            :mod:`heedful.bench.backend`); ``workers`` then only parallelise the aggregation.
+            :mod:`heedful.bench.run.backend`); ``workers`` then only parallelise the aggregation.
             The results are the same.
     """
     if trials < 1:

@@ -36,18 +36,18 @@ def register(root: typer.Typer) -> None:
 
 def _print_results(results: object) -> None:
     """The inspection tables, the D/J tables and the calibration table of a run's results."""
-    from heedful.bench.report import print_tables
+    from heedful.bench.report.page import print_tables
     from heedful.bench.results import Results
 
     assert isinstance(results, Results)
     if results.aggregates.rows or not results.kinds:
         print_tables(results)
     if results.kinds:
-        from heedful.bench.kinds.run import print_kind_tables
+        from heedful.bench.run.kinds import print_kind_tables
 
         print_kind_tables(results.kinds, console())
     if results.calibration:
-        from heedful.bench.calibration_report import calibration_table
+        from heedful.bench.report.calibration import calibration_table
 
         console().print(calibration_table(results.calibration))
 
@@ -74,7 +74,7 @@ def bench_oracle(
     """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources."""
     import json
 
-    from heedful.bench.report import OracleRow, print_oracle
+    from heedful.bench.report.page import OracleRow, print_oracle
     from heedful.decision import adaptive_oracle, compile_problem, static_oracle
     from heedful.model import load_scenario_set
 
@@ -219,9 +219,9 @@ def bench_report(
     """Print the ranked table of a results file and regenerate its report.html."""
     from pathlib import Path
 
-    from heedful.bench.report import write_report
+    from heedful.bench.report.page import write_report
+    from heedful.bench.report.table import markdown_scores
     from heedful.bench.results import load_results
-    from heedful.bench.table import markdown_scores
 
     path = Path(results)
     loaded = load_results(path)
@@ -247,7 +247,7 @@ def bench_ablations(
     """Run document 000 §21's ablation table; print each row's paired difference against voc."""
     from pathlib import Path
 
-    from heedful.bench.ablations import print_ablations, run_ablations
+    from heedful.bench.report.ablations import print_ablations, run_ablations
 
     output = run_ablations(
         families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None
@@ -275,8 +275,8 @@ def bench_plan(
 
     from rich.table import Table
 
-    from heedful.bench.plan import plan_comparisons
     from heedful.bench.results import load_results
+    from heedful.bench.score.plan import plan_comparisons
 
     loaded = load_results(Path(results))
     names = [p.strip() for p in policies.split(",") if p.strip()] if policies else None

@@ -1,0 +1,79 @@
+"""The report.html section of families D and J: one table per family with the kind's metrics."""
+
+from __future__ import annotations
+
+from html import escape
+
+from heedful.bench.report.layout import SCROLL_CLASS, num_td
+from heedful.bench.results.kinds import KindResults, KindRow
+from heedful.bench.stats import MeanCI, Proportion
+
+__all__ = ["kinds_html"]
+
+
+def _ci(m: MeanCI | None, digits: int = 1) -> str:
+    if m is None:
+        return "—"
+    return f"{m.mean:.{digits}f} [{m.lo:.{digits}f}, {m.hi:.{digits}f}]"
+
+
+def _p(p: Proportion | None) -> str:
+    return "—" if p is None or p.p is None else f"{p.p:.2f} [{p.lo:.2f}, {p.hi:.2f}]"
+
+
+def _cells(r: KindRow) -> list[str]:
+    if r.kind == "switching":
+        return [_ci(r.switch_accuracy, 2), _ci(r.thrashes, 2), _p(r.completion)]
+    misses = " / ".join(f"{r.missed.get(k, 0.0):.2f}" for k in ("minutes", "hours", "week"))
+    return [_ci(r.starvation_rate, 2), _ci(r.horizon_bias, 2), misses]
+
+
+def kinds_html(results: KindResults) -> str:
+    """HTML tables (ranked by score) and the paired differences against ``voc``, per family."""
+    out: list[str] = []
+    for family in sorted({r.family for r in results.rows}):
+        rows = sorted(
+            (r for r in results.rows if r.family == family),
+            key=lambda r: -(r.score.mean if r.score else float("-inf")),
+        )
+        kind = rows[0].kind
+        extra = (
+            ("switch accuracy", "thrashes / trial", "completion")
+            if kind == "switching"
+            else ("starvation rate", "horizon bias", "missed on time: minutes / hours / week")
+        )
+        out.append(
+            f"<h2>Family {escape(family)} ({escape(kind)})</h2>"
+            f"<div class='{SCROLL_CLASS}'><table><tr>"
+        )
+        out.append("<th class='l'>policy</th><th>score [95% CI]</th><th>regret</th>")
+        out.append("<th>optimal</th>" + "".join(f"<th>{escape(c)}</th>" for c in extra))
+        out.append("<th>failures</th></tr>")
+        for r in rows:
+            fails = ", ".join(f"{k}: {v}" for k, v in r.failures.items()) or "—"
+            tds = "".join(num_td(c) for c in _cells(r))
+            out.append(
+                f"<tr><td class='l'>{escape(r.policy)}</td>{num_td(_ci(r.score))}"
+                f"{num_td(_ci(r.regret, 3))}{num_td(_p(r.optimal))}{tds}"
+                f"<td class='l wrap'>{escape(fails)}</td></tr>"
+            )
+        out.append("</table></div>")
+        vs = [p for p in results.paired if p.family == family and "voc" in (p.policy_a, p.policy_b)]
+        if vs:
+            out.append(f"<div class='{SCROLL_CLASS}'><table><tr><th class='l'>voc − B</th>")
+            out.append("<th>score [95% CI]</th>")
+            out.append("<th>voc better</th><th>B better</th><th>ties</th></tr>")
+            for p in vs:
+                s, other = p.score, p.policy_b if p.policy_a == "voc" else p.policy_a
+                if s is None:
+                    continue
+                sign = 1.0 if p.policy_a == "voc" else -1.0
+                lo, hi = sorted((sign * s.lo, sign * s.hi))
+                better = (s.a_better, s.b_better) if sign > 0 else (s.b_better, s.a_better)
+                out.append(
+                    f"<tr><td class='l'>{escape(other)}</td>"
+                    + num_td(f"{sign * s.mean:.1f} [{lo:.1f}, {hi:.1f}]")
+                    + f"<td>{better[0]}</td><td>{better[1]}</td><td>{s.ties}</td></tr>"
+                )
+            out.append("</table></div>")
+    return "\n".join(out)
