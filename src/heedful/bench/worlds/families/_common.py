@@ -16,10 +16,11 @@ Surface fields carry nothing about a source's role:
 * **the surface is mixed** (issue 23): every source a family adds with ``mix=True`` (all but the
   distractors) gets its look — salience cues and the teaser rendered from them (with any
   injected text) — from a random permutation of the looks the family drew for its roles, and its
-  cost from another. So a family still has its loud item, its cheap cached copy and its terse quiet record,
-  but the loud item is the instrument as often as the echo: among the sources that report what
-  the decision needs, length, verbosity, repeats, urgent words, capitals and cost are drawn from
-  one distribution, and only reports, authority and age (and the decision) carry the answer.
+  cost from another. So a family still has its loud item, its cheap cached copy and its terse
+  quiet record, but the loud item is the instrument as often as the echo: among the sources that
+  report what the decision needs, length, verbosity, repeats, urgent words, capitals and cost are
+  drawn from one distribution, and only reports, authority and age (and the decision) carry
+  the answer.
 """
 
 from __future__ import annotations
