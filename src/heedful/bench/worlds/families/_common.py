@@ -362,6 +362,26 @@ class Builder:
         self.sources.append(src)
         self._mixed.append(mix)
 
+    def cached_copy(self, var: str, *, authority: Range, echo_rate: float) -> None:
+        """Add a cheap cached copy of the belief about ``var``: its data as old as the belief,
+        it never fails, and it echoes the believed value at ``echo_rate`` (moved by the hidden
+        model), else reports it with the accuracy its authority and age give."""
+        self.source(
+            [var],
+            authority=authority,
+            age_s=float(self.belief_of(var)["age_s"]),
+            cues=signals.cached_cues,
+            cost=signals.cheap_cost,
+            echo=self.echo_of(var) if self.echoes(echo_rate) else None,
+            fails=0.0,
+        )
+
+    def live_instrument(self, var: str, *, authority: Range, age_s: Range) -> None:
+        """Add a live instrument on ``var``: quiet cues, the cost of a live read."""
+        self.source(
+            [var], authority=authority, age_s=age_s, cues=signals.quiet_cues, cost=signals.dear_cost
+        )
+
     def distractors(
         self,
         n: int,

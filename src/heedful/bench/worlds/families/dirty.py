@@ -13,7 +13,6 @@ variable or nothing. Budget 1–3.
 
 from __future__ import annotations
 
-from heedful.bench.worlds.families import _signals as signals
 from heedful.bench.worlds.families import _words as words
 from heedful.bench.worlds.families._common import Builder, family
 from heedful.bench.worlds.families._worlds import WorldSpec
@@ -71,22 +70,12 @@ def dirty(b: Builder) -> None:
     for var, is_dirty in zip(believed, flags, strict=True):
         age = float(b.belief_of(var)["age_s"])
         # Upstream instrument: newer than the belief when dirty, older when clean.
-        b.source(
-            [var],
+        b.live_instrument(
+            var,
             authority=(0.8, 0.97),
             age_s=(0.0, age / 4) if is_dirty else age + b.draw((600.0, 7_200.0)),
-            cues=signals.quiet_cues,
-            cost=signals.dear_cost,
         )
         if is_dirty:
             # The derived cache: built from the old upstream data, it repeats the belief.
-            b.source(
-                [var],
-                authority=(0.35, 0.6),
-                age_s=age,
-                cues=signals.cached_cues,
-                cost=signals.cheap_cost,
-                echo=b.echo_of(var) if b.echoes(1.0) else None,
-                fails=0.0,
-            )
+            b.cached_copy(var, authority=(0.35, 0.6), echo_rate=1.0)
     b.distractors(b.count(3, 7), noise)

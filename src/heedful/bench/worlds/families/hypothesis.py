@@ -12,7 +12,6 @@ these sources (v3, issue 23). Budget 1–3.
 
 from __future__ import annotations
 
-from heedful.bench.worlds.families import _signals as signals
 from heedful.bench.worlds.families import _words as words
 from heedful.bench.worlds.families._common import Builder, family
 from heedful.bench.worlds.families._worlds import WorldSpec
@@ -52,22 +51,8 @@ def hypothesis(b: Builder) -> None:
 
     # The agent's own write-ups of its hypothesis: they can only repeat it.
     for _ in range(b.count(1, 3)):
-        b.source(
-            [state],
-            authority=(0.35, 0.65),
-            age_s=float(b.belief_of(state)["age_s"]),
-            cues=signals.cached_cues,
-            cost=signals.cheap_cost,
-            echo=b.echo_of(state) if b.echoes(1.0) else None,
-            fails=0.0,
-        )
-    b.source(
-        [state],
-        authority=(0.85, 0.97),
-        age_s=(0.0, 300.0),
-        cues=signals.quiet_cues,
-        cost=signals.dear_cost,
-    )
+        b.cached_copy(state, authority=(0.35, 0.65), echo_rate=1.0)
+    b.live_instrument(state, authority=(0.85, 0.97), age_s=(0.0, 300.0))
     if b.chance(0.5):
         b.source([state], authority=(0.5, 0.75), age_s=(1_800.0, 14_400.0))
     b.source([cond], authority=(0.7, 0.92), age_s=(0.0, 3_600.0))

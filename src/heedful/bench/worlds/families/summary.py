@@ -11,7 +11,6 @@ scored 79.9). Three to eight loud distractors report nothing relevant. Budget 1â
 
 from __future__ import annotations
 
-from heedful.bench.worlds.families import _signals as signals
 from heedful.bench.worlds.families import _words as words
 from heedful.bench.worlds.families._common import Builder, family
 from heedful.bench.worlds.families._worlds import WorldSpec
@@ -55,22 +54,8 @@ def summary(b: Builder) -> None:
     if b.chance(0.5):  # no hedge: the decision is a plain choice between the two commitments
         del b.actions[list(b.actions)[-1]]
 
-    b.source(
-        [state],
-        authority=(0.3, 0.6),
-        age_s=float(b.belief_of(state)["age_s"]),
-        cues=signals.cached_cues,
-        cost=signals.cheap_cost,
-        echo=b.echo_of(state) if b.echoes(0.5) else None,
-        fails=0.0,
-    )
-    b.source(
-        [state],
-        authority=(0.88, 0.99),
-        age_s=(0.0, 30.0),
-        cues=signals.quiet_cues,
-        cost=signals.dear_cost,
-    )
+    b.cached_copy(state, authority=(0.3, 0.6), echo_rate=0.5)
+    b.live_instrument(state, authority=(0.88, 0.99), age_s=(0.0, 30.0))
     if b.chance(0.5):
         b.source([state], authority=(0.55, 0.85), age_s=(300.0, 7_200.0))
     b.distractors(n_distract, noise, silent=0.6)
