@@ -53,4 +53,5 @@ def test_deeply_nested_file_is_one_line_and_exit_2(
     assert result.exit_code == 2, (result.output, result.exception)
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    assert "nested deeper than" in lines[0] and "deep." in lines[0]
+    assert "levels of nesting" in lines[0] and "HEEDFUL_MAX_INPUT_DEPTH" in lines[0]
+    assert "deep." in lines[0]
