@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from heedful.bench.families import generate_family
-from heedful.bench.families._worlds import DEFAULT_SHIFT
+from heedful.bench.worlds.families import generate_family
+from heedful.bench.worlds.families._worlds import DEFAULT_SHIFT
 from heedful.learn.bandit import BanditEstimator
 from heedful.learn.model_files import load_ranker
 from heedful.learn.online import bandit_stream, fixed_stream, fresh_bandit

@@ -16,7 +16,7 @@ import argparse
 
 import numpy as np
 
-from heedful.bench.families import FAMILIES, generate_family
+from heedful.bench.worlds.families import FAMILIES, generate_family
 from heedful.learn.calibration import IsotonicCalibrator, expected_calibration_error
 from heedful.learn.config import DEFAULT_LEARN_CONFIG
 from heedful.learn.dataset import Dataset, collect_scenario, training_scenarios

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from heedful.bench.families import FAMILIES
+from heedful.bench.worlds.families import FAMILIES
 from heedful.learn.config import RankerConfig
 from heedful.learn.dataset import training_scenarios
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor

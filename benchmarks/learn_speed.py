@@ -26,9 +26,9 @@ import numpy as np
 
 from _timing import best_time
 from heedful.attention import ModelEstimator
-from heedful.bench.backend import local_backend
 from heedful.bench.policies.voc import ControllerPolicy
-from heedful.bench.runner import collect_choices
+from heedful.bench.run.backend import local_backend
+from heedful.bench.run.runner import collect_choices
 from heedful.learn.dataset import training_scenarios
 from heedful.learn.estimator import LearnedEstimator
 from heedful.learn.model_files import load_ranker

@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from heedful.bench.families import FAMILIES
+from heedful.bench.worlds.families import FAMILIES
 from heedful.learn.dataset import training_scenarios
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor
 from heedful.learn.model_files import load_ranker

@@ -25,11 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from heedful.bench.backend import local_backend
-from heedful.bench.families import FAMILIES, generate_family
-from heedful.bench.families._worlds import DEFAULT_SHIFT
 from heedful.bench.parallel import resolve_workers
 from heedful.bench.results import PolicySpec
+from heedful.bench.run.backend import local_backend
+from heedful.bench.worlds.families import FAMILIES, generate_family
+from heedful.bench.worlds.families._worlds import DEFAULT_SHIFT
 from heedful.learn.evaluate import compare_policies, gains_by_family
 from heedful.learn.model_files import default_model_path, load_ranker
 from heedful.learn.train import train_model

@@ -31,11 +31,11 @@ from pathlib import Path
 
 import httpx2
 
-from heedful.bench.agent import AgentSettings, get_agent
-from heedful.bench.agent_runner import run_agents
+from heedful.bench.agents.contract import AgentSettings, get_agent
+from heedful.bench.agents.runner import run_agents
 from heedful.bench.config import BenchConfig
-from heedful.bench.families import generate_suite
-from heedful.bench.scoring import ScenarioOracle
+from heedful.bench.score.scoring import ScenarioOracle
+from heedful.bench.worlds.families import generate_suite
 
 CONCURRENCY = 32
 LATENCY_S = 0.200

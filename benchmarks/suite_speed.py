@@ -34,14 +34,14 @@ from pathlib import Path
 
 from _timing import best_time
 from heedful.bench import generate_suite, run_benchmark
-from heedful.bench.aggregate import aggregate
-from heedful.bench.calibration import calibrate
 from heedful.bench.config import DEFAULT_CONFIG
 from heedful.bench.parallel import available_cores
-from heedful.bench.plays import Plays
 from heedful.bench.policy import parse_policy_list
-from heedful.bench.report_timeline import policy_health
+from heedful.bench.report.timeline import policy_health
 from heedful.bench.results import Results, load_results, trials_path, write_results
+from heedful.bench.run.plays import Plays
+from heedful.bench.score.aggregate import aggregate
+from heedful.bench.score.calibration import calibrate
 from heedful.bench.suite import run_to_folder
 from heedful.model import Scenario
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from heedful import decision
 from heedful.bench import generate_suite, run_benchmark
-from heedful.bench.families import World
+from heedful.bench.worlds.families import World
 from heedful.errors import HeedfulError
 from heedful.model import Scenario, ScenarioTruth, SourceTruth
 

@@ -146,7 +146,7 @@ def test_forked_child_starts_without_the_parents_tracer(tracer: RecordingTracer)
 
 def test_the_parts_do_not_load_opentelemetry() -> None:
     code = (
-        "import sys, heedful.attention, heedful.engine, heedful.bench, heedful.bench.runner\n"
+        "import sys, heedful.attention, heedful.engine, heedful.bench, heedful.bench.run.runner\n"
         "from heedful.cli import app\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'opentelemetry'))"
     )

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from heedful.bench import Observation, Policy, generate_suite, register_policy, run_benchmark
-from heedful.bench.scoring import ScenarioOracle
+from heedful.bench.score.scoring import ScenarioOracle
 from heedful.model import TaskView
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from heedful.bench import Observation, Policy, generate_suite, register_policy, run_benchmark
-from heedful.bench.scoring import decision_variables
+from heedful.bench.score.scoring import decision_variables
 from heedful.model import TaskView
 
 

@@ -12,7 +12,7 @@ goal names written by an agent), which could carry anything into a tracing backe
 Tracing is per process: a forked child starts with no tracer (its spans could not be exported:
 pool workers exit without flushing). A job run in a worker records its spans as plain data, and
 the caller re-emits them with :func:`replay` (:mod:`heedful.span_relay`, used by
-:func:`heedful.bench.backend.map_traced`).
+:func:`heedful.bench.run.backend.map_traced`).
 """
 
 from __future__ import annotations

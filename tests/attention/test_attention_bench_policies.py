@@ -3,8 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from heedful.bench.families import generate_family
 from heedful.bench.policy import Observation, get_policy, policy_names
+from heedful.bench.worlds.families import generate_family
 
 NAMES = [
     "voc",

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from heedful.bench.agent_aggregate import agent_aggregates
+from heedful.bench.agents.aggregate import agent_aggregates
 from heedful.bench.config import BenchConfig
 from heedful.bench.results import Results
 from heedful.model import Scenario, scenario_from_dict

@@ -8,12 +8,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from heedful.bench.agent import AgentConfig, agent_names, is_agent
-from heedful.bench.agent_advice import Advisor
-from heedful.bench.agent_env import TrialEnv, render_observation, tool_schema_hash
+from heedful.bench.agents.advice import Advisor
+from heedful.bench.agents.contract import AgentConfig, agent_names, is_agent
+from heedful.bench.agents.env import TrialEnv, render_observation, tool_schema_hash
 from heedful.bench.policy import Observation
 from heedful.bench.results import Violation
-from heedful.bench.scoring import ScenarioOracle, TrialWorld
+from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.views import policy_view
 from heedful.model import Scenario, scenario_from_dict
 

@@ -29,7 +29,7 @@ def test_a_missing_llm_extra_names_the_extra_to_install() -> None:
     proc = _run(
         "import sys\n"
         "sys.modules['openai'] = None  # as if the extra were not installed\n"
-        "from heedful.bench.agent import agent_class\n"
+        "from heedful.bench.agents.contract import agent_class\n"
         "from heedful.errors import InvalidArgumentError\n"
         "try:\n"
         "    agent_class('llm')\n"

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from heedful.bench.agent_aggregate import agent_aggregates, stage_of
-from heedful.bench.agent_results import STAGES
+from heedful.bench.agents.aggregate import agent_aggregates, stage_of
 from heedful.bench.config import BenchConfig
-from heedful.bench.report import render_html
-from heedful.bench.report_agents import agent_html, agent_tables
+from heedful.bench.report.agents import agent_html, agent_tables
+from heedful.bench.report.page import render_html
 from heedful.bench.results import Results
-from heedful.bench.runner import run_benchmark
+from heedful.bench.results.agents import STAGES
+from heedful.bench.run.runner import run_benchmark
 from heedful.model import Scenario
 
 FAST = BenchConfig(bootstrap_resamples=100)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from heedful.bench.ablations import ABLATIONS, REFERENCE, ablation_differences, run_ablations
-from heedful.bench.kinds.policy import kind_policy_names
+from heedful.bench.kind_policy import kind_policy_names
 from heedful.bench.policy import policy_names
+from heedful.bench.report.ablations import ABLATIONS, REFERENCE, ablation_differences, run_ablations
 from heedful.cli import app
 from heedful.model.scenario import ScenarioKind
 
@@ -75,7 +75,7 @@ def test_cli_prints_the_table(tmp_path: Path) -> None:
 def test_table_fits_80_columns_with_every_policy_and_interval_whole(small: object) -> None:
     from rich.console import Console
 
-    from heedful.bench.ablations import print_ablations
+    from heedful.bench.report.ablations import print_ablations
 
     results = small.results  # type: ignore[attr-defined]
     console = Console(width=80, record=True, color_system=None)

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import pytest
 from typer.testing import CliRunner
 
-from heedful.bench.backend import Backend, ProcessBackend, SerialBackend, local_backend
+from heedful.bench.run.backend import Backend, ProcessBackend, SerialBackend, local_backend
 from heedful.bench.suite import run_to_folder
 from heedful.cli import app
 

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from heedful import decision
-from heedful.bench.calibration import calibrate, calibration_row, pairs_of
-from heedful.bench.families import generate_family
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
-from heedful.bench.report import render_html
+from heedful.bench.report.page import render_html
+from heedful.bench.score.calibration import calibrate, calibration_row, pairs_of
 from heedful.bench.suite import run_to_folder
+from heedful.bench.worlds.families import generate_family
 
 
 def test_realised_values_telescope_to_the_value_of_the_chosen_set() -> None:
@@ -68,7 +68,7 @@ def test_large_runs_are_calibrated_on_an_even_sample() -> None:
 def test_calibration_table_keeps_policy_names_whole_at_80_columns() -> None:
     from rich.console import Console
 
-    from heedful.bench.calibration_report import calibration_table
+    from heedful.bench.report.calibration import calibration_table
 
     pairs = [(v, v / 2) for v in (0.1, 0.2, 0.4, 0.8, 1.6, 0.05)]
     names = ["voc-no-switch-cost", "voc-no-authority", "voc"]

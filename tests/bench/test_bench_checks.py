@@ -8,11 +8,11 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from heedful.bench.checks import CheckError, check_family, check_policy, near_random
-from heedful.bench.families import FAMILIES, family_names, generate_family, get_family
-from heedful.bench.families._registry import Family
-from heedful.bench.giveaways import ProbeScore, score_probe, solve
 from heedful.bench.policy import Observation, Policy, get_policy, policy_names, register_policy
+from heedful.bench.validity.checks import CheckError, check_family, check_policy, near_random
+from heedful.bench.validity.giveaways import ProbeScore, score_probe, solve
+from heedful.bench.worlds.families import FAMILIES, family_names, generate_family, get_family
+from heedful.bench.worlds.families._registry import Family
 from heedful.model import Scenario, TaskView, scenario_from_dict, scenario_to_dict
 
 

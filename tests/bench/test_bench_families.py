@@ -6,14 +6,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from heedful.bench.families import (
+from heedful.bench.seeds import Stream
+from heedful.bench.worlds.families import (
     generate_family,
     get_family,
     parse_family_list,
     scenario_rngs,
 )
-from heedful.bench.families._worlds import World
-from heedful.bench.seeds import Stream
+from heedful.bench.worlds.families._worlds import World
 from heedful.errors import UnknownNameError
 from heedful.model import Scenario, scenario_from_dict, scenario_to_dict
 
@@ -204,7 +204,7 @@ def test_family_a_critical_signal_is_quiet_and_the_loud_item_is_not() -> None:
 
 
 def test_family_h_injections_come_from_low_value_sources_only() -> None:
-    from heedful.bench.families._words import INJECTIONS
+    from heedful.bench.worlds.families._words import INJECTIONS
 
     for s in generate_family("H", 30, seed=13):
         state = next(iter(s.view.variables))
@@ -216,7 +216,7 @@ def test_family_h_injections_come_from_low_value_sources_only() -> None:
 
 
 def test_family_h_grand_labels_do_not_mark_either_role() -> None:
-    from heedful.bench.families._words import AUTHORITY_MIMICS
+    from heedful.bench.worlds.families._words import AUTHORITY_MIMICS
 
     useful = useless = 0
     for s in generate_family("H", 40, seed=14):
@@ -233,8 +233,8 @@ def test_family_h_grand_labels_do_not_mark_either_role() -> None:
 def test_pick_one_draws_what_generator_choice_draws() -> None:
     import numpy as np
 
-    from heedful.bench.families import _words as words
-    from heedful.bench.families._signals import pick_one
+    from heedful.bench.worlds.families import _words as words
+    from heedful.bench.worlds.families._signals import pick_one
 
     for items in (words.FILLER, words.SOURCE_NOUNS, ("a", "b", "c")):
         a, b = np.random.default_rng(11), np.random.default_rng(11)

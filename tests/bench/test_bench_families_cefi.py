@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 
 from heedful import decision
 from heedful.bench import run_benchmark
-from heedful.bench.families import generate_family, get_family, scenario_rngs
-from heedful.bench.families._words import SELF_KINDS
-from heedful.bench.families._worlds import World
-from heedful.bench.families.hypothesis import ORIGIN
+from heedful.bench.worlds.families import generate_family, get_family, scenario_rngs
+from heedful.bench.worlds.families._words import SELF_KINDS
+from heedful.bench.worlds.families._worlds import World
+from heedful.bench.worlds.families.hypothesis import ORIGIN
 from heedful.cli import app
 from heedful.model import Scenario, Volatility, scenario_from_dict, scenario_to_dict
 

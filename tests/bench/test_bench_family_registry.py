@@ -6,8 +6,8 @@ import pkgutil
 
 import pytest
 
-import heedful.bench.families as families_pkg
-from heedful.bench.families import (
+import heedful.bench.worlds.families as families_pkg
+from heedful.bench.worlds.families import (
     FAMILIES,
     family_names,
     generate_family,

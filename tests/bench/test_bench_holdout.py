@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from heedful.bench.families import generate_family
-from heedful.bench.holdout import load_holdout, make_holdout
 from heedful.bench.results import Results
 from heedful.bench.seeds import Stream
 from heedful.bench.suite import run_to_folder
+from heedful.bench.worlds.families import generate_family
+from heedful.bench.worlds.holdout import load_holdout, make_holdout
 from heedful.errors import InvalidArgumentError, ScenarioError
 from heedful.model import scenario_to_dict
 

@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from heedful.bench.families import generate_family, generate_suite
-from heedful.bench.plan import plan_comparisons
 from heedful.bench.policies.baselines import RandomPolicy
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.bench.results import FailureCode, Stage
-from heedful.bench.runner import run_benchmark
+from heedful.bench.run.runner import run_benchmark
+from heedful.bench.score.plan import plan_comparisons
+from heedful.bench.score.taxonomy import closest_optimal_set
 from heedful.bench.stats import paired_difference
-from heedful.bench.taxonomy import closest_optimal_set
 from heedful.bench.views import policy_view
+from heedful.bench.worlds.families import generate_family, generate_suite
 from heedful.cli import app
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, TaskView

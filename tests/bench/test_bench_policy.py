@@ -149,3 +149,29 @@ def test_policy_that_does_not_store_its_parameters_is_reported() -> None:
 
     with pytest.raises(InvalidArgumentError, match=r"self\.depth"):
         Forgetful().get_params()
+
+
+def test_a_broken_policy_plugin_warns_and_the_built_ins_still_load(monkeypatch) -> None:
+    import heedful.bench.policy as policy_module
+
+    class Broken:
+        name, value = "broken", "no_such_package.policies"
+
+        def load(self) -> None:
+            raise ModuleNotFoundError("No module named 'no_such_package'")
+
+    monkeypatch.setattr(policy_module, "_BUILTINS_LOADED", False)
+    monkeypatch.setattr(policy_module, "entry_points", lambda group: [Broken()])
+    with pytest.warns(UserWarning, match="'broken'.*no_such_package"):
+        names = policy_module.policy_names()
+    assert "voc" in names
+
+
+def test_voc_learned_reaches_the_registry_through_the_entry_point() -> None:
+    from importlib.metadata import entry_points
+
+    from heedful.bench.policy import POLICY_ENTRY_POINTS, policy_class
+
+    values = {e.value for e in entry_points(group=POLICY_ENTRY_POINTS)}
+    assert "heedful.learn.policy" in values
+    assert policy_class("voc-learned").__module__ == "heedful.learn.policy"

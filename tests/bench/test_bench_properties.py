@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heedful.bench.families import generate_family
-from heedful.bench.scoring import ScenarioOracle
+from heedful.bench.score.scoring import ScenarioOracle
 from heedful.bench.stats import wilson_interval
+from heedful.bench.worlds.families import generate_family
 
 _SCENARIOS = generate_family("G", 2, seed=21) + generate_family("B", 2, seed=21)
 _ORACLES = [ScenarioOracle.prepare(s, adaptive=False) for s in _SCENARIOS]

@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from heedful import decision
-from heedful.bench.agent_env import TrialEnv
-from heedful.bench.families import generate_family
+from heedful.bench.agents.env import TrialEnv
 from heedful.bench.policy import _REGISTRY, Observation, Policy, register_policy
 from heedful.bench.results import Violation
-from heedful.bench.runner import run_benchmark
-from heedful.bench.scoring import ScenarioOracle, TrialWorld, decision_variables
+from heedful.bench.run.runner import run_benchmark
+from heedful.bench.score.scoring import ScenarioOracle, TrialWorld, decision_variables
 from heedful.bench.views import policy_view
+from heedful.bench.worlds.families import generate_family
 from heedful.model import Scenario, TaskView
 
 # -- a policy that mutates the (frozen) view it is handed --------------------------------------

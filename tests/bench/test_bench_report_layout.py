@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from heedful.bench.config import BenchConfig
-from heedful.bench.report import render_html
-from heedful.bench.report_layout import CSS, SCROLL_CLASS, breakable, num_td, scroll, svg_open
-from heedful.bench.report_timeline import TIMELINE_FILE, load_timeline
+from heedful.bench.report.layout import CSS, SCROLL_CLASS, breakable, num_td, scroll, svg_open
+from heedful.bench.report.page import render_html
+from heedful.bench.report.timeline import TIMELINE_FILE, load_timeline
 from heedful.bench.results import Results, load_results
 from heedful.bench.suite import run_to_folder
 

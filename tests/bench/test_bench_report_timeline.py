@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from heedful.bench.report import render_html
-from heedful.bench.report_timeline import TIMELINE_FILE, build_timeline, timeline_html
+from heedful.bench.report.page import render_html
+from heedful.bench.report.timeline import TIMELINE_FILE, build_timeline, timeline_html
 from heedful.bench.results import load_results
 from heedful.bench.suite import run_to_folder
 

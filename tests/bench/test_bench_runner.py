@@ -18,8 +18,8 @@ from heedful.bench.results import (
     load_results,
     write_results,
 )
-from heedful.bench.runner import run_benchmark
-from heedful.bench.scoring import ScenarioOracle, TrialWorld
+from heedful.bench.run.runner import run_benchmark
+from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.errors import InvalidArgumentError
 from heedful.model import Scenario, TaskView, scenario_from_dict
 
@@ -164,7 +164,7 @@ def test_oracle_policy_refuses_to_run_without_the_runner(tiny: Scenario) -> None
 
 
 def test_same_seed_reproduces_identical_results() -> None:
-    from heedful.bench.families import generate_suite
+    from heedful.bench.worlds.families import generate_suite
 
     scenarios = generate_suite(["G", "B"], 3, seed=1)
     a = _run(scenarios, ["random", "oracle"], seed=5)
@@ -179,7 +179,7 @@ def test_different_seeds_draw_different_worlds(tiny: Scenario) -> None:
 
 
 def test_oracle_scores_100_on_every_informative_trial() -> None:
-    from heedful.bench.families import generate_suite
+    from heedful.bench.worlds.families import generate_suite
 
     r = _run(generate_suite(["G", "B"], 4, seed=2), ["oracle"])
     scores = [t.score for t in r.trials if not t.uninformative]
@@ -271,7 +271,7 @@ def test_adaptive_run_records_exact_values_of_deterministic_policies(tiny: Scena
 
 
 def test_aggregates_have_rows_per_family_and_overall() -> None:
-    from heedful.bench.families import generate_suite
+    from heedful.bench.worlds.families import generate_suite
 
     r = _run(generate_suite(["G", "B"], 2, seed=0), ["random", "recency"])
     keys = {(row.family, row.policy) for row in r.aggregates.rows}
@@ -285,7 +285,7 @@ def test_results_file_round_trips(tiny: Scenario, tmp_path: Path) -> None:
     r = _run([tiny], ["random", "oracle"])
     path = write_results(r, tmp_path / "results.json")
     assert load_results(path) == r
-    assert json.loads(path.read_text())["format"] == "heedful.results/v1"
+    assert json.loads(path.read_text())["format"] == "heedful.results/v2"
 
 
 def test_manifest_records_seed_policies_and_hashes(tiny: Scenario) -> None:
@@ -338,7 +338,7 @@ def test_deterministic_policy_is_asked_every_trial_in_the_adaptive_condition(
 
 
 def test_neighbour_differences_follow_the_ranking_whatever_the_pair_order(tiny: Scenario) -> None:
-    from heedful.bench.report import neighbour_differences
+    from heedful.bench.report.page import neighbour_differences
 
     r = _run([tiny], ["loudness", "random", "oracle"], trials=30)
     diffs = neighbour_differences(r)

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from heedful.bench.families import generate_family
+from heedful.bench.report.table import markdown_scores, print_tables
 from heedful.bench.results import Results
-from heedful.bench.runner import run_benchmark
-from heedful.bench.table import markdown_scores, print_tables
+from heedful.bench.run.runner import run_benchmark
+from heedful.bench.worlds.families import generate_family
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every built-in policy of the default suite (other test modules register more in the registry).

@@ -12,7 +12,7 @@ from heedful import decision
 from heedful.bench.config import DEFAULT_CONFIG
 from heedful.bench.policy import Observation
 from heedful.bench.results import FailureCode, Stage, TrialRecord
-from heedful.bench.scoring import ScenarioOracle, TrialOutcome, TrialWorld, score_trial
+from heedful.bench.score.scoring import ScenarioOracle, TrialOutcome, TrialWorld, score_trial
 from heedful.model import Scenario, scenario_from_dict
 
 F = FailureCode

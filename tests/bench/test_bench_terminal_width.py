@@ -8,7 +8,7 @@ import pytest
 from rich.console import Console
 
 from heedful.bench.config import BenchConfig
-from heedful.bench.initiation_report import initiation_tables
+from heedful.bench.report.initiation import initiation_tables
 from heedful.bench.results import Results, load_results
 from heedful.bench.suite import run_to_folder
 
@@ -79,7 +79,7 @@ def _oracle_rows() -> list[tuple[str, object, float | None]]:
 
 @pytest.mark.parametrize("width", [80, 200])
 def test_oracle_answers_keep_every_id_whole(width: int) -> None:
-    from heedful.bench.report import print_oracle
+    from heedful.bench.report.page import print_oracle
 
     rows = _oracle_rows()
     console = Console(width=width, record=True, color_system=None)
@@ -95,24 +95,24 @@ def test_oracle_answers_keep_every_id_whole(width: int) -> None:
 
 
 def test_switching_and_schedule_tables_fit_80_columns_whole(tmp_path: Path) -> None:
-    from heedful.bench.kinds.run import print_kind_tables
+    from heedful.bench.report.kinds import print_kind_tables
 
     out = tmp_path / "run"
     run_to_folder(families="D,J", count=2, trials=1, seed=0, out=out, progress=False, config=FAST)
-    kinds = load_results(out / "results.json").kinds
-    assert kinds is not None
+    rows = load_results(out / "results.json").aggregates.kind_rows()
+    assert rows
     console = Console(width=80, record=True, color_system=None)
-    print_kind_tables(kinds, console)
+    print_kind_tables(rows, console)
     text = console.export_text()
     _assert_whole(text)
-    for row in kinds.rows:
+    for row in rows:
         assert row.policy in text.split()  # never folded nor cut
         assert row.score is not None and f"[{row.score.lo:.1f}, {row.score.hi:.1f}]" in text
     assert "voc-no-switch-cost" in text and "compl." in text and "missed" in text
 
 
 def test_adaptive_ranked_table_keeps_policy_names_whole_at_80_columns(tmp_path: Path) -> None:
-    from heedful.bench.table import print_tables
+    from heedful.bench.report.table import print_tables
 
     out = tmp_path / "run"
     names = ["voc-no-switch-cost", "voc-no-staleness", "random", "oracle"]

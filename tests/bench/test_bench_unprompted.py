@@ -15,16 +15,16 @@ from typer.testing import CliRunner
 
 from heedful import decision
 from heedful.bench.config import DEFAULT_CONFIG
-from heedful.bench.families import generate_family
-from heedful.bench.families.unprompted import (
+from heedful.bench.policy import Observation, Policy, get_policy, register_policy
+from heedful.bench.results import InitiationMetrics, TrialRecord
+from heedful.bench.run.runner import run_benchmark
+from heedful.bench.score.initiation import authoritative_sources, initiation_gaps
+from heedful.bench.worlds.families import generate_family
+from heedful.bench.worlds.families.unprompted import (
     TASK_TEMPLATES,
     mentions_inspection,
     twin_world_keys,
 )
-from heedful.bench.initiation import authoritative_sources, initiation_gaps
-from heedful.bench.policy import Observation, Policy, get_policy, register_policy
-from heedful.bench.results import InitiationMetrics, TrialRecord
-from heedful.bench.runner import run_benchmark
 from heedful.cli import app
 from heedful.model import Condition, Scenario, TaskView, scenario_from_dict
 

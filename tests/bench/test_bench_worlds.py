@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from heedful.attention.config import DEFAULT_HAZARDS_PER_HOUR
 from heedful.attention.world import observation_accuracy
-from heedful.bench.families import (
+from heedful.bench.worlds.families import (
     DEFAULT_SHIFT,
     FAMILIES,
     World,
@@ -20,8 +20,8 @@ from heedful.bench.families import (
     generator_versions,
     get_family,
 )
-from heedful.bench.families._worlds import DEFAULT_HAZARDS
-from heedful.bench.holdout import make_holdout
+from heedful.bench.worlds.families._worlds import DEFAULT_HAZARDS
+from heedful.bench.worlds.holdout import make_holdout
 from heedful.cli import app
 from heedful.errors import InvalidArgumentError
 from heedful.model import Volatility, load_scenario_set

@@ -10,7 +10,7 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import heedful.integrations.gym  # noqa: E402, F401
-from heedful.bench.scoring import ScenarioOracle  # noqa: E402
+from heedful.bench.score.scoring import ScenarioOracle  # noqa: E402
 from heedful.errors import InvalidArgumentError  # noqa: E402
 from heedful.integrations.gym import ENV_ID, BudgetedInspectionEnv  # noqa: E402
 from heedful.learn.dataset import training_scenarios  # noqa: E402

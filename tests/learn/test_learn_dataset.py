@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from heedful import decision
-from heedful.bench.families import generate_family
 from heedful.bench.seeds import Stream
+from heedful.bench.worlds.families import generate_family
 from heedful.learn.config import LearnConfig, RankerConfig
 from heedful.learn.dataset import OracleLabeler, collect_scenario, training_scenarios
 from heedful.learn.features import FEATURE_NAMES

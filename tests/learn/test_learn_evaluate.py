@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from heedful.bench.families import generate_family
+from heedful.bench.worlds.families import generate_family
 from heedful.learn.evaluate import compare_policies, gains_by_family
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from heedful.bench.backend import ProcessBackend
+from heedful.bench.run.backend import ProcessBackend
 from heedful.learn.config import LearnConfig, RankerConfig
 from heedful.learn.ranker import RidgeRanker
 from heedful.learn.train import build_dataset, train_model

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.bench.runner import collect_choices
+from heedful.bench.run.runner import collect_choices
 from heedful.learn.config import DEFAULT_LEARN_CONFIG
 from heedful.learn.dataset import EstimatorPolicy, training_scenarios
 from heedful.learn.estimator import LearnedEstimator

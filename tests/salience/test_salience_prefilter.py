@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.bench.families import generate_family
 from heedful.bench.policies.salience_prefilter import salience_kept_sources
 from heedful.bench.policy import Observation, get_policy, suite_policy_names
+from heedful.bench.worlds.families import generate_family
 
 
 def _view_with_unrelated_source():  # type: ignore[no-untyped-def]

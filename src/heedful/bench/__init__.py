@@ -10,15 +10,6 @@ See ``docs/benchmark.md`` (how to run, writing a policy) and ``docs/metrics.md``
 from __future__ import annotations
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
-from heedful.bench.families import (
-    FAMILIES,
-    GENERATOR_VERSION,
-    Family,
-    family_names,
-    generate_family,
-    generate_suite,
-    get_family,
-)
 from heedful.bench.policy import (
     Observation,
     Policy,
@@ -27,7 +18,7 @@ from heedful.bench.policy import (
     policy_names,
     register_policy,
 )
-from heedful.bench.report import print_tables, render_html, write_report
+from heedful.bench.report.page import print_tables, render_html, write_report
 from heedful.bench.results import (
     RESULTS_FORMAT,
     FailureCode,
@@ -38,9 +29,19 @@ from heedful.bench.results import (
     load_results,
     write_results,
 )
-from heedful.bench.runner import collect_choices, run_benchmark
+from heedful.bench.run.runner import collect_choices, run_benchmark
+from heedful.bench.run.spec import RunSpec, run_spec
 from heedful.bench.seeds import Stream
 from heedful.bench.suite import RunOutput, run_to_folder
+from heedful.bench.worlds.families import (
+    FAMILIES,
+    GENERATOR_VERSION,
+    Family,
+    family_names,
+    generate_family,
+    generate_suite,
+    get_family,
+)
 
 __all__ = [
     "DEFAULT_CONFIG",
@@ -55,6 +56,7 @@ __all__ = [
     "PolicySpec",
     "Results",
     "RunOutput",
+    "RunSpec",
     "Stream",
     "TrialRecord",
     "Violation",
@@ -71,6 +73,7 @@ __all__ = [
     "register_policy",
     "render_html",
     "run_benchmark",
+    "run_spec",
     "run_to_folder",
     "write_report",
     "write_results",

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -142,12 +144,26 @@ def register_policy(name: str) -> Callable[[P], P]:
     return decorate
 
 
+#: Entry point group naming modules that register policies when imported (``voc-learned``
+#: arrives this way from ``heedful.learn``; another package's policies can too).
+POLICY_ENTRY_POINTS = "heedful.policies"
+
+
 def _load_builtins() -> None:
-    # Importing the package registers every module in heedful/bench/policies/ (see its __init__).
+    # Importing the package registers every module in heedful/bench/policies/ (see its __init__);
+    # the entry points register policies of packages above the bench.
     global _BUILTINS_LOADED
     if not _BUILTINS_LOADED:
-        importlib.import_module("heedful.bench.policies")
         _BUILTINS_LOADED = True
+        importlib.import_module("heedful.bench.policies")
+        for entry in entry_points(group=POLICY_ENTRY_POINTS):
+            try:
+                entry.load()
+            except Exception as exc:  # a broken plugin must not take the built-in policies down
+                warnings.warn(
+                    f"policies of entry point {entry.name!r} ({entry.value}) not loaded: {exc}",
+                    stacklevel=2,
+                )
 
 
 def policy_names() -> list[str]:

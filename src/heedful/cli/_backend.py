@@ -11,7 +11,7 @@ import typer
 from heedful.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
-    from heedful.bench.backend import Backend
+    from heedful.bench.run.backend import Backend
 
 BACKEND_HELP = "local (this machine, see --workers) or ray (Ray tasks; needs heedful\\[ray])."
 ADDRESS_HELP = (

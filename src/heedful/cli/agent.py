@@ -16,8 +16,8 @@ from heedful.extras import extra_hint
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from heedful.bench.agent_runner import AgentProgress
-    from heedful.bench.agent_suite import AgentRun
+    from heedful.bench.agents.runner import AgentProgress
+    from heedful.bench.agents.suite import AgentRun
 
 agent_app = typer.Typer(help="LLM agents under test: the scripted endpoint.", no_args_is_help=True)
 
@@ -52,9 +52,9 @@ def build_agent_run(
     """
     from pydantic import ValidationError
 
-    from heedful.bench.agent import AgentSettings
-    from heedful.bench.agent_runner import MODES
-    from heedful.bench.agent_suite import AgentRun
+    from heedful.bench.agents.contract import AgentSettings
+    from heedful.bench.agents.runner import MODES
+    from heedful.bench.agents.suite import AgentRun
 
     if model is None and base_url is None:
         return None

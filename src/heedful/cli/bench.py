@@ -36,18 +36,19 @@ def register(root: typer.Typer) -> None:
 
 def _print_results(results: object) -> None:
     """The inspection tables, the D/J tables and the calibration table of a run's results."""
-    from heedful.bench.report import print_tables
+    from heedful.bench.report.page import print_tables
     from heedful.bench.results import Results
 
     assert isinstance(results, Results)
-    if results.aggregates.rows or not results.kinds:
+    kind_rows = results.aggregates.kind_rows()
+    if results.aggregates.inspection_rows() or not kind_rows:
         print_tables(results)
-    if results.kinds:
-        from heedful.bench.kinds.run import print_kind_tables
+    if kind_rows:
+        from heedful.bench.report.kinds import print_kind_tables
 
-        print_kind_tables(results.kinds, console())
+        print_kind_tables(kind_rows, console())
     if results.calibration:
-        from heedful.bench.calibration_report import calibration_table
+        from heedful.bench.report.calibration import calibration_table
 
         console().print(calibration_table(results.calibration))
 
@@ -74,7 +75,7 @@ def bench_oracle(
     """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources."""
     import json
 
-    from heedful.bench.report import OracleRow, print_oracle
+    from heedful.bench.report.page import OracleRow, print_oracle
     from heedful.decision import adaptive_oracle, compile_problem, static_oracle
     from heedful.model import load_scenario_set
 
@@ -165,6 +166,7 @@ def bench_run(
     _one_blas_thread()
     from pathlib import Path
 
+    from heedful.bench.run.spec import run_spec
     from heedful.bench.suite import run_to_folder
 
     agent_run = build_agent_run(
@@ -184,8 +186,8 @@ def bench_run(
     )
 
     with open_backend(backend, address) as jobs:
-        output = run_to_folder(
-            scenario_paths=[Path(p) for p in scenarios] or None,
+        spec = run_spec(
+            scenario_paths=[Path(p) for p in scenarios],
             families=family,
             count=count,
             policies=policies,
@@ -195,12 +197,11 @@ def bench_run(
             holdout=Path(holdout) if holdout else None,
             out=Path(out) if out else None,
             condition=condition,
-            agent_run=agent_run,
             policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
             shift=shift,
             workers=workers,
-            backend=jobs,
         )
+        output = run_to_folder(spec, agent_run=agent_run, backend=jobs)
     _print_run(output)
 
 
@@ -219,9 +220,9 @@ def bench_report(
     """Print the ranked table of a results file and regenerate its report.html."""
     from pathlib import Path
 
-    from heedful.bench.report import write_report
+    from heedful.bench.report.page import write_report
+    from heedful.bench.report.table import markdown_scores
     from heedful.bench.results import load_results
-    from heedful.bench.table import markdown_scores
 
     path = Path(results)
     loaded = load_results(path)
@@ -247,7 +248,7 @@ def bench_ablations(
     """Run document 000 §21's ablation table; print each row's paired difference against voc."""
     from pathlib import Path
 
-    from heedful.bench.ablations import print_ablations, run_ablations
+    from heedful.bench.report.ablations import print_ablations, run_ablations
 
     output = run_ablations(
         families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None
@@ -275,8 +276,8 @@ def bench_plan(
 
     from rich.table import Table
 
-    from heedful.bench.plan import plan_comparisons
     from heedful.bench.results import load_results
+    from heedful.bench.score.plan import plan_comparisons
 
     loaded = load_results(Path(results))
     names = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
@@ -323,16 +324,16 @@ def run_default(
     from pathlib import Path
 
     from heedful.bench.config import DEFAULT_CONFIG
+    from heedful.bench.run.spec import run_spec
     from heedful.bench.suite import run_to_folder
 
     cfg = DEFAULT_CONFIG
-    _print_run(
-        run_to_folder(
-            families=",".join(cfg.suite_families),
-            count=cfg.suite_count,
-            trials=cfg.suite_trials,
-            seed=seed,
-            out=Path(out) if out else None,
-            workers=workers,
-        )
+    spec = run_spec(
+        families=",".join(cfg.suite_families),
+        count=cfg.suite_count,
+        trials=cfg.suite_trials,
+        seed=seed,
+        out=Path(out) if out else None,
+        workers=workers,
     )
+    _print_run(run_to_folder(spec))

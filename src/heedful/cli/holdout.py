@@ -34,8 +34,8 @@ def holdout_make(
     """Generate a hold-out set: seeds derived from the key, opaque ids, no seed written."""
     from pathlib import Path
 
-    from heedful.bench.families import parse_family_list
-    from heedful.bench.holdout import make_holdout
+    from heedful.bench.worlds.families import parse_family_list
+    from heedful.bench.worlds.holdout import make_holdout
 
     fams = [f.code for f in parse_family_list(family)]
     made = make_holdout(fams, count, Path(key_file), Path(out), shift=shift)

@@ -42,9 +42,9 @@ def learn_train(
     import sys
     from pathlib import Path
 
-    from heedful.bench.backend import local_backend
-    from heedful.bench.families import parse_family_list
     from heedful.bench.parallel import resolve_workers
+    from heedful.bench.run.backend import local_backend
+    from heedful.bench.worlds.families import parse_family_list
     from heedful.errors import InvalidArgumentError
     from heedful.learn.train import train_model
 

@@ -67,8 +67,8 @@ def scenario_generate(
 
     import yaml
 
-    from heedful.bench.families import generate_family
     from heedful.bench.seeds import Stream
+    from heedful.bench.worlds.families import generate_family
     from heedful.model import Condition, scenario_to_dict
 
     if holdout:
@@ -79,11 +79,11 @@ def scenario_generate(
         )
     stream = Stream.DEV
     cond = Condition.UNPROMPTED if unprompted else Condition.ANNOUNCED
-    from heedful.bench.kinds.suite import kind_code
+    from heedful.bench.run.kind_suite import kind_code
 
     code = kind_code(family)
     if code is not None:  # families D and J: switching / schedule scenarios
-        from heedful.bench.kinds.run import generate_kind_family
+        from heedful.bench.run.kinds import generate_kind_family
         from heedful.model.kinds_io import any_scenario_to_dict
 
         if unprompted:

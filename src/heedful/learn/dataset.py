@@ -37,11 +37,11 @@ import numpy as np
 
 from heedful import decision
 from heedful.attention import AttentionContext, Estimate, Estimator
-from heedful.bench.families import get_family
-from heedful.bench.families._worlds import DEFAULT_SHIFT
 from heedful.bench.policies.voc import ControllerPolicy
-from heedful.bench.runner import collect_choices
+from heedful.bench.run.runner import collect_choices
 from heedful.bench.seeds import name_key
+from heedful.bench.worlds.families import get_family
+from heedful.bench.worlds.families._worlds import DEFAULT_SHIFT
 from heedful.decision import OPTIMAL_TOLERANCE
 from heedful.errors import ProblemTooLargeError
 from heedful.learn.config import TRAIN_STREAM

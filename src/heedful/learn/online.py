@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from heedful.bench.policy import Observation, get_policy
-from heedful.bench.runner import collect_choices
+from heedful.bench.run.runner import collect_choices
 from heedful.learn.bandit import BanditEstimator, LinUCB
 from heedful.learn.config import BanditConfig
 from heedful.learn.dataset import EstimatorPolicy, OracleLabeler

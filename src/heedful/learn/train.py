@@ -25,9 +25,9 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from heedful.bench.backend import Backend, SerialBackend
-from heedful.bench.families import get_family
+from heedful.bench.run.backend import Backend, SerialBackend
 from heedful.bench.seeds import name_key
+from heedful.bench.worlds.families import get_family
 from heedful.errors import InvalidArgumentError
 from heedful.learn.config import DEFAULT_LEARN_CONFIG, TRAIN_STREAM, LearnConfig
 from heedful.learn.dataset import Dataset, collect_scenario, training_scenarios

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from heedful.attention import AttentionContext, Estimate, SelectorConfig
-from heedful.bench.runner import collect_choices
+from heedful.bench.run.runner import collect_choices
 from heedful.decision import UNINFORMATIVE_TOLERANCE
 from heedful.errors import ProblemTooLargeError
 from heedful.learn.dataset import EstimatorPolicy, OracleLabeler

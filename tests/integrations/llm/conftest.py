@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from heedful.bench.agent import AgentSettings
+from heedful.bench.agents.contract import AgentSettings
 from heedful.integrations.llm import ScriptedServer, serve_in_thread
 from heedful.model import Scenario, scenario_from_dict
 

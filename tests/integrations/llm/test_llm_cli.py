@@ -118,8 +118,8 @@ def test_agent_progress_line_fits_the_terminal_so_carriage_return_rewrites_it(
 
     from rich.console import Console
 
-    from heedful.bench.agent import CallStats
-    from heedful.bench.agent_runner import AgentProgress
+    from heedful.bench.agents.contract import CallStats
+    from heedful.bench.agents.runner import AgentProgress
     from heedful.cli.agent import _progress_printer, progress_line
 
     out = io.StringIO()
@@ -150,7 +150,7 @@ def test_a_holdout_run_with_an_agent_writes_no_prompt_into_the_project(
     """Red team: the response cache holds every request (the draw names the hold-out id, the
     messages hold its task, sources and tool results). Its default, `runs/llm-cache.sqlite`,
     lies in the working directory — often the project the agent can read next time."""
-    from heedful.bench.holdout import make_holdout
+    from heedful.bench.worlds.holdout import make_holdout
 
     heldout = tmp_path / "private" / "heldout"
     made = make_holdout(["B"], 2, tmp_path / "private" / "key", heldout, cwd=tmp_path / "x")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from heedful.bench.agent import AgentSettings
+from heedful.bench.agents.contract import AgentSettings
 from heedful.bench.views import policy_view
 from heedful.errors import InvalidArgumentError
 from heedful.integrations.llm import (

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from heedful.bench.agent import AgentConfig, get_agent
-from heedful.bench.agent_aggregate import agent_aggregates, stage_of
-from heedful.bench.agent_runner import run_agents_sync
+from heedful.bench.agents.aggregate import agent_aggregates, stage_of
+from heedful.bench.agents.contract import AgentConfig, get_agent
+from heedful.bench.agents.runner import run_agents_sync
 from heedful.bench.config import BenchConfig
 from heedful.bench.results import FailureCode, Stage, TrialRecord
 from heedful.integrations.llm import ScriptedServer

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from heedful.bench.families.unprompted import mentions_inspection
 from heedful.bench.views import policy_view
+from heedful.bench.worlds.families.unprompted import mentions_inspection
 from heedful.integrations.llm import prompt_template_hash, render_messages
 from heedful.integrations.llm.prompt import HEADINGS, view_payload
 from heedful.model import scenario_from_dict

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from heedful.bench.agent import get_agent
-from heedful.bench.agent_runner import AgentProgress, run_agents_sync
+from heedful.bench.agents.contract import get_agent
+from heedful.bench.agents.runner import AgentProgress, run_agents_sync
 from heedful.bench.config import BenchConfig
 from heedful.integrations.llm import ResponseCache
 from heedful.model import scenario_from_dict

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from heedful.bench.families import generate_family
-from heedful.bench.runner import run_benchmark
+from heedful.bench.run.runner import run_benchmark
+from heedful.bench.worlds.families import generate_family
 from heedful.engine import Engine
 from heedful.engine.memgraph import InMemoryGraph
 from heedful.model.goal import Goal, GoalPriority, GoalStatus

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from heedful.bench.agent import AgentSettings
-from heedful.bench.agent_suite import AgentRun
+from heedful.bench.agents.contract import AgentSettings
+from heedful.bench.agents.suite import AgentRun
 from heedful.bench.results import Results, TrialRecord, load_results
 from heedful.bench.suite import run_to_folder
 from heedful.cli import app
@@ -182,8 +182,8 @@ def test_a_failing_job_raises_its_own_error_and_results_keep_their_order(cluster
 
 def test_spans_recorded_in_ray_tasks_are_replayed_under_the_run_span(cluster: None) -> None:
     from heedful import tracing
-    from heedful.bench.families import generate_family
-    from heedful.bench.runner import run_benchmark
+    from heedful.bench.run.runner import run_benchmark
+    from heedful.bench.worlds.families import generate_family
     from heedful.span_relay import RecordingTracer
 
     recorder = RecordingTracer()

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from heedful.bench.kinds.policy import (
+from heedful.bench.kind_policy import (
     SchedulePolicy,
     SwitchingPolicy,
     register_schedule_policy,

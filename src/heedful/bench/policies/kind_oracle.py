@@ -10,13 +10,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from heedful.bench.kinds.policy import (
+from heedful.bench.kind_policy import (
     SchedulePolicy,
     SwitchingPolicy,
     register_schedule_policy,
     register_switching_policy,
 )
-from heedful.bench.kinds.trials import ScheduleCase, SwitchingCase
+from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
 from heedful.errors import InvalidArgumentError
 from heedful.model.schedule import ObligationView, ScheduleFrame
 from heedful.model.switching import (

@@ -37,7 +37,7 @@ from heedful.attention import (
     Stop,
 )
 from heedful.attention.generators import InterruptionGenerator
-from heedful.bench.kinds.policy import (
+from heedful.bench.kind_policy import (
     SchedulePolicy,
     SwitchingPolicy,
     register_schedule_policy,

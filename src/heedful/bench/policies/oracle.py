@@ -18,7 +18,7 @@ from heedful.errors import InvalidArgumentError
 from heedful.model import TaskView
 
 if TYPE_CHECKING:
-    from heedful.bench.scoring import ScenarioOracle
+    from heedful.bench.score.scoring import ScenarioOracle
 
 
 @final

@@ -30,9 +30,9 @@ import numpy as np
 
 from heedful.attention import Controller
 from heedful.attention.generators import Generator, StateSensitiveClaimGenerator
-from heedful.bench.families.unprompted import mentions_inspection
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import Observation, Policy, register_policy
+from heedful.bench.worlds.families.unprompted import mentions_inspection
 from heedful.model import TaskView
 
 __all__ = [

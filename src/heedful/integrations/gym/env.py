@@ -31,8 +31,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from heedful.bench.runner import decision_variables
-from heedful.bench.scoring import ScenarioOracle, TrialWorld
+from heedful.bench.run.runner import decision_variables
+from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.errors import InvalidArgumentError
 from heedful.model import Scenario
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from heedful.bench.agent import (
+from heedful.bench.agents.contract import (
     DEFAULT_AGENT_CONFIG,
     Agent,
     AgentConfig,
@@ -21,7 +21,7 @@ from heedful.bench.agent import (
     CallStats,
     register_agent,
 )
-from heedful.bench.agent_env import TrialEnv, tool_schema_hash
+from heedful.bench.agents.env import TrialEnv, tool_schema_hash
 from heedful.integrations.llm.client import ChatClient, EndpointError, endpoint_host
 from heedful.integrations.llm.prompt import (
     PROMPT_VERSION,

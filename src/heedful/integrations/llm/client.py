@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 
 import openai
 
-from heedful.bench.agent import AgentSettings, CallStats
+from heedful.bench.agents.contract import AgentSettings, CallStats
 from heedful.errors import HeedfulError, InvalidArgumentError
 from heedful.integrations.llm.cache import ResponseCache
 

@@ -1,6 +1,6 @@
 """Ray backend for ``heedful bench run`` and ``heedful learn train`` (the ``ray`` extra).
 
-The runner cuts a run into picklable jobs (see :mod:`heedful.bench.backend`); this adapter runs
+The runner cuts a run into picklable jobs (see :mod:`heedful.bench.run.backend`); this adapter runs
 them as Ray tasks on a cluster and hands the results back in order, so the results file is the
 one a local run of the same seed writes::
 

@@ -1,6 +1,6 @@
 """The Ray backend: a run's jobs as Ray tasks, results in input order.
 
-Jobs are what :mod:`heedful.bench.backend` defines: a picklable function and picklable items,
+Jobs are what :mod:`heedful.bench.run.backend` defines: a picklable function and picklable items,
 each result a function of its item alone. The function goes to the object store once; each item
 becomes one task. A job that raises raises here, as its own exception type (a
 :class:`~heedful.errors.HeedfulError` stays one clear line in the CLI).

@@ -1,0 +1,239 @@
+"""The contract of an agent under test (SPEC §5.1): an agent gets a view and tools, and decides.
+
+A programmatic :class:`~heedful.bench.Policy` only chooses inspections; the runner then acts
+Bayes-optimally for it. An **agent** also chooses the action, so every stage of the failure split
+(document 000 §13) can fail. The bench defines the contract here and scores it; the code that
+talks to a model lives in :mod:`heedful.integrations.llm` and registers its agents here.
+
+An agent is handed one :class:`~heedful.bench.agents.env.TrialEnv` per trial and drives it
+through its tools until ``decide`` (or it gives up); the environment records everything the
+scorer needs. Nothing in ``bench`` imports an HTTP client: the built-in agents are registered
+lazily, by module name, and a missing optional dependency is one clear error naming the extra
+to install (as inspect_ai's provider registry does).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from urllib.parse import urlparse
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.extras import extra_hint
+
+if TYPE_CHECKING:
+    from heedful.bench.agents.env import TrialEnv
+
+__all__ = [
+    "Agent",
+    "AgentConfig",
+    "AgentSettings",
+    "CallStats",
+    "agent_class",
+    "agent_names",
+    "get_agent",
+    "is_agent",
+    "register_agent",
+]
+
+
+class AgentConfig(BaseModel):
+    """Numbers of the agent protocol (SPEC §5.1; the issue's turn limit and validator).
+
+    Attributes:
+        max_turns: Model calls per trial; no ``decide`` by then flags the trial ``turn_limit``.
+        max_tool_calls_per_turn: Tool calls of one model turn that are executed; the rest get a
+            tool error (a model that floods calls cannot run the environment forever).
+        validator_max_age_s: Evidence age a state-sensitive belief needs in production mode
+            (document 000 §19, ``live_system_state``: 300 s).
+        validator_min_authority: Source authority that counts as authoritative for the validator.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    max_turns: int = Field(default=16, ge=1)
+    max_tool_calls_per_turn: int = Field(default=8, ge=1)
+    validator_max_age_s: float = Field(default=300.0, ge=0.0)
+    validator_min_authority: float = Field(default=0.9, ge=0.0, le=1.0)
+
+
+DEFAULT_AGENT_CONFIG = AgentConfig()
+
+
+class AgentSettings(BaseModel):
+    """Where and how an agent reaches its model (recorded in the manifest, never the key).
+
+    Attributes:
+        model: Model name as the endpoint knows it.
+        base_url: OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:11434/v1``.
+        api_key_env: Name of the environment variable holding the key (the key itself is read
+            when the client starts and never stored); ``None``: no key (local servers).
+        temperature: Sampling temperature.
+        seed: Sampling seed sent to the endpoint (``None``: not sent).
+        max_tokens: Completion tokens per call.
+        timeout_s: Timeout of one HTTP request.
+        retries: Retries of a call that got 429, a 5xx, a timeout or a dropped connection.
+        backoff_s: First retry delay; doubles each retry, capped by ``backoff_max_s``.
+        backoff_max_s: Longest retry delay.
+        cache: SQLite response cache file (``None``: no cache).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str
+    base_url: str
+    api_key_env: str | None = None
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    seed: int | None = 0
+    max_tokens: int = Field(default=1024, ge=1)
+    timeout_s: float = Field(default=60.0, gt=0.0)
+    retries: int = Field(default=4, ge=0)
+    backoff_s: float = Field(default=0.5, ge=0.0)
+    backoff_max_s: float = Field(default=20.0, ge=0.0)
+    cache: str | None = None
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        parsed = urlparse(value)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ValueError(f"{value!r} is not an http(s) URL such as http://127.0.0.1:11434/v1")
+        return value
+
+    def check_key(self) -> None:
+        """Fail now if a named key variable is unset (the key itself is read by the client).
+
+        Raises:
+            InvalidArgumentError: naming the variable.
+        """
+        if self.api_key_env is not None and not os.environ.get(self.api_key_env):
+            raise InvalidArgumentError(
+                f"--api-key-env: environment variable {self.api_key_env} is not set"
+            )
+
+
+@dataclass
+class CallStats:
+    """What one agent spent in one trial (the issue's usage record)."""
+
+    calls: int = 0
+    cached_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    errors: int = 0
+
+    def add(self, other: CallStats) -> None:
+        """Accumulate ``other`` into this record."""
+        self.calls += other.calls
+        self.cached_calls += other.cached_calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.latency_s += other.latency_s
+        self.errors += other.errors
+
+
+class Agent(ABC):
+    """An agent under test: plays one trial at a time through a :class:`TrialEnv`.
+
+    Attributes:
+        name: Registered name (set by :func:`register_agent`).
+        advised: The environment offers the controller's advice (tool ``attention_next``).
+    """
+
+    name: ClassVar[str] = ""
+    advised: ClassVar[bool] = False
+
+    @abstractmethod
+    async def play(self, env: TrialEnv) -> CallStats:
+        """Drive ``env`` until it is done (or give up); return what the trial cost.
+
+        Must never raise for anything a model does: a bad response is recorded on the
+        environment with :meth:`TrialEnv.flag` and the trial ends.
+        """
+
+    def describe(self) -> dict[str, Any]:
+        """Manifest fields of this agent (model, endpoint host, sampling, hashes; no secret)."""
+        return {"name": self.name}
+
+    async def aclose(self) -> None:
+        """Release connections and files (called once after the run)."""
+        return None
+
+
+_AGENTS: dict[str, type[Agent]] = {}
+#: Built-in agents and the module that registers them (imported on first use).
+_LAZY: dict[str, tuple[str, str]] = {
+    "llm": ("heedful.integrations.llm.agent", "llm"),
+    "llm-advised": ("heedful.integrations.llm.agent", "llm"),
+}
+
+A = TypeVar("A", bound=type[Agent])
+
+
+def register_agent(name: str) -> Callable[[A], A]:
+    """Class decorator: register an :class:`Agent` subclass under ``name``."""
+
+    def decorate(cls: A) -> A:
+        existing = _AGENTS.get(name)
+        if existing is not None and existing.__qualname__ != cls.__qualname__:
+            raise ValueError(f"agent name {name!r} is already registered to {existing.__name__}")
+        cls.name = name
+        _AGENTS[name] = cls
+        return cls
+
+    return decorate
+
+
+def is_agent(name: str) -> bool:
+    """Whether ``name`` is an agent (registered or built in), not a programmatic policy."""
+    return name in _AGENTS or name in _LAZY
+
+
+def agent_names() -> list[str]:
+    """Every agent name, sorted (the built-in ones even when their extra is not installed)."""
+    return sorted(set(_AGENTS) | set(_LAZY))
+
+
+def agent_class(name: str) -> type[Agent]:
+    """Return the class of agent ``name``, importing its module on first use.
+
+    Raises:
+        UnknownNameError: no such agent.
+        InvalidArgumentError: its optional dependency is missing (names the extra to install).
+    """
+    if name not in _AGENTS and name in _LAZY:
+        module, extra = _LAZY[name]
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise InvalidArgumentError(
+                f"agent {name!r} needs the `{extra}` extra ({exc.name or exc} is not installed): "
+                f"{extra_hint(extra)}"
+            ) from None
+    try:
+        return _AGENTS[name]
+    except KeyError:
+        raise UnknownNameError(
+            f"unknown agent {name!r}; known agents: {', '.join(agent_names())}"
+        ) from None
+
+
+def get_agent(name: str, settings: AgentSettings, config: AgentConfig | None = None) -> Agent:
+    """Build agent ``name`` talking to the endpoint of ``settings``."""
+    cls = agent_class(name)
+    try:
+        return cls(settings, config or DEFAULT_AGENT_CONFIG)  # type: ignore[call-arg]
+    except TypeError as exc:
+        raise InvalidArgumentError(f"agent {name!r}: {exc}") from None
+
+
+def stats_dict(stats: CallStats) -> Mapping[str, float]:
+    """The usage record as plain numbers (for tables and JSON)."""
+    return dict(vars(stats))

@@ -1,0 +1,461 @@
+"""The per-trial tool environment of an agent under test (SPEC §5.1).
+
+The environment owns the rules; the agent only calls tools:
+
+* ``inspect_source(source_id)`` (adaptive condition): one observation at a time;
+* ``plan_inspections(source_ids)`` (static condition): every observation at once, called once;
+* ``decide(action, beliefs)``: ends the trial;
+* ``attention_next()`` (advised agents only): the controller's next recommendation.
+
+Every id is a JSON-schema ``enum``, so a conforming model cannot invent one. A call that breaks
+the protocol (over budget, unknown id, repeated source, malformed arguments, unknown tool) gets a
+tool error the model can read and flags the trial (``protocol_error``, first reason wins) — it
+never raises. In **production** mode the claim validator (document 000 §19) checks ``decide``:
+a state-sensitive belief without fresh authoritative evidence is refused, the validator reads the
+authoritative source itself, and that read is recorded as *forced*, never as spontaneous.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+from heedful.attention.context import SourceInfo
+from heedful.attention.validator import (
+    ClaimPolicy,
+    ClaimValidator,
+    EvidenceRecord,
+    Requirement,
+    ValidatorMode,
+)
+from heedful.bench.agents.advice import Advisor
+from heedful.bench.agents.contract import DEFAULT_AGENT_CONFIG, AgentConfig
+from heedful.bench.policy import Observation
+from heedful.bench.results import Violation
+from heedful.model import TaskView, Volatility
+
+__all__ = ["Mode", "ToolReply", "ToolSpec", "Transcript", "TrialEnv", "render_observation"]
+
+Mode = Literal["attention", "production"]
+_CLAIM_TYPE = "live_system_state"
+_NOW = datetime(2026, 1, 1, tzinfo=UTC)
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its name, what it does, and the JSON Schema of its arguments."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+    def as_openai(self) -> dict[str, Any]:
+        """The tool in the OpenAI ``tools`` format (plain data; no client involved)."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class ToolReply:
+    """What the environment answers to one tool call."""
+
+    text: str
+    error: bool = False
+
+
+@dataclass
+class Transcript:
+    """Everything the scorer needs from one trial (maps onto the bench's ``TrialOutcome``)."""
+
+    history: list[Observation] = field(default_factory=list)
+    forced: list[Observation] = field(default_factory=list)
+    action: str | None = None
+    beliefs: dict[str, str] | None = None
+    violation: Violation | None = None
+    protocol_error: str | None = None
+    validator_blocked: bool = False
+    tool_errors: int = 0
+
+
+def render_observation(label: str, template: str | None, obs: Observation) -> str:
+    """The observation text of one inspection: the PRIVATE ``render`` template filled with the
+    drawn report, or ``"<label>: <variable> = <value>"`` when the scenario has none."""
+    values = obs.values or {}
+    if template:
+        return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+    if not values:
+        return f"{label}: nothing relevant reported"
+    return "; ".join(f"{label}: {var} = {val}" for var, val in values.items())
+
+
+def _enum(values: Sequence[str]) -> dict[str, Any]:
+    return {"type": "string", "enum": list(values)}
+
+
+class TrialEnv:
+    """One trial's tools and rules (see the module docstring).
+
+    Args:
+        view: The task view the agent sees (no id, family or condition; in the announced
+            condition its task states the budget).
+        reveal: The real observation of a source in this trial's world (evaluator side).
+        renders: Source id → PRIVATE render template (or ``None``); used only to word results.
+        adaptive: One inspection at a time (else: one plan, all results at once).
+        mode: ``attention`` (validator off) or ``production`` (validator blocks ``decide``).
+        advisor: The controller running on the same view (``llm-advised``), or ``None``.
+        config: Protocol numbers.
+        draw: Names the trial for a response cache (evaluator side; never shown to the agent).
+    """
+
+    def __init__(
+        self,
+        view: TaskView,
+        reveal: Callable[[str], Observation],
+        renders: Mapping[str, str | None],
+        *,
+        adaptive: bool,
+        mode: Mode = "attention",
+        advisor: Advisor | None = None,
+        config: AgentConfig = DEFAULT_AGENT_CONFIG,
+        draw: str = "",
+    ) -> None:
+        self.view = view
+        self.draw = draw
+        self.adaptive = adaptive
+        self.mode: Mode = mode
+        self.advisor = advisor
+        self.config = config
+        self.transcript = Transcript()
+        self.done = False
+        self._reveal = reveal
+        self._renders = dict(renders)
+        self._planned = False
+        self._decision_vars = [
+            v
+            for v in view.variables
+            if any(v in rule.when for a in view.actions.values() for rule in a.utility)
+        ]
+        self.tools = self._tool_specs()
+        self._handlers: dict[str, Callable[[dict[str, Any]], ToolReply]] = {
+            "inspect_source": self._inspect,
+            "plan_inspections": self._plan,
+            "decide": self._decide,
+            "attention_next": self._advice,
+        }
+
+    # -- tool schemas ---------------------------------------------------------------------
+
+    def _tool_specs(self) -> tuple[ToolSpec, ...]:
+        ids = list(self.view.source_ids)
+        specs: list[ToolSpec] = []
+        if self.adaptive:
+            specs.append(
+                ToolSpec(
+                    "inspect_source",
+                    "Inspect one source and read what it reports now.",
+                    {
+                        "type": "object",
+                        "properties": {"source_id": _enum(ids)},
+                        "required": ["source_id"],
+                        "additionalProperties": False,
+                    },
+                )
+            )
+        else:
+            specs.append(
+                ToolSpec(
+                    "plan_inspections",
+                    "Inspect a set of sources at once (one call only); returns every report.",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "source_ids": {
+                                "type": "array",
+                                "items": _enum(ids),
+                                "maxItems": self.view.budget,
+                                "uniqueItems": True,
+                            }
+                        },
+                        "required": ["source_ids"],
+                        "additionalProperties": False,
+                    },
+                )
+            )
+        beliefs = {
+            name: _enum(var.domain)
+            for name, var in self.view.variables.items()
+            if name in self._decision_vars
+        }
+        specs.append(
+            ToolSpec(
+                "decide",
+                "Take the final action and state what you believe about each variable.",
+                {
+                    "type": "object",
+                    "properties": {
+                        "action": _enum(list(self.view.actions)),
+                        "beliefs": {
+                            "type": "object",
+                            "properties": beliefs,
+                            "additionalProperties": False,
+                        },
+                    },
+                    "required": ["action", "beliefs"],
+                    "additionalProperties": False,
+                },
+            )
+        )
+        if self.advisor is not None:
+            specs.append(
+                ToolSpec(
+                    "attention_next",
+                    "Ask the attention controller which computation is worth doing next.",
+                    {"type": "object", "properties": {}, "additionalProperties": False},
+                )
+            )
+        return tuple(specs)
+
+    # -- dispatch ---------------------------------------------------------------------------
+
+    def flag(self, reason: str, violation: Violation | None = None) -> None:
+        """Record a protocol error on the trial (the first reason is kept)."""
+        if self.transcript.protocol_error is None:
+            self.transcript.protocol_error = reason
+        if violation is not None and self.transcript.violation is None:
+            self.transcript.violation = violation
+
+    def _error(self, text: str, reason: str, violation: Violation | None = None) -> ToolReply:
+        self.transcript.tool_errors += 1
+        self.flag(reason, violation)
+        return ToolReply(f"error: {text}", error=True)
+
+    def call(self, name: str, arguments: str | Mapping[str, Any] | None) -> ToolReply:
+        """Execute one tool call; never raises for anything the agent sends."""
+        if self.done:
+            return self._error("the trial is over: decide was already accepted", "call_after_end")
+        handler = self._handlers.get(name)
+        if handler is None or name not in {t.name for t in self.tools}:
+            known = ", ".join(t.name for t in self.tools)
+            return self._error(f"unknown tool {name!r}; tools: {known}", "unknown_tool")
+        if isinstance(arguments, str):
+            try:
+                args = json.loads(arguments) if arguments.strip() else {}
+            except json.JSONDecodeError as exc:
+                return self._error(
+                    f"arguments of {name} are not valid JSON ({exc.msg})", "malformed_arguments"
+                )
+        else:
+            args = dict(arguments or {})
+        if not isinstance(args, dict):
+            return self._error(f"arguments of {name} must be an object", "malformed_arguments")
+        return handler(args)
+
+    # -- tools ------------------------------------------------------------------------------
+
+    def _read(self, sid: str) -> tuple[Observation, str]:
+        obs = self._reveal(sid)
+        label = self.view.source(sid).label or sid
+        if obs.failed:
+            return obs, f"inspection of {sid} failed: the source returned nothing"
+        return obs, render_observation(label, self._renders.get(sid), obs)
+
+    def _check_id(self, sid: Any, tool: str) -> ToolReply | None:
+        if not isinstance(sid, str) or sid not in self.view.source_ids:
+            return self._error(
+                f"{tool}: unknown source id {sid!r}", "unknown_source", Violation.UNKNOWN_SOURCE
+            )
+        if any(o.source_id == sid for o in self.transcript.history):
+            return self._error(
+                f"{tool}: {sid} was already inspected", "repeated_source", Violation.REPEATED_SOURCE
+            )
+        return None
+
+    def _inspect(self, args: dict[str, Any]) -> ToolReply:
+        if set(args) != {"source_id"}:
+            return self._error("inspect_source takes exactly {source_id}", "malformed_arguments")
+        sid = args["source_id"]
+        if (bad := self._check_id(sid, "inspect_source")) is not None:
+            return bad
+        if len(self.transcript.history) >= self.view.budget:
+            return self._error(
+                f"inspection budget of {self.view.budget} is used up",
+                "over_budget",
+                Violation.OVER_BUDGET,
+            )
+        obs, text = self._read(sid)
+        self.transcript.history.append(obs)
+        return ToolReply(text, error=obs.failed)
+
+    def _plan(self, args: dict[str, Any]) -> ToolReply:
+        ids = args.get("source_ids")
+        if set(args) != {"source_ids"} or not isinstance(ids, list):
+            return self._error("plan_inspections takes {source_ids: [...]}", "malformed_arguments")
+        if self._planned:
+            return self._error("plan_inspections may be called once", "repeated_plan")
+        if len(ids) > self.view.budget:
+            return self._error(
+                f"{len(ids)} sources asked, the budget is {self.view.budget}",
+                "over_budget",
+                Violation.OVER_BUDGET,
+            )
+        if len(set(map(str, ids))) != len(ids):
+            return self._error(
+                "a source is listed twice", "repeated_source", Violation.REPEATED_SOURCE
+            )
+        for sid in ids:
+            if (bad := self._check_id(sid, "plan_inspections")) is not None:
+                return bad
+        self._planned = True
+        lines = []
+        for sid in ids:
+            obs, text = self._read(sid)
+            self.transcript.history.append(obs)
+            lines.append(f"[{sid}] {text}")
+        return ToolReply("\n".join(lines) if lines else "no source inspected")
+
+    def _advice(self, args: dict[str, Any]) -> ToolReply:
+        assert self.advisor is not None
+        if args:
+            return self._error("attention_next takes no arguments", "malformed_arguments")
+        return ToolReply(self.advisor.advise(self.transcript.history, adaptive=self.adaptive))
+
+    def _decide(self, args: dict[str, Any]) -> ToolReply:
+        action, beliefs = args.get("action"), args.get("beliefs", {})
+        if not set(args) <= {"action", "beliefs"} or action not in self.view.actions:
+            return self._error(
+                f"decide: action must be one of {', '.join(self.view.actions)}, got {action!r}",
+                "malformed_arguments",
+            )
+        if not isinstance(beliefs, dict):
+            return self._error("decide: beliefs must be an object", "malformed_arguments")
+        stated: dict[str, str] = {}
+        for var, value in beliefs.items():
+            domain = self.view.variables.get(var)
+            if domain is None or str(value) not in domain.domain:
+                return self._error(
+                    f"decide: belief {var}={value!r} is not a variable and a value of its domain",
+                    "malformed_arguments",
+                )
+            stated[str(var)] = str(value)
+        if self.mode == "production" and (refusal := self._validate()) is not None:
+            return refusal
+        self.transcript.action = str(action)
+        self.transcript.beliefs = stated
+        self.done = True
+        return ToolReply(f"decision recorded: {action}")
+
+    # -- production validator (document 000 §19) --------------------------------------------
+
+    def _state_variables(self) -> list[str]:
+        """Believed, non-immutable decision variables: the claims the decision rests on (the
+        same definition as the unprompted metrics, docs/metrics.md)."""
+        believed = {b.variable for b in self.view.beliefs}
+        return [
+            v
+            for v in self._decision_vars
+            if v in believed and self.view.variables[v].volatility is not Volatility.IMMUTABLE
+        ]
+
+    def _validate(self) -> ToolReply | None:
+        """Refuse ``decide`` when a state-sensitive belief lacks fresh authoritative evidence;
+        the validator then reads the best authoritative source itself (a *forced* read)."""
+        policy = ClaimPolicy(
+            requires=(Requirement.FRESH_AUTHORITATIVE,),
+            max_age_s=self.config.validator_max_age_s,
+            min_authority=self.config.validator_min_authority,
+        )
+        validator = ClaimValidator({_CLAIM_TYPE: policy}, mode=ValidatorMode.PRODUCTION)
+        sources = {
+            s.id: SourceInfo(
+                s.id, reports=s.reports, default_authority=s.authority, age_s=s.age_s, kind=s.kind
+            )
+            for s in self.view.sources
+        }
+        read = self.transcript.history + self.transcript.forced
+        evidence = [
+            EvidenceRecord(
+                id=f"inspection-{i}",
+                claim_id=var,
+                source_id=o.source_id,
+                observed_at=_NOW - timedelta(seconds=self.view.source(o.source_id).age_s),
+                value=(o.values or {}).get(var),
+                succeeded=not o.failed,
+                forced=o in self.transcript.forced,
+            )
+            for i, o in enumerate(read)
+            for var in self.view.source(o.source_id).reports
+        ]
+        done = {o.source_id for o in read}
+        missing: list[str] = []
+        forced_text: list[str] = []
+        for var in self._state_variables():
+            verdict = validator.check(var, _CLAIM_TYPE, evidence, sources, _NOW)
+            if not verdict.blocked:
+                continue
+            todo = [sid for sid in verdict.required_sources if sid not in done]
+            if not todo:
+                continue  # every authoritative source was read: the validator can do no more
+            sid = todo[0]
+            obs, text = self._read(sid)
+            self.transcript.forced.append(obs)
+            done.add(sid)
+            missing.append(f"{var} (needs a fresh read of {', '.join(verdict.required_sources)})")
+            forced_text.append(f"[{sid}] {text}")
+        if not missing:
+            return None
+        self.transcript.validator_blocked = True
+        self.transcript.tool_errors += 1
+        return ToolReply(
+            "error: decide refused by the claim validator: no fresh authoritative evidence for "
+            + "; ".join(missing)
+            + ". The validator read it for you:\n"
+            + "\n".join(forced_text)
+            + "\nCall decide again.",
+            error=True,
+        )
+
+
+def tool_schema_hash() -> str:
+    """SHA-256 of the tool schemas on a canonical two-source view, in every condition and with
+    the advice tool (the freeze protocol, document 000 §22.2: a schema change changes it)."""
+    from heedful.bench.manifest import canonical_hash
+    from heedful.model.scenario import ActionView, SourceView, UtilityRule, VariableView
+
+    view = TaskView(
+        budget=1,
+        sources=(SourceView(id="a", reports=("x",)), SourceView(id="b")),
+        variables={"x": VariableView(domain=("a", "b"))},
+        actions={
+            "act": ActionView(
+                utility=(UtilityRule(when={"x": "a"}, value=1.0), UtilityRule(value=0.0))
+            ),
+            "wait": ActionView(utility=(UtilityRule(value=0.5),)),
+        },
+    )
+
+    class _NoAdvice:
+        def advise(self, history: Sequence[Observation], *, adaptive: bool) -> str:
+            return ""
+
+    specs = []
+    for adaptive in (True, False):
+        env = TrialEnv(
+            view,
+            lambda sid: Observation(sid),
+            {},
+            adaptive=adaptive,
+            advisor=_NoAdvice(),  # type: ignore[arg-type]
+        )
+        specs += [t.as_openai() for t in env.tools]
+    return canonical_hash(specs)

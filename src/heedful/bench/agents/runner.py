@@ -1,0 +1,297 @@
+"""The agent runner: agents × scenarios × trials (× modes), concurrently, scored like policies.
+
+Each trial gets the world the policy runner draws for the same (scenario, trial) — the same
+root seed and streams — so an agent's records pair with every programmatic policy's, and the
+attention-mode and production-mode trials of one agent pair with each other (same world, same
+source outcomes). Trials run as asyncio tasks, at most ``concurrency`` at once; a progress
+callback hears after every trial how many calls, tokens and errors the run has spent.
+
+Scoring is the bench's :func:`~heedful.bench.score.scoring.score_trial` on the agent's own action,
+beliefs, spontaneous and forced reads: every stage of document 000 §13 can fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from heedful.bench.agents.advice import Advisor
+from heedful.bench.agents.contract import Agent, AgentConfig, AgentSettings, CallStats, get_agent
+from heedful.bench.agents.env import Mode, TrialEnv
+from heedful.bench.agents.outcome import score_agent_trial
+from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
+from heedful.bench.results import TrialRecord
+from heedful.bench.run.backend import Backend
+from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
+from heedful.bench.seeds import Stream, generator, name_key
+from heedful.bench.views import policy_view
+from heedful.errors import InvalidArgumentError
+from heedful.model import Condition, Scenario
+
+__all__ = [
+    "MODES",
+    "AgentProgress",
+    "AgentTrialTask",
+    "modes_of",
+    "run_agents",
+    "run_agents_on",
+    "run_agents_sync",
+]
+
+#: ``--mode`` values.
+MODES = ("attention", "production", "both")
+
+
+def modes_of(mode: str) -> tuple[Mode, ...]:
+    """The validator modes a ``--mode`` value runs."""
+    if mode == "both":
+        return ("attention", "production")
+    if mode in ("attention", "production"):
+        return (mode,)  # type: ignore[return-value]
+    raise InvalidArgumentError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+
+
+@dataclass
+class AgentProgress:
+    """Running totals of an agent run (what the progress bar shows)."""
+
+    total: int
+    done: int = 0
+    flagged: int = 0
+    usage: CallStats | None = None
+
+    def __post_init__(self) -> None:
+        if self.usage is None:
+            self.usage = CallStats()
+
+
+@dataclass(frozen=True)
+class _Job:
+    index: int
+    scenario: Scenario
+    oracle: ScenarioOracle
+    key: int
+    trial: int
+    agent: Agent
+    mode: Mode
+
+
+async def run_agents(
+    scenarios: Sequence[Scenario],
+    agents: Sequence[Agent],
+    *,
+    trials: int,
+    seed: int,
+    adaptive: bool = False,
+    mode: str = "attention",
+    concurrency: int = 8,
+    config: BenchConfig = DEFAULT_CONFIG,
+    agent_config: AgentConfig | None = None,
+    world_keys: Sequence[int] | None = None,
+    initiation: bool = False,
+    on_progress: Callable[[AgentProgress], None] | None = None,
+    oracles: Sequence[ScenarioOracle] | None = None,
+) -> list[TrialRecord]:
+    """Run every agent on every scenario ``trials`` times in each mode; return the records.
+
+    Records come back in a fixed order (scenario, trial, agent, mode) whatever order the trials
+    finished in, so a rerun from the cache writes the same file. ``oracles`` (one per scenario)
+    saves preparing them again when the caller already has them.
+
+    Raises:
+        InvalidArgumentError: bad trial count, seed, concurrency or mode.
+    """
+    if trials < 1:
+        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
+    if concurrency < 1:
+        raise InvalidArgumentError(f"--concurrency must be at least 1, got {concurrency}")
+    if world_keys is not None and len(world_keys) != len(scenarios):
+        raise InvalidArgumentError("world_keys needs one key per scenario")
+    if oracles is not None and len(oracles) != len(scenarios):
+        raise InvalidArgumentError("oracles needs one oracle per scenario")
+    modes = modes_of(mode)
+    jobs: list[_Job] = []
+    for si, scenario in enumerate(scenarios):
+        oracle = (
+            oracles[si]
+            if oracles is not None
+            else ScenarioOracle.prepare(scenario, adaptive=adaptive)
+        )
+        key = si if world_keys is None else world_keys[si]
+        for trial in range(trials):
+            for agent in agents:
+                for m in modes:
+                    jobs.append(_Job(len(jobs), scenario, oracle, key, trial, agent, m))
+    progress = AgentProgress(total=len(jobs))
+    gate = asyncio.Semaphore(concurrency)
+    records: list[TrialRecord | None] = [None] * len(jobs)
+
+    async def run(job: _Job) -> None:
+        async with gate:
+            rec, stats = await _play(job, seed, adaptive, config, agent_config, initiation)
+        records[job.index] = rec
+        progress.done += 1
+        progress.flagged += rec.protocol_error is not None
+        assert progress.usage is not None
+        progress.usage.add(stats)
+        if on_progress is not None:
+            on_progress(progress)
+
+    await asyncio.gather(*(run(j) for j in jobs))
+    return [r for r in records if r is not None]
+
+
+async def _play(
+    job: _Job,
+    seed: int,
+    adaptive: bool,
+    config: BenchConfig,
+    agent_config: AgentConfig | None,
+    initiation: bool,
+) -> tuple[TrialRecord, CallStats]:
+    scenario, agent = job.scenario, job.agent
+    world = TrialWorld.draw(job.oracle, generator(seed, Stream.TRIALS, job.key, job.trial))
+    view = policy_view(scenario)
+    advisor = None
+    if agent.advised:
+        rng = generator(seed, Stream.POLICY, job.key, job.trial, name_key(agent.name))
+        advisor = Advisor(view, rng)
+    env = TrialEnv(
+        view,
+        world.observation,
+        {sid: t.render for sid, t in scenario.truth.sources.items()},
+        adaptive=adaptive,
+        mode=job.mode,
+        advisor=advisor,
+        # Both modes of a trial share the draw: they ask the same questions until the validator
+        # steps in, and then get the same answers (paired samples).
+        draw=f"{scenario.id}#{job.trial}",
+        **({"config": agent_config} if agent_config is not None else {}),
+    )
+    stats = await agent.play(env)
+    measure = initiation or scenario.view.condition is Condition.UNPROMPTED
+    record = score_agent_trial(
+        scenario,
+        job.oracle,
+        world,
+        agent=agent.name,
+        trial=job.trial,
+        adaptive=adaptive,
+        transcript=env.transcript,
+        stats=stats,
+        config=config,
+        initiation=measure,
+        mode=job.mode,
+    )
+    return record, stats
+
+
+def run_agents_sync(
+    scenarios: Sequence[Scenario], agents: Sequence[Agent], **kwargs: object
+) -> list[TrialRecord]:
+    """:func:`run_agents` from synchronous code, on its own event loop; the agents are closed
+    at the end (their connections belong to that loop)."""
+
+    async def run() -> list[TrialRecord]:
+        try:
+            return await run_agents(scenarios, agents, **kwargs)  # type: ignore[arg-type]
+        finally:
+            for agent in agents:
+                await agent.aclose()
+
+    return asyncio.run(run())
+
+
+#: One agent trial as a job: (scenario, world key, trial, agent name, mode).
+AgentTrial = tuple[Scenario, int, int, str, Mode]
+
+
+@dataclass(frozen=True)
+class AgentTrialTask:
+    """One agent trial: the picklable job a :class:`~heedful.bench.run.backend.Backend` runs.
+
+    The agent is built where the task runs (its client, cache file and key variable are read
+    there) and closed after the trial; the scenario's oracle is prepared there too. The record is
+    the one :func:`run_agents` writes for the same trial.
+    """
+
+    settings: AgentSettings
+    agent_config: AgentConfig | None
+    seed: int
+    adaptive: bool
+    config: BenchConfig
+    initiation: bool
+
+    def __call__(self, item: AgentTrial) -> tuple[TrialRecord, CallStats]:
+        scenario, key, trial, name, mode = item
+        oracle = ScenarioOracle.prepare(scenario, adaptive=self.adaptive)
+        agent = get_agent(name, self.settings, self.agent_config)
+        job = _Job(0, scenario, oracle, key, trial, agent, mode)
+
+        async def play() -> tuple[TrialRecord, CallStats]:
+            try:
+                return await _play(
+                    job, self.seed, self.adaptive, self.config, self.agent_config, self.initiation
+                )
+            finally:
+                await agent.aclose()
+
+        return asyncio.run(play())
+
+
+def run_agents_on(
+    backend: Backend,
+    scenarios: Sequence[Scenario],
+    agent_names: Sequence[str],
+    settings: AgentSettings,
+    *,
+    trials: int,
+    seed: int,
+    adaptive: bool = False,
+    mode: str = "attention",
+    concurrency: int = 8,
+    config: BenchConfig = DEFAULT_CONFIG,
+    agent_config: AgentConfig | None = None,
+    world_keys: Sequence[int] | None = None,
+    initiation: bool = False,
+    on_progress: Callable[[AgentProgress], None] | None = None,
+) -> list[TrialRecord]:
+    """:func:`run_agents` with each trial a job of ``backend`` (e.g. a Ray task).
+
+    At most ``concurrency`` trials are in flight at once across the whole backend: the limit
+    of the one endpoint the agents share. Records come back in :func:`run_agents`' order.
+
+    Raises:
+        InvalidArgumentError: bad trial count, seed, concurrency or mode.
+    """
+    if trials < 1:
+        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
+    if concurrency < 1:
+        raise InvalidArgumentError(f"--concurrency must be at least 1, got {concurrency}")
+    if world_keys is not None and len(world_keys) != len(scenarios):
+        raise InvalidArgumentError("world_keys needs one key per scenario")
+    modes = modes_of(mode)
+    items: list[AgentTrial] = [
+        (scenario, si if world_keys is None else world_keys[si], trial, name, m)
+        for si, scenario in enumerate(scenarios)
+        for trial in range(trials)
+        for name in agent_names
+        for m in modes
+    ]
+    if settings.cache is not None:
+        # Jobs may run in another working directory: they get the cache file's absolute path.
+        settings = settings.model_copy(update={"cache": str(Path(settings.cache).resolve())})
+    task = AgentTrialTask(settings, agent_config, seed, adaptive, config, initiation)
+    progress = AgentProgress(total=len(items))
+    records: list[TrialRecord] = []
+    for rec, stats in backend.map(task, items, in_flight=concurrency):
+        records.append(rec)
+        progress.done += 1
+        progress.flagged += rec.protocol_error is not None
+        assert progress.usage is not None
+        progress.usage.add(stats)
+        if on_progress is not None:
+            on_progress(progress)
+    return records

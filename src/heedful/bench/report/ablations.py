@@ -1,0 +1,177 @@
+"""Document 000 §21's ablation table as named policies, run on a family set, each row reported as
+its paired score difference against full VOC (``voc``) with a bootstrap interval.
+
+Rows that need an LLM (or a learned policy) are listed with the reason instead of a number.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.padding import Padding
+from rich.text import Text
+
+from heedful.bench.report.layout import terminal_table
+from heedful.bench.results import ALL_FAMILIES, Results
+from heedful.bench.stats import PairedDiff
+from heedful.bench.suite import RunOutput, run_to_folder
+
+__all__ = ["ABLATIONS", "Ablation", "ablation_differences", "print_ablations", "run_ablations"]
+
+REFERENCE = "voc"
+
+
+@dataclass(frozen=True)
+class Ablation:
+    """One row of the table: the §21 condition, the policy that runs it, or why it cannot run."""
+
+    condition: str
+    policy: str | None
+    needs: str = ""
+
+
+ABLATIONS: tuple[Ablation, ...] = (
+    Ablation("Current Piper", None, "an LLM agent (issue: LLM agents under test)"),
+    Ablation('Prompt only: "inspect important evidence"', None, "an LLM agent"),
+    Ablation("Random candidate selection", "random"),
+    Ablation("Recency heuristic", "recency"),
+    Ablation("Urgency heuristic", "urgency-first"),
+    Ablation("Loudness (keyword urgency)", "loudness"),
+    Ablation("Goal relevance only", "goal-only"),
+    Ablation("Risk only", "risk-only"),
+    Ablation("Staleness only", "staleness-only"),
+    Ablation("Heuristic VOC controller (= full controller, validator disabled)", REFERENCE),
+    Ablation("VOC minus staleness", "voc-no-staleness"),
+    Ablation("VOC minus source authority", "voc-no-authority"),
+    Ablation("VOC minus switching cost", "voc-no-switch-cost"),
+    Ablation("VOC minus hysteresis (§11.4)", "voc-no-hysteresis"),
+    Ablation("VOC minus aging and minimum service (§11.5)", "voc-no-aging"),
+    Ablation("VOC minus goal relevance", "voc-no-goal"),
+    Ablation("VOC minus cost term", "voc-no-cost"),
+    Ablation("Forced authoritative read (upper-bound diagnostic)", "forced-authoritative"),
+    Ablation(
+        "Full controller + validator (production)",
+        None,
+        "an agent that asserts claims for the validator to block (LLM agents; the unprompted "
+        "condition's voc-guarded covers the guard)",
+    ),
+    Ablation("Learned ranker / bandit", None, "the learn part's trained policies"),
+    Ablation("Oracle (reference)", "oracle"),
+)
+
+
+def run_ablations(
+    *,
+    families: str = "G,B,D,J",
+    count: int = 20,
+    trials: int = 5,
+    seed: int = 0,
+    out: Path | None = None,
+    progress: bool | None = None,
+) -> RunOutput:
+    """Run every runnable row of the table on the families (one run folder, as ``bench run``)."""
+    names = [a.policy for a in ABLATIONS if a.policy is not None]
+    return run_to_folder(
+        families=families,
+        count=count,
+        policies=",".join(names),
+        trials=trials,
+        seed=seed,
+        out=out,
+        progress=progress,
+    )
+
+
+def ablation_differences(results: Results) -> dict[str, dict[str, PairedDiff | None]]:
+    """Policy → group → paired score difference (policy − voc); groups: ``inspection``
+    (every inspection family pooled) and each D/J family code."""
+    out: dict[str, dict[str, PairedDiff | None]] = {}
+
+    def put(policy: str, group: str, diff: PairedDiff | None, sign: float) -> None:
+        if diff is not None and sign < 0:
+            diff = diff.model_copy(
+                update={
+                    "mean": -diff.mean,
+                    "lo": -diff.hi,
+                    "hi": -diff.lo,
+                    "a_better": diff.b_better,
+                    "b_better": diff.a_better,
+                }
+            )
+        out.setdefault(policy, {})[group] = diff
+
+    for p in results.aggregates.inspection_paired():
+        if p.family == ALL_FAMILIES and REFERENCE in (p.policy_a, p.policy_b):
+            other, sign = (p.policy_b, -1.0) if p.policy_a == REFERENCE else (p.policy_a, 1.0)
+            put(other, "inspection", p.score, sign)
+    for k in results.aggregates.kind_paired():
+        if REFERENCE in (k.policy_a, k.policy_b):
+            other, sign = (k.policy_b, -1.0) if k.policy_a == REFERENCE else (k.policy_a, 1.0)
+            put(other, k.family, k.score, sign)
+    return out
+
+
+def _groups(results: Results) -> list[str]:
+    groups = ["inspection"] if results.aggregates.inspection_rows() else []
+    return groups + sorted({r.family for r in results.aggregates.kind_rows()})
+
+
+def _reference_scores(results: Results) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for r in results.aggregates.inspection_rows():
+        if r.policy == REFERENCE and r.family == ALL_FAMILIES and r.score is not None:
+            out["inspection"] = f"{r.score.mean:.1f}\n[{r.score.lo:.1f}, {r.score.hi:.1f}]"
+    for k in results.aggregates.kind_rows():
+        if k.policy == REFERENCE and k.score is not None:
+            out[k.family] = f"{k.score.mean:.1f}\n[{k.score.lo:.1f}, {k.score.hi:.1f}]"
+    return out
+
+
+def print_ablations(results: Results, console: Console | None = None) -> None:
+    """Print the table: each row's score difference against ``voc`` per family group.
+
+    Laid out for an 80-column terminal: the policy heads each row with its §21 condition under
+    it, each interval sits under its difference, and the rows that cannot run are listed after
+    the table with what they need — nothing is cut.
+    """
+    con = console or Console(width=None if sys.stdout.isatty() else 160, markup=False)
+    groups = _groups(results)
+    diffs = ablation_differences(results)
+    ref = _reference_scores(results)
+    table = terminal_table(
+        "Ablations (document 000 §21): score difference against voc, paired, 95% CI\n"
+        "(* = interval excludes 0; n/a = no version of the policy for this kind)",
+    )
+    width = max(len(a.policy) for a in ABLATIONS if a.policy is not None)
+    table.add_column("policy / §21 condition", overflow="fold", min_width=width)
+    for g in groups:
+        table.add_column(
+            "inspection families" if g == "inspection" else f"family {g}",
+            justify="right",
+            overflow="fold",
+        )
+    for a in ABLATIONS:
+        if a.policy is None:
+            continue
+        cells = []
+        for g in groups:
+            if a.policy == REFERENCE:
+                cells.append(f"score {ref.get(g, '—')}")
+                continue
+            d = diffs.get(a.policy, {}).get(g)
+            if d is None:
+                cells.append("n/a")
+            elif d.a_better == d.b_better == 0:
+                cells.append("identical on\nevery trial")
+            else:
+                star = "*" if d.lo > 0 or d.hi < 0 else ""
+                cells.append(f"{d.mean:+.1f}{star}\n[{d.lo:+.1f}, {d.hi:+.1f}]")
+        table.add_row(Text.assemble(a.policy, "\n", (a.condition, "dim")), *cells)
+    con.print(table)
+    con.print("Not run here:", highlight=False)
+    for a in ABLATIONS:
+        if a.policy is None:
+            con.print(Padding(Text(f"{a.condition} — needs {a.needs}"), (0, 0, 0, 2)))

@@ -1,0 +1,267 @@
+"""Run the switching (D) and schedule (J) kinds: families, trials and aggregates.
+
+Randomness: every (scenario, trial, policy) gets its own stream of the root seed, so a run is a
+function of the seed and adding a policy changes no other policy's numbers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+
+import numpy as np
+
+from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
+from heedful.bench.kind_policy import (
+    SchedulePolicy,
+    SwitchingPolicy,
+    kind_policy,
+    parse_kind_policies,
+)
+from heedful.bench.results.kinds import (
+    KindPairedRow,
+    KindResults,
+    KindRow,
+    ScheduleTrial,
+    SwitchingTrial,
+)
+from heedful.bench.run.kind_trials import (
+    ScheduleCase,
+    SwitchingCase,
+    run_schedule_trial,
+    run_switching_trial,
+)
+from heedful.bench.score.aggregate import cluster_diff, cluster_mean
+from heedful.bench.seeds import Stream, generator, name_key
+from heedful.bench.stats import clustered_proportion
+from heedful.bench.worlds.families import scenario_rngs
+from heedful.bench.worlds.schedule import VERSION as J_VERSION
+from heedful.bench.worlds.schedule import generate_schedule
+from heedful.bench.worlds.switching import VERSION as D_VERSION
+from heedful.bench.worlds.switching import generate_switching
+from heedful.errors import InvalidArgumentError
+from heedful.model.scenario import ScenarioKind
+from heedful.model.schedule import ScheduleScenario
+from heedful.model.switching import SwitchingScenario
+
+__all__ = [
+    "KIND_FAMILIES",
+    "KindFamily",
+    "KindRun",
+    "KindScenario",
+    "generate_kind_family",
+    "run_kinds",
+]
+
+KindScenario = SwitchingScenario | ScheduleScenario
+
+
+@dataclass(frozen=True)
+class KindFamily:
+    """A family of the switching or schedule kind (document 000 §16 D, J)."""
+
+    code: str
+    name: str
+    kind: ScenarioKind
+    version: str
+    description: str
+    make: Callable[[np.random.Generator, np.random.Generator, str], KindScenario]
+
+
+KIND_FAMILIES: dict[str, KindFamily] = {
+    "D": KindFamily(
+        "D",
+        "switching",
+        ScenarioKind.SWITCHING,
+        D_VERSION,
+        "attention switching: stay / queue / preempt while mid-task",
+        generate_switching,
+    ),
+    "J": KindFamily(
+        "J",
+        "schedule",
+        ScenarioKind.SCHEDULE,
+        J_VERSION,
+        "multi-timescale obligations: urgent-now vs important-hour vs important-week",
+        generate_schedule,
+    ),
+}
+
+
+def generate_kind_family(
+    code: str, count: int, seed: int, *, stream: Stream = Stream.DEV
+) -> list[KindScenario]:
+    """Generate ``count`` scenarios of family D or J (same seeding scheme as every family)."""
+    fam = KIND_FAMILIES[code]
+    if count < 1:
+        raise InvalidArgumentError(f"count must be at least 1, got {count}")
+    tag = "d" if stream is Stream.DEV else "h"
+    out = []
+    for i in range(count):
+        rng, wording = scenario_rngs(code, seed, i, stream)
+        out.append(fam.make(rng, wording, f"{code}-{tag}{seed}-{i:04d}"))
+    return out
+
+
+@dataclass(frozen=True)
+class KindRun:
+    """What :func:`run_kinds` measured: the trials, and the rows that join ``aggregates``."""
+
+    trials: KindResults
+    rows: list[KindRow]
+    paired: list[KindPairedRow]
+
+
+def _kind_of(s: KindScenario) -> ScenarioKind:
+    return ScenarioKind.SWITCHING if isinstance(s, SwitchingScenario) else ScenarioKind.SCHEDULE
+
+
+def run_kinds(
+    scenarios: Sequence[KindScenario],
+    policies: str,
+    *,
+    trials: int,
+    seed: int,
+    config: BenchConfig = DEFAULT_CONFIG,
+) -> KindRun:
+    """Run the named policies (those that exist for each kind) on switching/schedule scenarios.
+
+    Returns the trials and their aggregate and paired rows (which join ``aggregates``).
+
+    Raises:
+        InvalidArgumentError: bad trial count or seed.
+    """
+    if trials < 1:
+        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
+    if seed < 0:
+        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    out = KindResults()
+    order: dict[ScenarioKind, list[str]] = {}
+    for scenario in scenarios:
+        kind = _kind_of(scenario)
+        names = order.setdefault(kind, parse_kind_policies(policies, kind))
+        case: SwitchingCase | ScheduleCase
+        if isinstance(scenario, SwitchingScenario):
+            case = SwitchingCase.prepare(scenario)
+        else:
+            case = ScheduleCase.prepare(scenario)
+        for name in names:
+            policy = kind_policy(kind, name)
+            bind = getattr(policy, "bind", None)
+            if bind is not None:
+                bind(case)  # the oracle, and only the oracle
+            for trial in range(trials):
+                rng = generator(seed, Stream.POLICY, name_key(scenario.id), trial, name_key(name))
+                if isinstance(case, SwitchingCase):
+                    assert isinstance(policy, SwitchingPolicy)
+                    out.switching.append(
+                        run_switching_trial(case, policy, rng, trial=trial, config=config)
+                    )
+                else:
+                    assert isinstance(policy, SchedulePolicy)
+                    out.schedule.append(
+                        run_schedule_trial(case, policy, rng, trial=trial, config=config)
+                    )
+    rows, paired = _aggregate(out, order, config, seed)
+    return KindRun(out, rows, paired)
+
+
+def _aggregate(
+    res: KindResults,
+    order: dict[ScenarioKind, list[str]],
+    config: BenchConfig,
+    seed: int,
+) -> tuple[list[KindRow], list[KindPairedRow]]:
+    rows: list[KindRow] = []
+    paired: list[KindPairedRow] = []
+    groups: list[tuple[ScenarioKind, Sequence[SwitchingTrial | ScheduleTrial]]] = [
+        (ScenarioKind.SWITCHING, res.switching),
+        (ScenarioKind.SCHEDULE, res.schedule),
+    ]
+    for kind, trials in groups:
+        for family in sorted({t.family for t in trials}):
+            fam = [t for t in trials if t.family == family]
+            for name in order.get(kind, []):
+                mine = [t for t in fam if t.policy == name]
+                if mine:
+                    rows.append(_row(kind, family, name, mine, config, seed))
+            by_key = {(t.policy, t.scenario_id, t.trial): t for t in fam}
+            keys = sorted({(t.scenario_id, t.trial) for t in fam})
+            for a, b in itertools.combinations(order.get(kind, []), 2):
+                pairs = [
+                    (by_key[(a, *k)], by_key[(b, *k)])
+                    for k in keys
+                    if (a, *k) in by_key and (b, *k) in by_key
+                ]
+                if pairs:
+                    rng = generator(seed, Stream.STATS)
+                    paired.append(
+                        KindPairedRow(
+                            kind=kind.value,  # type: ignore[arg-type]
+                            family=family,
+                            policy_a=a,
+                            policy_b=b,
+                            score=cluster_diff(pairs, attrgetter("score"), rng, config),  # type: ignore[arg-type]
+                            regret=cluster_diff(
+                                pairs,  # type: ignore[arg-type]
+                                attrgetter("regret"),
+                                rng,
+                                config,
+                                higher_is_better=False,
+                            ),
+                        )
+                    )
+    return rows, paired
+
+
+def _row(
+    kind: ScenarioKind,
+    family: str,
+    policy: str,
+    trials: Sequence[SwitchingTrial | ScheduleTrial],
+    config: BenchConfig,
+    seed: int,
+) -> KindRow:
+    rng = generator(seed, Stream.STATS)
+
+    def mean(get: Callable[[SwitchingTrial | ScheduleTrial], float | None]):  # type: ignore[no-untyped-def]
+        return cluster_mean(trials, get, rng, config)  # type: ignore[arg-type]
+
+    regret = mean(attrgetter("regret"))
+    assert regret is not None
+    clusters = [t.scenario_id for t in trials]
+    row = KindRow(
+        kind=kind.value,  # type: ignore[arg-type]
+        family=family,
+        policy=policy,
+        n_trials=len(trials),
+        n_informative=sum(1 for t in trials if t.score is not None),
+        score=mean(lambda t: t.score),
+        regret=regret,
+        optimal=clustered_proportion([t.optimal for t in trials], clusters, config.ci_level),
+        violations=sum(t.violations for t in trials),
+        failures=dict(sorted(Counter(t.failure for t in trials if t.failure).items())),
+    )
+    if kind is ScenarioKind.SWITCHING:
+        sw = [t for t in trials if isinstance(t, SwitchingTrial)]
+        return row.model_copy(
+            update={
+                "switch_accuracy": mean(lambda t: t.switch_accuracy),  # type: ignore[union-attr]
+                "thrashes": mean(lambda t: float(t.thrashes)),  # type: ignore[union-attr]
+                "completion": clustered_proportion(
+                    [t.completed for t in sw], clusters, config.ci_level
+                ),
+            }
+        )
+    sc = [t for t in trials if isinstance(t, ScheduleTrial)]
+    missed = {k: sum(t.missed[k] for t in sc) / len(sc) for k in sc[0].missed}
+    return row.model_copy(
+        update={
+            "starvation_rate": mean(lambda t: t.starvation_rate),  # type: ignore[union-attr]
+            "horizon_bias": mean(lambda t: t.horizon_bias),  # type: ignore[union-attr]
+            "missed": missed,
+        }
+    )

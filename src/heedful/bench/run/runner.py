@@ -1,0 +1,453 @@
+"""The benchmark runner: policies × scenarios × trials, scored against the exact oracle.
+
+Per trial the runner draws the world from the truth (or uses the fixed world), lets the policy
+choose inspections from the *task view* only (:func:`heedful.bench.views.policy_view`: no id,
+family or condition), reveals observations sampled from the truth, then acts Bayes-optimally on
+the posterior — for programmatic policies reasoning is isolated from attention (document 000
+§13), so every difference between them is a difference in what they chose to look at; their
+evidence and reasoning stages pass by construction. LLM agents choose their own action (see
+:mod:`heedful.bench.score.scoring`). Scoring: :func:`heedful.bench.score.scoring.score_trial`.
+
+Randomness (all from the root seed, see :mod:`heedful.bench.seeds`): the world of a
+(scenario, trial) and the outcome of each source in it are shared by every policy (common random
+numbers, so comparisons are paired); each policy gets its own stream.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
+from heedful.bench.manifest import build_manifest
+from heedful.bench.parallel import few_collections, resolve_workers
+from heedful.bench.policies.oracle import OraclePolicy
+from heedful.bench.policy import Observation, Policy, get_policy
+from heedful.bench.results import (
+    PolicySpec,
+    Results,
+    ScenarioSummary,
+    TrialRecord,
+    Violation,
+)
+from heedful.bench.run.backend import Backend, ProcessBackend, map_traced
+from heedful.bench.run.plays import Plays, PlayTrace
+from heedful.bench.run.spans import RUN_SPAN, SCENARIO_SPAN, describe_run, describe_scenario
+from heedful.bench.score.aggregate import aggregate
+from heedful.bench.score.initiation import with_initiation
+from heedful.bench.score.scoring import (
+    ScenarioOracle,
+    TrialOutcome,
+    TrialWorld,
+    decision_variables,
+    is_distractor,
+    score_trial,
+)
+from heedful.bench.seeds import Stream, generator, name_key
+from heedful.bench.views import policy_view
+from heedful.errors import HeedfulError, InvalidArgumentError
+from heedful.model import Condition, Scenario, TaskView
+from heedful.tracing import traced
+
+__all__ = [
+    "ProgressFn",
+    "ScenarioTask",
+    "build_policies",
+    "collect_choices",
+    "decision_variables",
+    "is_distractor",
+    "run_benchmark",
+]
+
+#: Progress callback: ``(done, total, label)`` after each trial (``label`` never names a scenario
+#: of a sealed run).
+ProgressFn = Callable[[int, int, str], None]
+
+Reveal = Callable[[str], Observation]
+
+
+def collect_choices(
+    policy: Policy, view: TaskView, reveal: Reveal | None
+) -> tuple[list[Observation], Violation | None]:
+    """Ask a policy for inspections until it stops, enforcing the protocol.
+
+    Args:
+        policy: A policy already ``reset`` on ``view``.
+        view: The visible scenario (its budget and source ids are enforced).
+        reveal: Adaptive condition: returns the real observation of a source. ``None`` for the
+            static condition, where every history entry is withheld.
+
+    Returns:
+        The history (one observation per accepted inspection) and the violation that stopped the
+        policy, if any. A violating request is not executed.
+    """
+    history: list[Observation] = []
+    valid = set(view.source_ids)
+    while True:
+        choice = policy.next(tuple(history))
+        if choice is None:
+            return history, None
+        if len(history) >= view.budget:
+            return history, Violation.OVER_BUDGET
+        if not isinstance(choice, str) or choice not in valid:
+            return history, Violation.UNKNOWN_SOURCE
+        if any(o.source_id == choice for o in history):
+            return history, Violation.REPEATED_SOURCE
+        history.append(reveal(choice) if reveal else Observation(choice, withheld=True))
+
+
+def build_policies(specs: Sequence[PolicySpec | str]) -> list[tuple[PolicySpec, Policy]]:
+    """Instantiate policies from names or specs; the spec records the full parameters."""
+    out: list[tuple[PolicySpec, Policy]] = []
+    for spec in specs:
+        s = spec if isinstance(spec, PolicySpec) else PolicySpec(name=spec)
+        policy = get_policy(s.name, **s.params)
+        out.append((PolicySpec(name=s.name, params=_jsonable(policy.get_params())), policy))
+    names = [s.name for s, _ in out]
+    if len(set(names)) != len(names):
+        raise InvalidArgumentError(f"a policy is listed twice: {names}")
+    return out
+
+
+def _specs(policies: Sequence[PolicySpec | str]) -> list[PolicySpec]:
+    return [p if isinstance(p, PolicySpec) else PolicySpec(name=p) for p in policies]
+
+
+def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: v if isinstance(v, str | int | float | bool | None) else repr(v)
+        for k, v in params.items()
+    }
+
+
+def handout(view: TaskView, copies: int = 1) -> list[TaskView]:
+    """Private deep copies of ``view``, one per policy.
+
+    Pydantic's ``frozen`` stops ``view.budget = 9`` but not ``object.__setattr__``: a policy
+    holding the runner's own view could raise the budget the runner enforces, or rewrite the
+    sources every other policy of the scenario is shown. So each policy gets its own copy, and
+    the runner enforces the rules from a view no policy ever holds. (Validating the JSON once
+    per copy is the fastest deep copy of a pydantic model here.)
+    """
+    text = view.model_dump_json()
+    return [TaskView.model_validate_json(text) for _ in range(copies)]
+
+
+def _play(
+    policy: Policy,
+    spec: PolicySpec,
+    view: TaskView,
+    oracle: ScenarioOracle,
+    world: TrialWorld,
+    adaptive: bool,
+    seed: int,
+    key: int,
+    trial: int,
+    given: TaskView | None = None,
+) -> TrialOutcome:
+    """One policy plays one trial; its choices and (controller policies) candidates.
+
+    ``given`` is the policy's own copy of ``view`` (:func:`handout`); the budget and the source
+    ids are enforced from ``view``, which the policy never receives.
+    """
+    if isinstance(policy, OraclePolicy):
+        # The one privileged path: only the oracle is handed the truth.
+        policy.bind(oracle)
+    rng = generator(seed, Stream.POLICY, key, trial, name_key(spec.name))
+    policy.reset(given if given is not None else handout(view)[0], rng)
+    reveal = world.observation if adaptive else None
+    history, violation = collect_choices(policy, view, reveal)
+    cands = policy.candidate_sources()
+    return TrialOutcome(
+        history=tuple(history),
+        violation=violation,
+        candidates=frozenset(cands) if cands is not None else None,
+        stopped=violation is None,
+        observation_blind=not policy.uses_observations,
+    )
+
+
+@dataclass(frozen=True)
+class _Job:
+    """The settings every scenario of a run shares (picklable, sent to worker processes)."""
+
+    trials: int
+    seed: int
+    adaptive: bool
+    config: BenchConfig
+    sealed: bool
+    initiation: bool
+    keep_plays: bool = False
+
+
+def _prepare(scenario: Scenario, job: _Job) -> ScenarioOracle:
+    try:
+        return ScenarioOracle.prepare(scenario, adaptive=job.adaptive)
+    except HeedfulError as exc:
+        if not job.sealed:
+            raise
+        # Its message names the scenario and its sizes: the hold-out shows none of it.
+        raise type(exc)(
+            f"a hold-out scenario cannot be valued exactly ({type(exc).__name__}); "
+            "details are withheld — value it with `heedful bench oracle FILE` on the evaluator side"
+        ) from None
+
+
+@traced(SCENARIO_SPAN, describe_scenario)
+def _run_scenario(
+    scenario: Scenario,
+    key: int,
+    built: Sequence[tuple[PolicySpec, Policy]],
+    job: _Job,
+    step: Callable[[str], None],
+    plays: Plays | None = None,
+) -> tuple[ScenarioSummary, list[TrialRecord]]:
+    """Every policy plays every trial of one scenario; ``step(label)`` after each trial.
+
+    The whole outcome is a function of the scenario, its world key and the job: the same in the
+    serial loop and in a worker process. ``plays`` receives the trace of every play of a policy
+    that keeps one (see :mod:`heedful.bench.run.plays`).
+    """
+    label = "sealed" if job.sealed else scenario.id
+    oracle = _prepare(scenario, job)
+    view = policy_view(scenario)  # the rules: never handed to a policy
+    given = dict(zip((spec.name for spec, _ in built), handout(view, len(built)), strict=True))
+    # Static condition: a deterministic policy's choices cannot depend on the trial
+    # (it sees only the view and its own withheld choices), so ask it once per scenario.
+    static_choices: dict[str, TrialOutcome] = {}
+    measure = job.initiation or scenario.view.condition is Condition.UNPROMPTED
+    records: list[TrialRecord] = []
+    for trial in range(job.trials):
+        world = TrialWorld.draw(oracle, generator(job.seed, Stream.TRIALS, key, trial))
+        for spec, policy in built:
+            reuse = not job.adaptive and policy.deterministic
+            if reuse and spec.name in static_choices:
+                outcome = static_choices[spec.name]
+            else:
+                outcome = _play(
+                    policy,
+                    spec,
+                    view,
+                    oracle,
+                    world,
+                    job.adaptive,
+                    job.seed,
+                    key,
+                    trial,
+                    given[spec.name],
+                )
+                events = policy.trace() if plays is not None else None
+                if plays is not None and events is not None:
+                    plays[(spec.name, scenario.id, trial)] = PlayTrace.of(
+                        (o.source_id for o in outcome.history), events
+                    )
+                if reuse:
+                    static_choices[spec.name] = outcome
+            exact = (
+                oracle.policy_value(spec.name, policy, view, given[spec.name])
+                if job.adaptive and policy.deterministic
+                else None
+            )
+            records.append(
+                score_trial(
+                    scenario,
+                    oracle,
+                    world,
+                    policy=spec.name,
+                    trial=trial,
+                    adaptive=job.adaptive,
+                    outcome=outcome,
+                    config=job.config,
+                    initiation=measure,
+                    exact_value=exact,
+                )
+            )
+            step(label)
+    return oracle.summary(job.config), records
+
+
+#: Policies built in this process, per policy list (a worker builds them once, not per job).
+_BUILT: dict[str, list[tuple[PolicySpec, Policy]]] = {}
+
+
+@dataclass(frozen=True)
+class ScenarioTask:
+    """One scenario with every policy and trial: the picklable job a :class:`Backend` runs.
+
+    Called with ``(scenario, world key)``; returns the scenario's summary, its records and its
+    kept plays (empty unless the job keeps them). Policies are built from ``policies`` once per
+    process that runs the task.
+    """
+
+    policies: tuple[PolicySpec, ...]
+    job: _Job
+
+    def __call__(
+        self, item: tuple[Scenario, int]
+    ) -> tuple[ScenarioSummary, list[TrialRecord], Plays]:
+        key = repr(self.policies)
+        if key not in _BUILT:
+            _BUILT[key] = build_policies(self.policies)
+        scenario, world_key = item
+        plays: Plays = {}
+        summary, records = _run_scenario(
+            scenario,
+            world_key,
+            _BUILT[key],
+            self.job,
+            lambda label: None,
+            plays if self.job.keep_plays else None,
+        )
+        return summary, records, plays
+
+
+@contextlib.contextmanager
+def _progress(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
+    """The progress callback to call after each trial: the caller's, a Rich bar, or nothing."""
+    if callable(progress):
+        yield progress
+        return
+    show = sys.stderr.isatty() if progress is None else progress
+    if not show:
+        yield lambda done, total, label: None
+        return
+    from heedful.bench.run.progress import rich_bar
+
+    with rich_bar("bench") as bar:
+        yield bar
+
+
+@traced(RUN_SPAN, describe_run)
+@few_collections()
+def run_benchmark(
+    scenarios: Sequence[Scenario],
+    policies: Sequence[PolicySpec | str],
+    *,
+    trials: int,
+    seed: int,
+    adaptive: bool = False,
+    config: BenchConfig = DEFAULT_CONFIG,
+    scenario_source: str = "<memory>",
+    generator_versions: dict[str, str] | None = None,
+    progress: bool | ProgressFn | None = None,
+    sealed: bool = False,
+    world_keys: Sequence[int] | None = None,
+    initiation: bool = False,
+    workers: int | None = 1,
+    backend: Backend | None = None,
+    plays: Plays | None = None,
+) -> Results:
+    """Run every policy on every scenario ``trials`` times and score it.
+
+    Args:
+        scenarios: Inspection scenarios (ids unique).
+        policies: Registered policy names, or specs with parameters.
+        trials: Trials per scenario and policy (≥ 1).
+        seed: Root seed (≥ 0); the whole run is a function of it.
+        adaptive: Reveal each observation before the next choice (default: static condition).
+        config: Thresholds and statistics settings.
+        scenario_source: Where the scenarios came from, for the manifest.
+        generator_versions: Generator versions, for the manifest.
+        progress: A :data:`ProgressFn` called after each trial, or ``True``/``False`` for a Rich
+            bar on stderr (default: a bar only when stderr is a terminal).
+        sealed: Hold-out run: the result keeps aggregates only (no scenario summaries, no
+            per-trial records) and the progress bar never names a scenario.
+        world_keys: The world stream of each scenario (default: its position). Scenarios given
+            the same key (an announced scenario and its unprompted twin) get the same worlds, the
+            same source outcomes and the same policy randomness in every trial.
+        initiation: Record the unprompted-condition metrics (document 000 §15.2) on every trial;
+            they are always recorded on ``condition: unprompted`` scenarios.
+        workers: Processes that play scenarios in parallel (``None``: one per CPU core; ``1``:
+            in this process). Each worker builds its own policies from ``policies``; the result
+            is identical for every worker count. The progress callback is then called once per
+            finished scenario (with the trials it played) instead of after each trial. The
+            aggregation runs in this process; with a ``backend``, only the aggregation uses
+            these local processes.
+        backend: Where scenarios are played (e.g. a Ray cluster, see
+            :mod:`heedful.bench.run.backend`); default: this process or ``workers`` local processes.
+            The results are identical on every backend.
+        plays: Filled with the reads and trace of every play of a controller policy, for the
+            reports read after the run (:mod:`heedful.bench.run.plays`); ``None`` keeps nothing.
+
+    Raises:
+        InvalidArgumentError: bad trial count, seed, empty inputs or duplicate ids.
+        UnknownNameError: unknown policy.
+    """
+    if trials < 1:
+        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
+    if seed < 0:
+        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    if not scenarios:
+        raise InvalidArgumentError("no scenarios to run")
+    ids = [s.id for s in scenarios]
+    if len(set(ids)) != len(ids):
+        raise InvalidArgumentError("scenario ids must be unique within a run")
+    if world_keys is not None and len(world_keys) != len(scenarios):
+        raise InvalidArgumentError("world_keys needs one key per scenario")
+    built = build_policies(policies)
+    if not built:
+        raise InvalidArgumentError("no policies to run")
+    keys = list(range(len(scenarios))) if world_keys is None else list(world_keys)
+    job = _Job(trials, seed, adaptive, config, sealed, initiation, plays is not None)
+    per_trial = trials * len(built)
+    total = len(scenarios) * per_trial
+    records: list[TrialRecord] = []
+    summaries: list[ScenarioSummary] = []
+    n_workers = max(1, min(resolve_workers(workers), len(scenarios)))
+    with _progress(progress) as tick:
+        if n_workers == 1 and backend is None:
+            done = 0
+
+            def step(label: str) -> None:
+                nonlocal done
+                done += 1
+                tick(done, total, label)
+
+            for scenario, key in zip(scenarios, keys, strict=True):
+                summary, recs = _run_scenario(scenario, key, built, job, step, plays)
+                summaries.append(summary)
+                records += recs
+        else:
+            task = ScenarioTask(tuple(_specs(policies)), job)
+            items = list(zip(scenarios, keys, strict=True))
+            outputs = map_traced(backend or ProcessBackend(n_workers), task, items)
+            for i, (summary, recs, kept) in enumerate(outputs):
+                summaries.append(summary)
+                records += recs
+                if plays is not None:
+                    plays.update(kept)
+                tick((i + 1) * per_trial, total, "sealed" if sealed else scenarios[i].id)
+        tick(total, total, "aggregating (bootstrap intervals)")
+        names = [s.name for s, _ in built]
+        # Locally the aggregation stays in this process: its bootstrap draws are remembered
+        # across rows and comparisons, and a pool would fork every record to redraw them
+        # (slower here; benchmarks/suite_speed.py measures both). Beside a remote backend the
+        # local cores are otherwise idle, and the pool is used.
+        agg_workers = n_workers if backend is not None else 1
+        aggregates = with_initiation(
+            aggregate(records, names, config, seed, workers=agg_workers),
+            records,
+            names,
+            config,
+            seed,
+        )
+
+    families = sorted({s.view.family for s in scenarios})
+    manifest = build_manifest(
+        seed=seed,
+        condition="adaptive" if adaptive else "static",
+        trials=trials,
+        policies=[s for s, _ in built],
+        scenarios=scenarios,
+        scenario_source=scenario_source,
+        generator_versions=generator_versions or {f: "file" for f in families},
+        config=config,
+    )
+    if sealed:
+        return Results(
+            sealed=True, manifest=manifest, scenarios=[], trials=[], aggregates=aggregates
+        )
+    return Results(manifest=manifest, scenarios=summaries, trials=records, aggregates=aggregates)
