@@ -128,6 +128,13 @@ def _check_references(graph: GraphPort, seed: _SeedFile, path: Path) -> None:
         for i, o in enumerate(seed.outcomes)
         for j, node_id in enumerate(o.node_ids)
     ]
+    for i, g in enumerate(seed.goals):
+        if len(g.linked_node_ids) > MAX_ENTRIES:
+            raise InvalidArgumentError(
+                f"{path}:goals.{i}.linked_node_ids: at most {MAX_ENTRIES} nodes, "
+                f"got {len(g.linked_node_ids):,}"
+            )
+        wanted += [(f"goals.{i}.linked_node_ids.{j}", n) for j, n in enumerate(g.linked_node_ids)]
     missing = {node_id for _, node_id in wanted} - new_nodes
     if missing:
         missing -= {n.id for n in graph.get_nodes(sorted(missing))}
