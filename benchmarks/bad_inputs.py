@@ -6,7 +6,9 @@ recursive alias, invalid UTF-8, ``heartbeat_ms: .inf``, ``budget: true`` — is 
 ``heedful`` command in a fresh process. The script prints each refusal's wall time (best of
 ``--repeats``), its exit code and first line, and the ratio to ``heedful version`` (the cost of
 starting Python and the CLI, measured the same way): a ratio near 1 means the refusal itself
-costs next to nothing. ``--quick`` runs each once.
+costs next to nothing. The ``loader s`` column is the bounded loader alone on the same file, in
+this process (``read_document``, best of the repeats): the work a refusal does once the command
+has started. ``--quick`` runs each once.
 
     .venv/bin/python benchmarks/bad_inputs.py [--quick]
 """
@@ -14,6 +16,7 @@ costs next to nothing. ``--quick`` runs each once.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import subprocess
 import sys
 import tempfile
@@ -78,6 +81,20 @@ def _best(args: list[str], repeats: int) -> tuple[float, int, str]:
     return min(r[0] for r in runs), runs[0][1], runs[0][2]
 
 
+def _loader_time(args: list[str], repeats: int) -> float:
+    from _timing import best_time
+    from heedful.errors import HeedfulError
+    from heedful.model.documents import read_document
+
+    path = next(a for a in args if a.startswith("/") and not a.endswith(".db"))
+
+    def load() -> None:
+        with contextlib.suppress(HeedfulError):
+            read_document(path)
+
+    return best_time(load, repeats)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="Runs per input (best is kept).")
@@ -90,10 +107,11 @@ def main() -> None:
         _run(["engine", "load", "/dev/null", "--db", str(d / "m.db")])  # the store to cycle
         base, _, _ = _best(["version"], repeats)
         print(f"baseline `heedful version`: {base:.2f} s")
-        print(f"{'input':<36} {'s':>6} {'ratio':>6} exit  message")
+        print(f"{'input':<34} {'s':>6} {'ratio':>6} {'loader s':>8} exit  message")
         for name, args in cases.items():
             took, code, first = _best(args, repeats)
-            print(f"{name:<36} {took:6.2f} {took / base:6.2f} {code:>4}  {first[:110]}")
+            alone = _loader_time(args, repeats)
+            print(f"{name:<34} {took:6.2f} {took / base:6.2f} {alone:8.3f} {code:>4}  {first[:90]}")
 
 
 if __name__ == "__main__":
