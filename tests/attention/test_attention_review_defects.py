@@ -366,3 +366,8 @@ def test_a_report_is_stored_with_its_belief_or_not_at_all(
     with pytest.raises(StoreError):
         ctl.record_evidence("x", "registry", "b")
     assert store.evidence("x") == []
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

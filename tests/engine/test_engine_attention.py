@@ -674,3 +674,8 @@ def test_run_cycle_override_above_governance_maximum_is_refused(graph: InMemoryG
     with pytest.raises(GovernanceError, match="exceeds the governance maximum"):
         engine.run_cycle(autonomy_override="act")
     assert engine.cycles_run == 0
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

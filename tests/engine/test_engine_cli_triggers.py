@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from heedful.cli import app
@@ -72,3 +73,8 @@ outcomes:
 """
     db = _db(tmp_path, seed)
     assert _triggers(db, "--autonomy", "act") == ["start", "surprise"]
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

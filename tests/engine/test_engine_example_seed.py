@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from heedful.cli import app
@@ -35,3 +36,8 @@ def test_example_seed_cycle_in_observe_mode_dispatches_nothing(tmp_path: Path) -
     assert cycle.exit_code == 0, cycle.output
     result = json.loads(cycle.output)
     assert all(d["result"] == "deferred" for d in result["dispatches"])
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

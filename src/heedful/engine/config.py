@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from heedful.errors import InvalidArgumentError
+from heedful.errors import InputError, InvalidArgumentError
 from heedful.model.base import FrozenModel
 from heedful.model.documents import read_document
 from heedful.model.inputs import validate_strict
@@ -298,7 +298,10 @@ def engine_config_from_dict(data: dict[str, Any]) -> EngineConfig:
 def load_engine_config(path: str | Path) -> EngineConfig:
     """Load an engine config from a JSON or YAML file (missing keys keep their defaults)."""
     p = Path(path)
-    data = read_document(p)
+    try:
+        data = read_document(p)
+    except InputError as exc:
+        raise InvalidArgumentError(f"engine config {exc}") from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from heedful.errors import InvalidArgumentError
+from heedful.errors import InputError, InvalidArgumentError
 from heedful.learn.features import FEATURE_NAMES, features_hash
 from heedful.model.documents import read_document
 
@@ -230,5 +230,8 @@ def load_model(path: str | Path) -> RidgeRanker:
         InvalidArgumentError: one line naming the file and what is wrong with it.
     """
     p = Path(path)
-    data = read_document(p, json_only=True)
+    try:
+        data = read_document(p, json_only=True)
+    except InputError as exc:
+        raise InvalidArgumentError(f"model file {exc}") from None
     return RidgeRanker.from_dict(data, str(p))
