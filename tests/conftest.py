@@ -67,8 +67,9 @@ def _no_real_clock(
 
 
 @pytest.fixture
-def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> datetime:
+def fixed_clock(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> datetime:
     """Pin the default clock to :data:`FIXED_NOW` (for code the test cannot hand a clock, such
-    as a CLI command run in process)."""
-    monkeypatch.setattr(base, "_real_time", lambda: FIXED_NOW.timestamp())
+    as a CLI command run in process); a test marked ``wall_clock`` keeps the real one."""
+    if request.node.get_closest_marker("wall_clock") is None:
+        monkeypatch.setattr(base, "_real_time", lambda: FIXED_NOW.timestamp())
     return FIXED_NOW

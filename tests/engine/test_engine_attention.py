@@ -487,6 +487,8 @@ def test_heartbeat_fires_at_configured_cadence(graph: InMemoryGraph) -> None:
     assert len(triggers) <= elapsed / 0.020 + 1
 
 
+# The heartbeat waits in real time for a deadline set from the real clock.
+@pytest.mark.wall_clock
 def test_deadline_trigger_fires_when_goal_deadline_approaches(graph: InMemoryGraph) -> None:
     real_now = datetime.now(UTC)
     add_goal(graph, "g", "quantum widgets")

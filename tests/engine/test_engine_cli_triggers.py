@@ -42,6 +42,8 @@ def _triggers(db: str, *extra: str) -> list[str]:
     return [json.loads(line)["trigger"] for line in result.output.splitlines() if line.strip()]
 
 
+# `engine run` has no clock option: the deadline is set from the real clock it reads.
+@pytest.mark.wall_clock
 def test_engine_run_fires_the_deadline_trigger(tmp_path: Path) -> None:
     due = (datetime.now(UTC) + timedelta(minutes=30)).isoformat()
     db = _db(
