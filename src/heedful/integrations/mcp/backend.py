@@ -28,7 +28,7 @@ from heedful.engine import (
 from heedful.engine.config import AutonomyLevel
 from heedful.engine.governance import parse_level
 from heedful.engine.host import BackgroundHeartbeat
-from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate
 from heedful.model.goal import Goal
@@ -284,13 +284,7 @@ class StoreBackend:
         self.store.close()
 
     def _known_claim(self, claim_id: str) -> None:
-        world = self.controller.world
-        if claim_id in world.beliefs or any(claim_id in s.reports for s in world.sources.values()):
-            return
-        raise UnknownNameError(
-            f"unknown claim {claim_id!r}: record a belief about it or register a source that "
-            "reports it first"
-        )
+        self.controller.world.require_claim(claim_id)
 
 
 def open_backend(
