@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
@@ -45,3 +46,8 @@ def test_oracle_and_bench_print_bracketed_ids_and_families_as_written(tmp_path: 
     run = runner.invoke(app, ["bench", "run", "--scenarios", str(path), *args])
     assert run.exit_code == 0, run.output
     assert "family fam[/y]" in run.output
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -40,6 +40,20 @@ class InvalidArgumentError(HeedfulError):
     """An argument is out of range or inconsistent with the rest of the input."""
 
 
+class InputError(InvalidArgumentError):
+    """An input file or stream is unreadable, malformed or over a limit (heedful.model.documents).
+
+    Args:
+        message: What is wrong (a limit names how to raise it).
+        file: The file or stream it came from, if any.
+    """
+
+    def __init__(self, message: str, *, file: str | None = None) -> None:
+        self.file = file
+        self.detail = message
+        super().__init__(f"{file}: {message}" if file else message)
+
+
 class StoreError(HeedfulError):
     """The memory store cannot be opened, migrated or written."""
 

@@ -75,3 +75,8 @@ def test_the_mcp_tool_reports_the_same_funnel(agent_db: Path) -> None:
     cli = CliRunner().invoke(app, ["attention", "health", "--db", str(agent_db), "--json"])
     assert out["funnel"] == json.loads(cli.output)["funnel"]
     assert {s["name"]: s["verdict"] for s in out["signatures"]}["candidate_blindness"] == "warn"
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from tests_attention_time import NOW
 
 from heedful.attention.persist import StoreMirror
@@ -69,3 +70,8 @@ def test_two_writers_adding_the_same_new_goals_never_fail(tmp_path: Path) -> Non
     assert _race(tmp_path / "m.db", write) == []
     with Store(tmp_path / "m.db") as store:
         assert len(store.list_goals()) == ROUNDS
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -108,3 +108,8 @@ def test_an_observation_for_a_claim_the_source_does_not_report_is_refused() -> N
     with pytest.raises(InvalidArgumentError, match="does not report 'dep_versoin'"):
         ctl.record_evidence("dep_versoin", "registry", "4.2")
     assert "dep_versoin" not in ctl.world.beliefs
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

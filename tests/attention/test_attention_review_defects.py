@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 from tests_attention_time import NOW
 
 from heedful.attention.config import GeneratorConfig, GuardConfig, SelectorConfig
@@ -294,11 +295,9 @@ def test_a_submitted_candidate_cannot_force_itself_past_the_budget() -> None:
     assert ctl.forced_reads == 0
 
 
-@pytest.mark.parametrize("naive", ["due_at", "clock"])
-def test_a_naive_deadline_or_clock_is_taken_as_utc(naive: str) -> None:
-    now = NOW.replace(tzinfo=None) if naive == "clock" else NOW
+def test_a_naive_clock_is_taken_as_utc() -> None:
     due = NOW + timedelta(minutes=30)
-    ctl = Controller(clock=lambda: now)
+    ctl = Controller(clock=lambda: NOW.replace(tzinfo=None))
     ctl.register_source("s", reports=["x"], authority=0.9)
     ctl.record_belief("x", "a", domain=["a", "b"], age_s=7200, volatility="high")
     ctl.add_goal(
@@ -307,11 +306,17 @@ def test_a_naive_deadline_or_clock_is_taken_as_utc(naive: str) -> None:
             title="ship",
             status=GoalStatus.ACTIVE,
             depends_on=[ClaimDependency(claim_id="x")],
-            due_at=due.replace(tzinfo=None) if naive == "due_at" else due,
+            due_at=due,
         )
     )
     step = ctl.next()
     assert isinstance(step, Candidate) and step.deadline_s == pytest.approx(1800.0)
+
+
+def test_a_deadline_without_a_timezone_is_refused() -> None:
+    # One input policy (heedful.model.inputs): a naive deadline could be any of 24 moments.
+    with pytest.raises(ValidationError, match="timezone"):
+        Goal(id="g", title="ship", due_at=(NOW + timedelta(minutes=30)).replace(tzinfo=None))
 
 
 def test_a_submitted_candidate_with_a_naive_expiry_is_taken_as_utc() -> None:
@@ -361,3 +366,8 @@ def test_a_report_is_stored_with_its_belief_or_not_at_all(
     with pytest.raises(StoreError):
         ctl.record_evidence("x", "registry", "b")
     assert store.evidence("x") == []
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -162,3 +162,8 @@ def test_choose_returns_the_argmax_of_positive_values(n: int) -> None:
     net = rng.normal(size=n) + 0.5
     c = choose(net)
     assert c.index == int(np.argmax(net)) or not (net > 0).any()
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tests_attention_time import NOW
 
 from heedful.attention.controller import Controller, Stop
@@ -147,3 +148,8 @@ def test_a_reopened_controller_keeps_the_evidence_its_claim_checks_rest_on(
     again = Controller(path, clock=lambda: NOW)
     assert [(e.source_id, e.value) for e in again.world.evidence] == [("probe", "yes")]
     assert again.check_claim("svc_up").ok
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -29,3 +29,8 @@ def test_lone_surrogate_is_a_heedful_error_and_changes_nothing(tmp_path: Path, c
         CALLS[call](ctl)
     assert ctl.world.sources == {} and ctl.world.beliefs == {}
     assert ctl.store is not None and ctl.store.claims() == [] and ctl.store.sources() == []
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

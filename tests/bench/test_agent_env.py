@@ -189,3 +189,29 @@ def test_builtin_agents_are_known_without_importing_them() -> None:
 
 def test_tool_schema_hash_is_stable() -> None:
     assert tool_schema_hash() == tool_schema_hash() and len(tool_schema_hash()) == 64
+
+
+_VALID_ARGS: dict[str, dict[str, Any]] = {
+    "inspect_source": {"source_id": "s0"},
+    "plan_inspections": {"source_ids": ["s0"]},
+    "decide": {"action": "ship", "beliefs": {}},
+    "attention_next": {},
+}
+
+
+@pytest.mark.parametrize("adaptive", [True, False])
+def test_an_unknown_argument_is_named_whatever_the_tool(adaptive: bool) -> None:
+    # `decide` with an extra field said "action must be one of ship, hold, got 'ship'".
+    env, _, _ = _env(adaptive=adaptive, advised=True)
+    for tool in [t.name for t in env.tools]:
+        args = {**_VALID_ARGS[tool], "notes": "x"}
+        reply = env.call(tool, args)
+        assert reply.error and "unknown argument 'notes'" in reply.text, (tool, reply.text)
+        assert "must be one of" not in reply.text
+    assert not env.done
+
+
+def test_a_missing_argument_is_named() -> None:
+    env, _, _ = _env()
+    reply = env.call("decide", {"beliefs": {}})
+    assert reply.error and "missing argument 'action'" in reply.text

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 import re
+import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -23,11 +25,37 @@ def sealed_dir(tmp_path: Path) -> Path:
     return d
 
 
-def test_holdout_directory_inside_the_project_is_refused(tmp_path: Path) -> None:
-    inside = tmp_path / "tests" / "heldout"
+def _checkout(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    return path
+
+
+def test_holdout_directory_inside_the_current_checkout_is_refused(tmp_path: Path) -> None:
+    project = _checkout(tmp_path / "project")
+    inside = project / "tests" / "heldout"
     inside.mkdir(parents=True)
     with pytest.raises(InvalidArgumentError, match="outside the project"):
-        load_holdout(inside, cwd=tmp_path)
+        load_holdout(inside, cwd=project / "tests")
+
+
+def test_a_working_directory_outside_any_checkout_is_not_the_project(tmp_path: Path) -> None:
+    # The documented command run from a home directory: ~/.heedful/holdout.key is where an
+    # evaluator keeps the key, not "inside the project".
+    home = tmp_path / "home"
+    home.mkdir()
+    made = make_holdout(["G"], 1, home / ".heedful" / "holdout.key", home / "sealed", cwd=home)
+    assert made.key_created and len(load_holdout(home / "sealed", cwd=home)) == 1
+
+
+def test_holdout_files_and_folders_are_private(tmp_path: Path) -> None:
+    key = tmp_path / "keys" / "holdout.key"
+    made = make_holdout(["G"], 2, key, tmp_path / "sealed", cwd=tmp_path)
+    mode = lambda p: stat.S_IMODE(p.stat().st_mode)  # noqa: E731
+    assert mode(key) == 0o600 and mode(key.parent) == 0o700
+    assert mode(made.directory) == 0o700
+    written = sorted(made.directory.iterdir())
+    assert len(written) == 3 and {mode(f) for f in written} == {0o600}
 
 
 def test_holdout_directory_inside_the_heedful_checkout_is_refused(tmp_path: Path) -> None:

@@ -497,6 +497,8 @@ def test_heartbeat_fires_at_configured_cadence(graph: InMemoryGraph) -> None:
     assert len(triggers) <= elapsed / 0.020 + 1
 
 
+# The heartbeat waits in real time for a deadline set from the real clock.
+@pytest.mark.wall_clock
 def test_deadline_trigger_fires_when_goal_deadline_approaches(graph: InMemoryGraph) -> None:
     real_now = datetime.now(UTC)
     add_goal(graph, "g", "quantum widgets")
@@ -686,3 +688,8 @@ def test_run_cycle_override_above_governance_maximum_is_refused(graph: InMemoryG
     ):
         engine.run_cycle(autonomy_override="act")
     assert engine.cycles_run == 0
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

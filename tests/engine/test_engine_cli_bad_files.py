@@ -152,3 +152,8 @@ def test_seed_reference_errors_name_the_file_and_the_place(
     with pytest.raises(HeedfulError) as info:
         load_seed_file(InMemoryGraph(), path)
     assert str(info.value) == f"{path}:{where}"
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

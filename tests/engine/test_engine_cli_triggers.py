@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from heedful.cli import app
@@ -41,6 +42,8 @@ def _triggers(db: str, *extra: str) -> list[str]:
     return [json.loads(line)["trigger"] for line in result.output.splitlines() if line.strip()]
 
 
+# `engine run` has no clock option: the deadline is set from the real clock it reads.
+@pytest.mark.wall_clock
 def test_engine_run_fires_the_deadline_trigger(tmp_path: Path) -> None:
     due = (datetime.now(UTC) + timedelta(minutes=30)).isoformat()
     db = _db(
@@ -72,3 +75,8 @@ outcomes:
 """
     db = _db(tmp_path, seed)
     assert _triggers(db, "--autonomy", "act", "--max-autonomy", "act") == ["start", "surprise"]
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

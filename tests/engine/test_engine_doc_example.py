@@ -203,3 +203,8 @@ def test_example_script_runs_ten_cycles_and_undoes(tmp_path: Path) -> None:
     lines = [line for line in proc.stdout.splitlines() if str(tmp_path) not in line]
     assert max(len(line) for line in lines) <= 80
     assert "! escalation (focus)" in proc.stdout and proc.stderr == ""
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from heedful.cli import app
@@ -77,3 +78,8 @@ def test_example_seed_act_cycles_make_no_junk_sub_goal_and_say_what_they_found(
     finally:
         engine.close()
     assert goals == {"ship-billing-v2", "cut-cloud-cost"}
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from engine_builders import add_goal, clock
 from engine_fakes import ListNotifier
 
@@ -97,3 +98,8 @@ def test_open_engine_researches_with_a_controller_over_the_same_store(tmp_path: 
         assert [lead["source_id"] for lead in dispatch["details"]["inspection_leads"]] == ["crm"]
     finally:
         engine.close()
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

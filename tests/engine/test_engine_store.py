@@ -174,3 +174,8 @@ def test_escalation_cooldown_survives_a_new_engine_on_the_same_store(
     result = Engine(store_graph, _act(), notifier=second, clock=clock).run_cycle()
     assert len(first.notices) == 1 and second.notices == []
     assert "cooldown" in result["dispatches"][0]["reason"]
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -207,3 +207,8 @@ def test_sources_registered_over_mcp_stay_trusted_for_learned_change_rates(
     assert backend.controller.world.source("registry").trusted
     with Store.open(seeded_db) as store:
         assert store.get_source("registry").trusted
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

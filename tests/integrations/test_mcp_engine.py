@@ -162,3 +162,8 @@ def test_agent_over_stdio_gets_the_proactive_engine(
         assert engine.undo(entry.id).undone_at is not None
     finally:
         engine.close()
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

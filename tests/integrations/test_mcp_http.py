@@ -99,3 +99,8 @@ def test_heedful_mcp_serve_http_on_loopback_answers_a_call(
         stop(proc)
     assert not result.is_error, (tmp_path / "server.log").read_text()
     assert result.structured_content["attention_items"][0]["goal_id"] == "goal-deploy"
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -178,3 +178,8 @@ def test_heedful_mcp_serve_survives_bad_calls(bounded: Any, tmp_path: Path) -> N
         "reason": "no_candidates",
         "best_voc": None,
     }
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -112,3 +112,8 @@ def test_a_stream_of_turns_updates_only_from_reads_made_and_saves_each_turn(tmp_
     with Store(tmp_path / "m.db") as store:
         saved = LinUCB.load(store, "t")
     assert saved is not None and saved.updates == reads
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -71,10 +71,10 @@ def test_bad_model_file_is_one_line_naming_file_and_field(tmp_path, edit, needle
 
 
 def test_missing_or_non_json_model_file_is_a_clear_error(tmp_path) -> None:
-    with pytest.raises(InvalidArgumentError, match="cannot read model file"):
+    with pytest.raises(InvalidArgumentError, match=r"model file .*nope\.json: cannot read"):
         load_model(tmp_path / "nope.json")
     (tmp_path / "x.json").write_text("{not json")
-    with pytest.raises(InvalidArgumentError, match="not JSON"):
+    with pytest.raises(InvalidArgumentError, match=r"model file .*invalid JSON at line 1"):
         load_model(tmp_path / "x.json")
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "memory.md"
 
 
@@ -14,3 +16,8 @@ def test_docs_usage_example_runs() -> None:
     namespace: dict[str, object] = {}
     exec(compile(code, str(DOC), "exec"), namespace)
     assert namespace["result"].dirtied == {"plan"}  # type: ignore[attr-defined]
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -92,8 +92,12 @@ def test_update_goal_keeps_created_at(store: Store, clock: FakeClock) -> None:
 def test_list_goals_orders_by_priority_then_due(store: Store) -> None:
     store.add_goal(_goal("low", priority=GoalPriority.LOW))
     store.add_goal(_goal("crit", priority=GoalPriority.CRITICAL))
-    store.add_goal(_goal("high_late", priority=GoalPriority.HIGH, due_at=datetime(2027, 1, 1)))
-    store.add_goal(_goal("high_soon", priority=GoalPriority.HIGH, due_at=datetime(2026, 1, 1)))
+    store.add_goal(
+        _goal("high_late", priority=GoalPriority.HIGH, due_at=datetime(2027, 1, 1, tzinfo=UTC))
+    )
+    store.add_goal(
+        _goal("high_soon", priority=GoalPriority.HIGH, due_at=datetime(2026, 1, 1, tzinfo=UTC))
+    )
     store.add_goal(_goal("high_none", priority=GoalPriority.HIGH))
     assert [g.id for g in store.list_goals()] == [
         "crit",

@@ -165,3 +165,8 @@ def test_goal_region_is_linked_nodes_then_title_matches(store: Store) -> None:
     _graph(store)
     store.add_goal(Goal(id="g", title="pricing", linked_node_ids=["deploy", "ghost"]))
     assert store.goal_region("g") == ["deploy", "pricing", "revenue"]
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

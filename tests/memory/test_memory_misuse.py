@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,3 +115,8 @@ def test_api_raises_only_heedful_errors_and_stays_consistent(ops: list[Op]) -> N
         for claim in store.dirty_claims():
             assert claim.dirty_reason is not None
         assert not conn.in_transaction
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

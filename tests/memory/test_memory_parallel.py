@@ -327,3 +327,8 @@ def test_a_failing_read_only_connection_leaves_the_searches_to_the_store_connect
         assert store.search_many(queries, 5) == expected
         assert used == [None]
         assert not store._conn.in_transaction
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

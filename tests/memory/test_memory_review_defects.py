@@ -61,3 +61,8 @@ def test_a_transaction_block_is_all_or_nothing() -> None:
             store.add_source(SourceRecord(id="s"))
             store.add_goal(Goal(id="g", title="ship", consequence=math.inf))
         assert store.sources() == []
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -26,3 +26,8 @@ def test_lone_surrogate_is_an_invalid_argument(tmp_path: Path, call: str) -> Non
         with pytest.raises(InvalidArgumentError, match=r"lone surrogate \\ud800 at position 1"):
             CALLS[call](store)
         assert store.claims() == []  # no transaction left open: the store stays usable
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

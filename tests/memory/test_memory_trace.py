@@ -104,3 +104,8 @@ def test_store_constructor_opens_a_path(tmp_path: Path) -> None:
         store.append_trace("x")
     with Store.open(tmp_path / "s.db") as store:
         assert [e.event for e in store.trace()] == ["x"]
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -191,3 +191,8 @@ def test_remembered_searches_always_equal_fresh_ones(
                 store.add_edge(Edge(src=a, dst=b, edge_type=EdgeType.SUPPORTS))
             fresh = [[h.node_id for h in store.search(q, 3)] for q in queries]
             assert store.search_many(queries, 3) == fresh
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

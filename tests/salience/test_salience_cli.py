@@ -70,7 +70,7 @@ def test_history_from_stdin() -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("not json", "not valid JSON"),
+        ("not json", "invalid JSON at line 1"),
         ('{"role": "user", "content": "x"}', "must be a list"),
         ('["ok", {"role": "robot", "content": "x"}]', "[1].role: unknown role 'robot'"),
         ('[{"role": "user", "content": 3}]', "[0].content: must be a string"),

@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TypeVar
 
 import numpy as np
@@ -50,6 +50,7 @@ from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMo
 from heedful.attention.world import World, as_cost
 from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
+from heedful.model.base import wall_clock
 from heedful.model.candidate import (
     Candidate,
     CandidateKind,
@@ -139,7 +140,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.mirror = StoreMirror(self.store) if self.store is not None else None
         sinks = [x for x in (trace_sink, self.mirror.trace if self.mirror else None) if x]
         self.trace = Trace(_fan_out(sinks) if sinks else None)
-        self.clock = clock or (lambda: datetime.now(UTC))
+        self.clock = clock or wall_clock
         self.turn = 0
         self.turn_id = "turn-0"
         self.budget: int | None = None

@@ -71,20 +71,25 @@ def salience_command(
 
 def _read_history(path: str) -> Any:
     """The parsed JSON of a ``--history`` file; one clear line (exit 2) when unreadable."""
-    import json
     from pathlib import Path
 
+    from heedful.model.documents import (
+        DEFAULT_LIMITS,
+        parse_document,
+        read_document,
+        read_stream,
+    )
     from heedful.salience import history_texts
 
     name = "stdin" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        data = json.loads(text)
+        if path == "-":
+            limits = DEFAULT_LIMITS.from_env()
+            text = read_stream(sys.stdin.buffer, name, limits)
+            data = parse_document(text, name, json=True, limits=limits)
+        else:
+            data = read_document(Path(path), json_only=True)
         history_texts(data, where=f"{name}")
-    except OSError as exc:
-        raise fail(f"--history {name}: cannot read: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise fail(f"--history {name}: not valid JSON: {exc}") from None
     except HeedfulError as exc:
         raise fail(f"--history {exc}") from None
     return data

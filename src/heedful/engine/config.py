@@ -7,17 +7,16 @@ the document is silent the choice is ours and says so.
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from heedful.errors import InvalidArgumentError
+from heedful.errors import InputError, InvalidArgumentError
 from heedful.model.base import FrozenModel
-from heedful.model.nesting import NestingError, parse_bounded
+from heedful.model.documents import read_document
+from heedful.model.inputs import validate_strict
 
 
 class AutonomyLevel(StrEnum):
@@ -293,38 +292,20 @@ class EngineConfig(FrozenModel):
 def engine_config_from_dict(data: dict[str, Any]) -> EngineConfig:
     """Validate a config mapping, turning validation errors into ``InvalidArgumentError``."""
     try:
-        return EngineConfig.model_validate(data)
+        return validate_strict(EngineConfig, data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise InvalidArgumentError(f"engine config {where}: {first['msg']}") from None
 
 
-def parse_error_line(exc: Exception) -> str:
-    """A YAML or JSON parse error as one line (YAML's own message spans several)."""
-    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
-        mark = exc.problem_mark
-        return f"{exc.problem} (line {mark.line + 1}, column {mark.column + 1})"
-    return " ".join(str(exc).split())
-
-
 def load_engine_config(path: str | Path) -> EngineConfig:
     """Load an engine config from a JSON or YAML file (missing keys keep their defaults)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read engine config {p}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise InvalidArgumentError(f"cannot read engine config {p}: not UTF-8 text") from None
-    try:
-        data = parse_bounded(
-            lambda: json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-        )
-    except (json.JSONDecodeError, yaml.YAMLError, NestingError) as exc:
-        raise InvalidArgumentError(
-            f"engine config {p} is not valid: {parse_error_line(exc)}"
-        ) from None
+        data = read_document(p)
+    except InputError as exc:
+        raise InvalidArgumentError(f"engine config {exc}") from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

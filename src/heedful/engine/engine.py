@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
@@ -58,6 +58,7 @@ from heedful.engine.telemetry import Subscriber, Telemetry
 from heedful.engine.triage import AttentionItem, triage
 from heedful.errors import GovernanceError, InvalidArgumentError
 from heedful.model import SURPRISING
+from heedful.model.base import wall_clock
 from heedful.model.goal import GoalStatus
 
 _log = logging.getLogger("heedful.engine")
@@ -135,7 +136,7 @@ class Engine:
         self.proposals = ProposalQueue(self.journal)
         self._waiting: dict[str, int] = {}
         self._deferrals: dict[str, int] = {}
-        self.clock = clock or (lambda: datetime.now(UTC))
+        self.clock = clock or wall_clock
         self.telemetry = Telemetry()
         self._requested_level = self.config.autonomy
         self._escalations: dict[str, datetime] = {}

@@ -172,15 +172,9 @@ def load_ampersand(
     path: str, *, org_max: AutonomyLevel | str | None = None, base: EngineConfig | None = None
 ) -> EngineConfig:
     """Read an ampersand.json file and compose the engine config (:func:`config_from_ampersand`)."""
-    import json
-    from pathlib import Path
+    from heedful.model.documents import read_document
 
-    try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read governance file {path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidArgumentError(f"governance file {path} is not valid JSON: {exc}") from None
+    document = read_document(path, json_only=True)
     if not isinstance(document, dict):
         raise InvalidArgumentError(f"governance file {path} must hold a JSON object")
     try:

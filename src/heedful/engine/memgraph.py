@@ -12,12 +12,13 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import datetime
 
 from heedful.engine.coverage import terms
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import SURPRISING, EdgeType
+from heedful.model.base import wall_clock
 from heedful.model.goal import Goal, GoalStatus, can_transition
 
 
@@ -29,7 +30,7 @@ class InMemoryGraph:
     """
 
     def __init__(self, clock: Callable[[], datetime] | None = None) -> None:
-        self._clock = clock or (lambda: datetime.now(UTC))
+        self._clock = clock or wall_clock
         self.goals: dict[str, Goal] = {}
         self.nodes: dict[str, NodeRecord] = {}
         self.edges: list[EdgeRecord] = []

@@ -15,25 +15,23 @@ Format (every section optional)::
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from heedful.engine.config import parse_error_line
 from heedful.engine.ports import GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import EdgeType, NodeType, OutcomeStatus
+from heedful.model.documents import read_document
 from heedful.model.goal import Goal
-from heedful.model.nesting import NestingError, parse_bounded
+from heedful.model.inputs import MAX_ENTRIES, Id, validate_strict
 
 
 class _Node(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    id: str = Field(min_length=1)
+    id: Id
     type: NodeType = NodeType.SEMANTIC
     content: str = ""
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
@@ -42,8 +40,8 @@ class _Node(BaseModel):
 
 class _Edge(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    source: str = Field(min_length=1)
-    target: str = Field(min_length=1)
+    source: Id
+    target: Id
     type: EdgeType = EdgeType.CAUSAL
     weight: float = Field(default=1.0, ge=0.0)
 
@@ -52,8 +50,8 @@ class _Outcome(BaseModel):
     model_config = ConfigDict(extra="forbid")
     status: OutcomeStatus
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
-    goal_id: str | None = None
-    node_ids: list[str] = Field(default_factory=list)
+    goal_id: Id | None = None
+    node_ids: list[Id] = Field(default_factory=list, max_length=MAX_ENTRIES)
     detail: str = ""
 
 
@@ -76,27 +74,14 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
             inside the file, e.g. ``nodes.2.confidence``).
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read {p}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise InvalidArgumentError(f"cannot read {p}: not UTF-8 text") from None
-    try:
-        data: Any = parse_bounded(
-            lambda: json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-        )
-    except (json.JSONDecodeError, yaml.YAMLError, NestingError) as exc:
-        raise InvalidArgumentError(
-            f"{p} is not valid {p.suffix.lstrip('.') or 'YAML'}: {parse_error_line(exc)}"
-        ) from None
+    data: Any = read_document(p)
     if data is not None and not isinstance(data, dict):
         raise InvalidArgumentError(
             f"{p}: a seed file must be a mapping with goals, nodes, edges and outcomes, "
             f"not {type(data).__name__}"
         )
     try:
-        seed = _SeedFile.model_validate(data or {})
+        seed = validate_strict(_SeedFile, data or {})
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
@@ -143,6 +128,13 @@ def _check_references(graph: GraphPort, seed: _SeedFile, path: Path) -> None:
         for i, o in enumerate(seed.outcomes)
         for j, node_id in enumerate(o.node_ids)
     ]
+    for i, g in enumerate(seed.goals):
+        if len(g.linked_node_ids) > MAX_ENTRIES:
+            raise InvalidArgumentError(
+                f"{path}:goals.{i}.linked_node_ids: at most {MAX_ENTRIES} nodes, "
+                f"got {len(g.linked_node_ids):,}"
+            )
+        wanted += [(f"goals.{i}.linked_node_ids.{j}", n) for j, n in enumerate(g.linked_node_ids)]
     missing = {node_id for _, node_id in wanted} - new_nodes
     if missing:
         missing -= {n.id for n in graph.get_nodes(sorted(missing))}

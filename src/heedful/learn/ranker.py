@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from heedful.errors import InvalidArgumentError
+from heedful.errors import InputError, InvalidArgumentError
 from heedful.learn.features import FEATURE_NAMES, features_hash
+from heedful.model.documents import read_document
 
 __all__ = ["MODEL_FORMAT", "RidgeRanker", "load_model"]
 
@@ -230,11 +231,7 @@ def load_model(path: str | Path) -> RidgeRanker:
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read model file {p}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidArgumentError(f"{p}: not JSON (line {exc.lineno}: {exc.msg})") from None
+        data = read_document(p, json_only=True)
+    except InputError as exc:
+        raise InvalidArgumentError(f"model file {exc}") from None
     return RidgeRanker.from_dict(data, str(p))

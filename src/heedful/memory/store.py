@@ -33,6 +33,7 @@ from heedful.memory.graph import GraphMixin
 from heedful.memory.outcomes import OutcomesMixin
 from heedful.memory.schema import migrate, schema_version
 from heedful.memory.trace import TraceMixin
+from heedful.model.base import wall_time
 
 MEMORY = ":memory:"
 
@@ -60,7 +61,7 @@ class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin, Bulk
         self,
         path: str | os.PathLike[str] = MEMORY,
         *,
-        clock: Clock = time.time,
+        clock: Clock = wall_time,
         freshness: FreshnessConfig = DEFAULT_FRESHNESS,
     ) -> None:
         self.path = os.fspath(path)
@@ -73,7 +74,7 @@ class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin, Bulk
         cls,
         path: str | os.PathLike[str] = MEMORY,
         *,
-        clock: Clock = time.time,
+        clock: Clock = wall_time,
         freshness: FreshnessConfig = DEFAULT_FRESHNESS,
     ) -> Store:
         """Open the store at ``path``; same as ``Store(path, ...)``."""

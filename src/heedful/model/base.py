@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["FrozenModel", "as_utc"]
+__all__ = ["FrozenModel", "as_utc", "wall_clock", "wall_time"]
+
+
+def _real_time() -> float:
+    return time.time()
+
+
+def wall_time() -> float:
+    """The real clock in epoch seconds: the default of every clock heedful lets you inject.
+
+    ``Controller``, ``Engine``, ``MemoryGraph`` (as :func:`wall_clock`) and ``Store`` take a
+    ``clock=``; when none is given they read this one, and only this one, so the test suite can
+    tell a test that forgot to pass a clock (tests/conftest.py).
+    """
+    return _real_time()
+
+
+def wall_clock() -> datetime:
+    """The real clock as an aware UTC datetime (see :func:`wall_time`)."""
+    return datetime.fromtimestamp(wall_time(), UTC)
 
 
 class FrozenModel(BaseModel):

@@ -26,6 +26,7 @@ from pydantic import (
 )
 
 from heedful.model.base import FrozenModel, as_utc
+from heedful.model.inputs import Id
 from heedful.model.scenario import Cost, Volatility
 
 #: A claim value: any JSON scalar (scenario domains are strings, but numbers and flags are common).
@@ -82,14 +83,14 @@ class Claim(FrozenModel):
         dirty_cause: The claim whose change made it dirty (itself for a contradiction).
     """
 
-    id: str = Field(min_length=1)
+    id: Id
     subject: str = Field(min_length=1)
     value: ClaimValue
     domain: tuple[ClaimValue, ...] | None = None
     claim_type: str = Field(default=ClaimType.GENERAL, min_length=1)
     volatility: Volatility = Volatility.MEDIUM
     origin: str = "unknown"
-    source_id: str | None = None
+    source_id: Id | None = None
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     observed_at: Timestamp
     dirty: bool = False
@@ -114,8 +115,8 @@ class Evidence(FrozenModel):
         id: Assigned by the store when recorded (``None`` before).
     """
 
-    claim_id: str = Field(min_length=1)
-    source_id: str = Field(min_length=1)
+    claim_id: Id
+    source_id: Id
     value: ClaimValue
     observed_at: Timestamp
     id: int | None = None
@@ -140,14 +141,14 @@ class SourceRecord(FrozenModel):
         age_s: How old its data is when read (seconds), ≥ 0.
     """
 
-    id: str = Field(min_length=1)
+    id: Id
     kind: str = "unknown"
     authority: dict[str, float] = Field(default_factory=dict)
     default_authority: float = Field(default=0.5, ge=0.0, le=1.0)
     trusted: bool = False
     cost: float = 0.0
     cost_detail: Cost | None = None
-    reports: tuple[str, ...] = ()
+    reports: tuple[Id, ...] = ()
     age_s: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
 
     @model_validator(mode="before")

@@ -13,6 +13,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from heedful.model.base import FrozenModel
+from heedful.model.inputs import MAX_TEXT_CHARS, MAX_TITLE_CHARS, AwareTime, Id
 
 
 class GoalStatus(StrEnum):
@@ -70,7 +71,7 @@ def can_transition(old: GoalStatus, new: GoalStatus) -> bool:
 class ClaimDependency(FrozenModel):
     """A claim a goal's decision depends on, with how much it matters (0..1)."""
 
-    claim_id: str
+    claim_id: Id
     weight: float = Field(default=1.0, ge=0.0, le=1.0)
 
 
@@ -97,16 +98,16 @@ class Goal(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    id: str = Field(min_length=1)
-    title: str = Field(min_length=1)
-    description: str = ""
+    id: Id
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
+    description: str = Field(default="", max_length=MAX_TEXT_CHARS)
     status: GoalStatus = GoalStatus.PROPOSED
     priority: GoalPriority = GoalPriority.NORMAL
     timescale: GoalTimescale = GoalTimescale.MEDIUM_TERM
     source: GoalSource = GoalSource.USER
-    due_at: datetime | None = None
+    due_at: AwareTime | None = None
     progress: float = Field(default=0.0, ge=0.0)
-    linked_node_ids: list[str] = Field(default_factory=list)
+    linked_node_ids: list[Id] = Field(default_factory=list)
     depends_on: list[ClaimDependency] = Field(default_factory=list)
     consequence: float = Field(default=1.0, ge=0.0)
     created_at: datetime | None = None

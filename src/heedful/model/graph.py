@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from heedful.model.base import FrozenModel
 from heedful.model.claim import Timestamp
+from heedful.model.inputs import Id
 
 
 class NodeType(StrEnum):
@@ -49,7 +50,7 @@ class Node(FrozenModel):
         metadata: Free-form JSON object.
     """
 
-    id: str = Field(min_length=1)
+    id: Id
     node_type: NodeType = NodeType.SEMANTIC
     content: str = ""
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
@@ -68,8 +69,8 @@ class Node(FrozenModel):
 class Edge(FrozenModel):
     """A directed, typed, weighted edge ``src → dst``."""
 
-    src: str = Field(min_length=1)
-    dst: str = Field(min_length=1)
+    src: Id
+    dst: Id
     edge_type: EdgeType = EdgeType.CAUSAL
     weight: float = Field(default=1.0, ge=0.0)
 

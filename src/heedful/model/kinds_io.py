@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from heedful.errors import ScenarioError
+from heedful.model.inputs import Id, validate_strict
 from heedful.model.scenario import FORMAT_V1, Scenario, ScenarioKind
 from heedful.model.scenario_io import (
     _Checker,
@@ -74,7 +75,7 @@ class _InterruptionDoc(InterruptionView):
 class _SwitchingDoc(_Doc):
     model_config = ConfigDict(extra="forbid", title="heedful.scenario/v1 (kind: switching)")
     format: str
-    id: str = Field(min_length=1)
+    id: Id
     kind: Literal["switching"]
     family: str = "custom"
     task: str = ""
@@ -96,7 +97,7 @@ class _ObligationDoc(ObligationView):
 class _ScheduleDoc(_Doc):
     model_config = ConfigDict(extra="forbid", title="heedful.scenario/v1 (kind: schedule)")
     format: str
-    id: str = Field(min_length=1)
+    id: Id
     kind: Literal["schedule"]
     family: str = "custom"
     task: str = ""
@@ -107,7 +108,7 @@ class _ScheduleDoc(_Doc):
 
 def _validated(model: type[BaseModel], raw: dict[str, Any], chk: _Checker) -> Any:
     try:
-        return model.model_validate(raw)
+        return validate_strict(model, raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         extra = exc.error_count() - 1

@@ -7,18 +7,17 @@ inside it (``sources[3].accuracy``) and what is wrong.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import string
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from heedful.errors import ScenarioError
-from heedful.model.nesting import NestingError, parse_bounded
+from heedful.errors import InputError, ScenarioError
+from heedful.model.documents import read_document
+from heedful.model.inputs import Id, validate_strict
 from heedful.model.scenario import (
     FORMAT_V1,
     ActionView,
@@ -54,10 +53,10 @@ class _VariableDoc(_Doc):
 
 
 class _SourceDoc(_Doc):
-    id: str = Field(min_length=1)
+    id: Id
     label: str = ""
     kind: str = "document"
-    reports: list[str] = Field(default_factory=list)
+    reports: list[Id] = Field(default_factory=list)
     authority: float = Field(default=0.5, ge=0.0, le=1.0)
     age_s: float = Field(default=0.0, ge=0.0)
     cost: Cost = Field(default_factory=Cost)
@@ -71,15 +70,15 @@ class _SourceDoc(_Doc):
 
 class _ScenarioDoc(_Doc):
     format: str
-    id: str = Field(min_length=1)
+    id: Id
     kind: ScenarioKind = ScenarioKind.INSPECTION
     family: str = "custom"
     condition: Condition = Condition.ANNOUNCED
     task: str = ""
     budget: int = Field(ge=0)
     cost_weight: float = Field(default=0.0, ge=0.0)
-    variables: dict[str, _VariableDoc] = Field(min_length=1)
-    actions: dict[str, ActionView] = Field(min_length=1)
+    variables: dict[Id, _VariableDoc] = Field(min_length=1)
+    actions: dict[Id, ActionView] = Field(min_length=1)
     beliefs: list[Belief] = Field(default_factory=list)
     sources: list[_SourceDoc] = Field(default_factory=list)
     world: dict[str, str] | None = None
@@ -187,7 +186,7 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
     chk = _Checker(file, prefix)
     check_header(raw, chk)
     try:
-        doc = _ScenarioDoc.model_validate(_coerce_values(raw))
+        doc = validate_strict(_ScenarioDoc, _coerce_values(raw))
     except ValidationError as exc:
         err = exc.errors()[0]
         extra = exc.error_count() - 1
@@ -353,64 +352,12 @@ def _check_rules_cover_worlds(
             )
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """Safe YAML loading that rejects a key given twice in one mapping (PyYAML keeps the last)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                continue  # `<<:` merged keys may be overridden on purpose
-            key = self.construct_object(key_node, deep=deep)
-            if not isinstance(key, str | int | float | bool):
-                continue  # unhashable keys are reported by the base constructor
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep)
-
-
-class _DuplicateJsonKey(ValueError):
-    pass
-
-
-def _unique_json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateJsonKey(f"duplicate key {key!r}")
-        out[key] = value
-    return out
-
-
 def _parse(path: Path) -> Any:
+    """The parsed document of a scenario file, read through the bounded loader."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"cannot read: {exc.strerror}", file=str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(
-            f"not UTF-8 text (byte {exc.start}: {exc.reason})", file=str(path)
-        ) from None
-    try:
-        if path.suffix.lower() == ".json":
-            return parse_bounded(lambda: json.loads(text, object_pairs_hook=_unique_json_object))
-        return parse_bounded(lambda: yaml.load(text, Loader=_UniqueKeyLoader))
-    except NestingError as exc:
-        raise ScenarioError(str(exc), file=str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(
-            f"invalid JSON at line {exc.lineno}: {exc.msg}", file=str(path)
-        ) from None
-    except _DuplicateJsonKey as exc:
-        raise ScenarioError(f"invalid JSON: {exc}", file=str(path)) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ScenarioError(f"invalid YAML{line}: {problem}", file=str(path)) from None
+        return read_document(path)
+    except InputError as exc:
+        raise ScenarioError(exc.detail, file=str(path)) from None
 
 
 def load_scenarios(path: str | Path) -> list[Scenario]:

@@ -157,6 +157,8 @@ def test_a_holdout_run_with_an_agent_writes_no_prompt_into_the_project(
     ids = [f.stem for f in made.files]
     project = tmp_path / "project"
     project.mkdir()
+    # "The project" is a git checkout (a plain working directory is not one).
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
     monkeypatch.chdir(project)
     server = scripted("careful")
     run = ["bench", "run", "--holdout", str(heldout), "--trials", "1", "--policies", "llm",

@@ -259,7 +259,25 @@ class TrialEnv:
             args = dict(arguments or {})
         if not isinstance(args, dict):
             return self._error(f"arguments of {name} must be an object", "malformed_arguments")
+        if (bad := self._check_names(name, args)) is not None:
+            return bad
         return handler(args)
+
+    def _check_names(self, name: str, args: dict[str, Any]) -> ToolReply | None:
+        """Name the argument that is unknown or missing (before any check of the values, so an
+        extra field is not reported as a bad value of a valid one)."""
+        schema = next(t.parameters for t in self.tools if t.name == name)
+        known = list(schema.get("properties", {}))
+        unknown = [k for k in args if k not in known]
+        if unknown:
+            takes = f"it takes {', '.join(known)}" if known else "it takes no arguments"
+            return self._error(
+                f"{name}: unknown argument {str(unknown[0])[:80]!r}; {takes}", "malformed_arguments"
+            )
+        missing = [k for k in schema.get("required", []) if k not in args]
+        if missing:
+            return self._error(f"{name}: missing argument {missing[0]!r}", "malformed_arguments")
+        return None
 
     # -- tools ------------------------------------------------------------------------------
 
@@ -332,7 +350,7 @@ class TrialEnv:
 
     def _decide(self, args: dict[str, Any]) -> ToolReply:
         action, beliefs = args.get("action"), args.get("beliefs", {})
-        if not set(args) <= {"action", "beliefs"} or action not in self.view.actions:
+        if action not in self.view.actions:
             return self._error(
                 f"decide: action must be one of {', '.join(self.view.actions)}, got {action!r}",
                 "malformed_arguments",

@@ -27,7 +27,9 @@ from heedful.bench.run.runner import collect_choices
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.views import policy_view
+from heedful.errors import HeedfulError
 from heedful.model import Scenario
+from heedful.model.documents import read_document
 
 __all__ = ["TIMELINE_FILE", "build_timeline", "load_timeline", "timeline_html", "write_timeline"]
 
@@ -285,8 +287,8 @@ def write_timeline(
 def load_timeline(path: Path) -> dict[str, Any] | None:
     """The timeline stored at ``path``, or None when there is none (or it is unreadable)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_document(path, json_only=True)
+    except HeedfulError:
         return None
     return data if isinstance(data, dict) and isinstance(data.get("events"), list) else None
 

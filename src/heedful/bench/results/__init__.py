@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -22,7 +21,8 @@ from heedful.bench.results.agents import AgentAggregates
 from heedful.bench.results.calibration import CalibrationRow
 from heedful.bench.results.kinds import KindPairedRow, KindResults, KindRow
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
-from heedful.errors import InvalidArgumentError
+from heedful.errors import InputError, InvalidArgumentError
+from heedful.model.documents import RESULTS_LIMITS, read_bounded, read_document
 
 RESULTS_FORMAT: Literal["heedful.results/v2"] = "heedful.results/v2"
 #: Older formats that still load (v1 kept the D/J rows in ``kinds``; they move to ``aggregates``).
@@ -457,21 +457,18 @@ def _read_trials(path: Path, expected: int | None) -> list[TrialRecord]:
     """Read a gzip JSON Lines file of trial records (errors name the file and the line)."""
     out: list[TrialRecord] = []
     try:
-        with gzip.open(path, "rb") as gz:
-            for n, line in enumerate(gz, start=1):
-                try:
-                    out.append(TrialRecord.model_validate_json(line))
-                except ValidationError as exc:
-                    err = exc.errors()[0]
-                    where = ".".join(str(x) for x in err["loc"])
-                    raise InvalidArgumentError(
-                        f"{path}: line {n}: {where + ': ' if where else ''}{err['msg']}"
-                    ) from None
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise InvalidArgumentError(f"{path}: cannot read the trial records: {reason}") from None
-    except EOFError:
-        raise InvalidArgumentError(f"{path}: truncated gzip file") from None
+        raw = read_bounded(path, RESULTS_LIMITS.from_env())
+    except InputError as exc:
+        raise InvalidArgumentError(f"{path}: cannot read the trial records: {exc.detail}") from None
+    for n, line in enumerate(raw.splitlines(), start=1):
+        try:
+            out.append(TrialRecord.model_validate_json(line))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(x) for x in err["loc"])
+            raise InvalidArgumentError(
+                f"{path}: line {n}: {where + ': ' if where else ''}{err['msg']}"
+            ) from None
     if expected is not None and len(out) != expected:
         raise InvalidArgumentError(f"{path}: {len(out)} trial records, the summary says {expected}")
     return out
@@ -488,16 +485,7 @@ def load_results(path: str | Path) -> Results:
         InvalidArgumentError: unreadable file, not JSON, wrong ``format`` or invalid content.
     """
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidArgumentError(f"{p}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise InvalidArgumentError(
-            f"{p}: not UTF-8 text (byte {exc.start}: {exc.reason})"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise InvalidArgumentError(f"{p}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    data = read_document(p, limits=RESULTS_LIMITS, json_only=True)
     fmt = data.get("format") if isinstance(data, dict) else None
     if fmt not in READABLE_FORMATS:
         known = " or ".join(repr(f) for f in READABLE_FORMATS)

@@ -53,11 +53,30 @@ def _git_toplevel(where: Path) -> Path | None:
 
 
 def project_roots(cwd: Path | None = None) -> list[Path]:
-    """Directories a hold-out set must stay out of: the checkout holding heedful and the current
-    working directory's checkout (or the working directory itself outside git)."""
+    """Directories a hold-out set must stay out of: the git checkout holding heedful (when it
+    runs from one) and the git checkout of the current working directory (when there is one).
+
+    A working directory outside any checkout (a home directory, an evaluator's folder) is not a
+    project: ``--key-file ~/.heedful/holdout.key`` run from ``~`` is where an evaluator keeps it.
+    """
     here = (cwd or Path.cwd()).resolve()
-    roots = {_git_toplevel(Path(heedful.__file__).resolve().parent), _git_toplevel(here) or here}
+    roots = {_git_toplevel(Path(heedful.__file__).resolve().parent), _git_toplevel(here)}
     return sorted(r for r in roots if r is not None)
+
+
+def _private_dir(path: Path) -> None:
+    """Create ``path`` (and parents) and make it 0700: only its owner may list a sealed set."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path.chmod(0o700)
+
+
+def _write_private(path: Path, text: str, *, exclusive: bool = False) -> None:
+    """Write ``text`` to ``path`` readable by its owner only (0600, whatever the umask)."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        os.fchmod(fh.fileno(), 0o600)
+        fh.write(text)
 
 
 def _inside_project(path: Path, cwd: Path | None) -> bool:
@@ -82,10 +101,9 @@ def load_or_create_key(path: Path, *, cwd: Path | None = None) -> tuple[bytes, b
     if not path.exists():
         key = secrets.token_bytes(KEY_BYTES)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="ascii") as fh:
-                fh.write(key.hex() + "\n")
+            if not path.parent.exists():
+                _private_dir(path.parent)
+            _write_private(path, key.hex() + "\n", exclusive=True)
         except OSError as exc:
             raise InvalidArgumentError(f"{path}: cannot create the key: {exc.strerror}") from None
         return key, True
@@ -188,7 +206,7 @@ def make_holdout(
         raise InvalidArgumentError(f"{out}: already holds scenario files; give an empty folder")
     key, created = load_or_create_key(key_file, cwd=cwd)
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        _private_dir(out)
     except OSError as exc:
         raise InvalidArgumentError(f"{out}: cannot create: {exc.strerror}") from None
     files: list[Path] = []
@@ -200,7 +218,7 @@ def make_holdout(
             scenario = fam.make(rng, wording, sid, world)
             path = out / f"{sid}.yaml"
             text = yaml.safe_dump(scenario_to_dict(scenario), sort_keys=False, allow_unicode=True)
-            path.write_text(text, encoding="utf-8")
+            _write_private(path, text)
             files.append(path)
     fingerprint = key_fingerprint(key)
     manifest = {
@@ -212,7 +230,7 @@ def make_holdout(
         "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "heedful_version": heedful.__version__,
     }
-    (out / MANIFEST_NAME).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    _write_private(out / MANIFEST_NAME, json.dumps(manifest, indent=1) + "\n")
     return HoldoutSet(out, sorted(files), created, fingerprint)
 
 

@@ -1,25 +1,33 @@
 """Strict argument models of the MCP tools; their JSON Schemas are the tools' input schemas.
 
 Strict means: JSON types are not coerced (``1`` is not a boolean, ``"3"`` is not an integer) and
-unknown argument names are refused. Simple ranges are in the schemas; checks that need state
+unknown argument names are refused. Ids, timestamps and sizes follow the one input policy of
+:mod:`heedful.model.inputs` (the same rules as seed files, scenario files and the library's
+records). Simple ranges are in the schemas; checks that need state
 (an unknown id, a value outside its domain) are the library's, whose error reaches the agent.
 """
 
 from __future__ import annotations
 
 import math
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    AfterValidator,
-    AwareDatetime,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
     WithJsonSchema,
+)
+
+from heedful.model.inputs import (
+    MAX_ENTRIES,
+    MAX_TEXT_CHARS,
+    MAX_TITLE_CHARS,
+    MAX_VALUE_CHARS,
+    AwareTime,
+    Id,
 )
 
 __all__ = [
@@ -41,11 +49,6 @@ __all__ = [
 #: Most ranked candidates one ``attention_rank`` call lists.
 MAX_RANK_LIMIT = 100
 
-#: Longest claim value (or domain value) accepted, in characters.
-MAX_VALUE_CHARS = 10_000
-#: Most entries of a mapping argument (observations, authority by claim type).
-MAX_ENTRIES = 1000
-
 
 def _number_as_text(value: Any) -> Any:
     """Models and clients send numeric values (a version ``4.1``): read them as their JSON text.
@@ -60,27 +63,6 @@ def _number_as_text(value: Any) -> Any:
     return value
 
 
-#: Unicode categories an id may not contain: controls (NUL, newline, escape...), invisible
-#: formatting (zero-width space and joiners, bidirectional overrides such as U+202E), lone
-#: surrogates, private use, and line or paragraph separators.
-_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
-
-
-def _visible_id(value: str) -> str:
-    """Refuse ids with characters that do not show: ``registry\u200b`` would print exactly
-    like the source ``registry`` while naming another one, and a right-to-left override makes
-    an id read backwards."""
-    for at, char in enumerate(value):
-        if unicodedata.category(char) in _HIDDEN_CATEGORIES:
-            name = unicodedata.name(char, "") or unicodedata.category(char)
-            raise ValueError(
-                f"ids must not contain control or invisible characters: U+{ord(char):04X}"
-                f" ({name}) at position {at}"
-            )
-    return value
-
-
-Id = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_visible_id)]
 Value = Annotated[
     str,
     StringConstraints(max_length=MAX_VALUE_CHARS),
@@ -261,15 +243,15 @@ class SetGoalArgs(ToolArgs):
     """Arguments of ``attention_set_goal`` (SPEC §6: GoalGraph fields; document 000 §7)."""
 
     goal_id: Id
-    title: Annotated[str, Field(min_length=1, max_length=500)] = Field(
+    title: Annotated[str, Field(min_length=1, max_length=MAX_TITLE_CHARS)] = Field(
         description="Short statement; the engine finds the goal's knowledge region by it."
     )
-    description: str = Field(default="", max_length=10_000)
+    description: str = Field(default="", max_length=MAX_TEXT_CHARS)
     status: Literal["proposed", "active", "blocked", "completed", "abandoned"] = "active"
     priority: Literal["low", "normal", "high", "critical"] = "normal"
     timescale: Literal["immediate", "short_term", "medium_term", "long_term"] = "medium_term"
     # JSON has no datetime type: an ISO 8601 string with a timezone is parsed here.
-    due_at: Annotated[AwareDatetime, Field(strict=False)] | None = Field(
+    due_at: AwareTime | None = Field(
         default=None, description="Deadline, ISO 8601 with a timezone (e.g. 2026-12-01T12:00:00Z)."
     )
     progress: Unit = Field(default=0.0, description="0..1; reaching 1 completes the goal.")
