@@ -151,3 +151,8 @@ def test_cli_approve_and_reject_act_on_the_queue(tmp_path: Path) -> None:
     assert any(
         json.loads(line)["cycle_id"] in approved.output for line in journal.output.splitlines()
     )
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -210,3 +210,8 @@ def test_bearer_auth_matches_only_exact_tokens() -> None:
     assert auth.session_of(f"bearer {BOB}") == "bob"
     for header in (None, "", ALICE, f"Basic {ALICE}", f"Bearer {ALICE}x", f"Bearer {ALICE[:-1]}"):
         assert auth.session_of(header) is None
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -54,3 +54,8 @@ def test_shared_sessions_share_the_memory_but_not_the_turn(
         assert bob.controller is not alice.controller and bob.engine is alice.engine
     finally:
         sessions.close()
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

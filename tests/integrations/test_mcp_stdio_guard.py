@@ -91,3 +91,8 @@ def test_heedful_mcp_serve_answers_deep_and_surrogate_requests(
     assert replies[3]["error"]["code"] == -32600 and "surrogate" in replies[3]["error"]["message"]
     assert "result" in replies[4]  # the server kept serving
     assert "Traceback" not in (tmp_path / "stderr.log").read_text(encoding="utf-8")
+
+
+# Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
+# store opened by path): pinned, so no result depends on how long the machine takes.
+pytestmark = pytest.mark.usefixtures("fixed_clock")

@@ -20,6 +20,7 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "attention_record_belief": {"claim_id": "x", "value": "a"},
     "attention_set_goal": {"goal_id": "g", "title": "ship"},
     "attention_health": {},
+    "attention_review_proposal": {"proposal_id": "p-1", "decision": "reject"},
     "salience": {"text": "hello"},
 }
 
