@@ -44,6 +44,10 @@ def build_agent_run(
     retries: int,
     cache: str | None,
     progress: bool | None,
+    trial_timeout: float | None = None,
+    max_reply_bytes: int = 2_000_000,
+    max_turns: int = 16,
+    protocol: str = "tools",
 ) -> AgentRun | None:
     """The :class:`AgentRun` of the options, or ``None`` when no endpoint is given.
 
@@ -52,7 +56,7 @@ def build_agent_run(
     """
     from pydantic import ValidationError
 
-    from heedful.bench.agents.contract import AgentSettings
+    from heedful.bench.agents.contract import AgentConfig, AgentSettings
     from heedful.bench.agents.runner import MODES
     from heedful.bench.agents.suite import AgentRun
 
@@ -64,6 +68,10 @@ def build_agent_run(
         raise InvalidArgumentError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
     if concurrency < 1:
         raise InvalidArgumentError(f"--concurrency must be at least 1, not {concurrency}")
+    if max_turns < 1:
+        raise InvalidArgumentError(f"--max-turns must be at least 1, not {max_turns}")
+    if protocol not in ("tools", "json"):
+        raise InvalidArgumentError(f"--protocol must be tools or json, not {protocol!r}")
     try:
         settings = AgentSettings(
             model=model,
@@ -72,12 +80,21 @@ def build_agent_run(
             temperature=temperature,
             max_tokens=max_tokens,
             timeout_s=timeout,
+            trial_timeout_s=trial_timeout,
+            max_reply_bytes=max_reply_bytes,
+            protocol=protocol,
             retries=retries,
             cache=cache,
         )
     except ValidationError as exc:
         err = exc.errors()[0]
-        option = {"base_url": "--base-url", "timeout_s": "--timeout", "max_tokens": "--max-tokens"}
+        option = {
+            "base_url": "--base-url",
+            "timeout_s": "--timeout",
+            "trial_timeout_s": "--trial-timeout",
+            "max_tokens": "--max-tokens",
+            "max_reply_bytes": "--max-reply-bytes",
+        }
         name = str(err["loc"][0]) if err["loc"] else "settings"
         raise InvalidArgumentError(f"{option.get(name, '--' + name)}: {err['msg']}") from None
     settings.check_key()
@@ -86,6 +103,7 @@ def build_agent_run(
         settings=settings,
         mode=mode,
         concurrency=concurrency,
+        config=AgentConfig(max_turns=max_turns),
         on_progress=_progress_printer() if show else None,
     )
 

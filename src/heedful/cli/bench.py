@@ -137,7 +137,21 @@ def bench_run(
     max_tokens: int = typer.Option(
         1024, "--max-tokens", help="Agents: completion tokens per call."
     ),
-    timeout: float = typer.Option(60.0, "--timeout", help="Agents: seconds per HTTP request."),
+    timeout: float = typer.Option(
+        60.0, "--timeout", help="Agents: wall-clock seconds per HTTP request, whole (a drip too)."
+    ),
+    trial_timeout: float | None = typer.Option(
+        None,
+        "--trial-timeout",
+        help="Agents: wall-clock seconds per trial (default: timeout × turns).",
+    ),
+    max_reply_bytes: int = typer.Option(
+        2_000_000, "--max-reply-bytes", help="Agents: largest reply body read."
+    ),
+    max_turns: int = typer.Option(16, "--max-turns", help="Agents: model calls per trial."),
+    protocol: str = typer.Option(
+        "tools", "--protocol", help="Agents: tools (native tool calls) or json (small models)."
+    ),
     retries: int = typer.Option(4, "--retries", help="Agents: retries on 429, 5xx and timeouts."),
     cache: str = typer.Option(DEFAULT_CACHE, "--cache", help="Agents: SQLite response cache."),
     no_cache: bool = typer.Option(
@@ -176,6 +190,10 @@ def bench_run(
         temperature=temperature,
         max_tokens=max_tokens,
         timeout=timeout,
+        trial_timeout=trial_timeout,
+        max_reply_bytes=max_reply_bytes,
+        max_turns=max_turns,
+        protocol=protocol,
         retries=retries,
         # A hold-out run keeps no default cache (it would hold the set's prompts and results);
         # an explicit --cache must lie outside the project (checked by run_to_folder).

@@ -170,7 +170,12 @@ async def _play(
         draw=f"{scenario.id}#{job.trial}",
         **({"config": agent_config} if agent_config is not None else {}),
     )
-    stats = await agent.play(env)
+    try:
+        stats = await agent.play(env)
+    except Exception as exc:  # the last line of defence: one trial's crash never ends the run
+        env.flag(f"agent_crash: {type(exc).__name__}: {str(exc)[:200]}")
+        env.done = True
+        stats = CallStats(errors=1)
     measure = initiation or scenario.view.condition is Condition.UNPROMPTED
     record = score_agent_trial(
         scenario,
