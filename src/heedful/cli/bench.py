@@ -180,45 +180,49 @@ def bench_run(
     from pathlib import Path
 
     from heedful.bench.suite import run_to_folder
+    from heedful.cli.agent import local_endpoint
 
-    agent_run = build_agent_run(
-        model=model,
-        base_url=base_url,
-        api_key_env=api_key_env,
-        concurrency=concurrency,
-        mode=mode,
-        temperature=temperature,
-        max_tokens=max_tokens,
-        timeout=timeout,
-        trial_timeout=trial_timeout,
-        max_reply_bytes=max_reply_bytes,
-        max_turns=max_turns,
-        protocol=protocol,
-        retries=retries,
-        # A hold-out run keeps no default cache (it would hold the set's prompts and results);
-        # an explicit --cache must lie outside the project (checked by run_to_folder).
-        cache=None if no_cache or (holdout and cache == DEFAULT_CACHE) else cache,
-        progress=None,
-    )
-
-    with open_backend(backend, address) as jobs:
-        output = run_to_folder(
-            scenario_paths=[Path(p) for p in scenarios] or None,
-            families=family,
-            count=count,
-            policies=policies,
-            trials=trials,
-            seed=seed,
-            adaptive=adaptive,
-            holdout=Path(holdout) if holdout else None,
-            out=Path(out) if out else None,
-            condition=condition,
-            agent_run=agent_run,
-            policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
-            shift=shift,
-            workers=workers,
-            backend=jobs,
+    with local_endpoint(model, base_url) as local_url:
+        if local_url is not None:  # one model, one context: trials take turns
+            base_url, concurrency = local_url, 1
+        agent_run = build_agent_run(
+            model=model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            concurrency=concurrency,
+            mode=mode,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            timeout=timeout,
+            trial_timeout=trial_timeout,
+            max_reply_bytes=max_reply_bytes,
+            max_turns=max_turns,
+            protocol=protocol,
+            retries=retries,
+            # A hold-out run keeps no default cache (it would hold the set's prompts and results);
+            # an explicit --cache must lie outside the project (checked by run_to_folder).
+            cache=None if no_cache or (holdout and cache == DEFAULT_CACHE) else cache,
+            progress=None,
         )
+
+        with open_backend(backend, address) as jobs:
+            output = run_to_folder(
+                scenario_paths=[Path(p) for p in scenarios] or None,
+                families=family,
+                count=count,
+                policies=policies,
+                trials=trials,
+                seed=seed,
+                adaptive=adaptive,
+                holdout=Path(holdout) if holdout else None,
+                out=Path(out) if out else None,
+                condition=condition,
+                agent_run=agent_run,
+                policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
+                shift=shift,
+                workers=workers,
+                backend=jobs,
+            )
     _print_run(output)
 
 
