@@ -82,7 +82,7 @@ def build_agent_run(
             timeout_s=timeout,
             trial_timeout_s=trial_timeout,
             max_reply_bytes=max_reply_bytes,
-            protocol=protocol,
+            protocol=protocol,  # type: ignore[arg-type]  # checked above
             retries=retries,
             cache=cache,
         )

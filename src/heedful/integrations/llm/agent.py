@@ -31,6 +31,7 @@ from heedful.integrations.llm.prompt import (
     prompt_template_hash,
     render_messages,
 )
+from heedful.integrations.llm.turns import parse_turn, tools_prompt, turn_schema
 
 __all__ = ["LLMAdvisedAgent", "LLMAgent", "parse_message"]
 
@@ -39,6 +40,7 @@ __all__ = ["LLMAdvisedAgent", "LLMAgent", "parse_message"]
 CHARS_PER_TOKEN = 8
 #: Tool-call arguments echoed back to the model are cut at this many characters.
 MAX_ARGUMENT_CHARS = 8192
+JSON_NUDGE = 'Answer with one JSON object: {"tool": "<tool name>", "arguments": {...}}.'
 NUDGE = "Use the tools: call decide(action, beliefs) when you are ready."
 
 
@@ -105,6 +107,7 @@ class LLMAgent(Agent):
             "timeout_s": s.timeout_s,
             "retries": s.retries,
             "max_turns": self.config.max_turns,
+            "protocol": s.protocol,
             "prompt_version": PROMPT_VERSION,
             "prompt_template_hash": prompt_template_hash(),
             "tool_schema_hash": tool_schema_hash(),
@@ -124,6 +127,9 @@ class LLMAgent(Agent):
         return stats
 
     async def _loop(self, env: TrialEnv, stats: CallStats) -> None:
+        if self.settings.protocol == "json":
+            await self._json_loop(env, stats)
+            return
         messages = render_messages(env.view, advised=self.advised)
         tools = [t.as_openai() for t in env.tools]
         max_chars = self.settings.max_tokens * CHARS_PER_TOKEN
@@ -167,6 +173,52 @@ class LLMAgent(Agent):
             for cid, name, args in calls:
                 reply_text = "error: the trial is over" if env.done else env.call(name, args).text
                 messages.append({"role": "tool", "tool_call_id": cid, "content": reply_text})
+            if env.done:
+                return
+        env.flag(f"turn_limit: no accepted decide within {self.config.max_turns} turns")
+
+    async def _json_loop(self, env: TrialEnv, stats: CallStats) -> None:
+        """``--protocol json``: one JSON object per turn, constrained by the schema of the
+        trial's real tools (docs/llm.md); no native tool calls."""
+        tools = [t.as_openai() for t in env.tools]
+        messages = render_messages(env.view, advised=self.advised)
+        messages[0] = {
+            **messages[0],
+            "content": messages[0]["content"] + "\n\n" + tools_prompt(tools),
+        }
+        fmt = {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "turn", "schema": turn_schema(tools)},
+            }
+        }
+        max_chars = self.settings.max_tokens * CHARS_PER_TOKEN
+        for _ in range(self.config.max_turns):
+            try:
+                result = await self.client.chat(messages, [], env.draw, extra=fmt)
+            except EndpointError as exc:
+                stats.add(exc.stats)
+                env.flag(f"{exc.code}: {exc}")
+                return
+            stats.add(result.stats)
+            try:
+                content, _ = parse_message(result.response)
+            except ValueError as exc:
+                env.flag(f"bad_response: {exc}")
+                return
+            text = (content or "")[:max_chars]
+            messages.append({"role": "assistant", "content": text})
+            turn = parse_turn(text)
+            if turn is None:
+                env.flag(f"malformed_output: not one JSON turn object: {text[:60]!r}")
+                env.text_only_turn()
+                if env.done:
+                    return
+                messages.append({"role": "user", "content": JSON_NUDGE})
+                continue
+            name, args = turn
+            reply = env.call(name, args)
+            messages.append({"role": "user", "content": f"Result of {name}:\n{reply.text}"})
             if env.done:
                 return
         env.flag(f"turn_limit: no accepted decide within {self.config.max_turns} turns")

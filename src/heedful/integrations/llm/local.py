@@ -110,6 +110,7 @@ def local_model_path(model: str) -> Path:
 _FAMILY_TEMPLATES = (("gemma", "gemma"), ("llama", "chatml"), ("qwen", "chatml"))
 
 _RUNTIME: Any = None
+_KEEP: list[Any] = []
 _RUNTIME_LOCK = threading.Lock()
 
 
@@ -148,7 +149,7 @@ def _runtime() -> Any:
             lambda level, text, data: None
         )
         module.lib.llama_log_set(quiet, module.ffi.NULL)
-        module._heedful_quiet = quiet  # keep the callback alive
+        _KEEP.append(quiet)  # the callback must outlive every llama.cpp call
         _RUNTIME = module
         return module
 
