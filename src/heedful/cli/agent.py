@@ -98,13 +98,17 @@ def build_agent_run(
         name = str(err["loc"][0]) if err["loc"] else "settings"
         raise InvalidArgumentError(f"{option.get(name, '--' + name)}: {err['msg']}") from None
     settings.check_key()
-    show = sys.stderr.isatty() if progress is None else progress
+    tty = sys.stderr.isatty()
+    show = tty if progress is None else progress
     return AgentRun(
         settings=settings,
         mode=mode,
         concurrency=concurrency,
         config=AgentConfig(max_turns=max_turns),
-        on_progress=_progress_printer() if show else None,
+        # Output to a file or a pipe gets plain lines (at most about 20), not a redrawn bar.
+        on_progress=(
+            _progress_printer() if show else None if progress is False else _progress_lines()
+        ),
     )
 
 
@@ -156,6 +160,19 @@ def progress_line(p: AgentProgress, width: int = 80) -> str:
         f"{p.done}/{p.total} · {calls} · {tok} tok · {u.errors} err · {p.flagged} flagged",
     ]
     return next((line for line in lines if len(line) < width), lines[-1][: width - 1])
+
+
+def _progress_lines(write: Callable[[str], None] | None = None) -> Callable[[AgentProgress], None]:
+    """Progress as whole lines on stderr, for output that is not a terminal: one about every
+    5% of the trials, and the last."""
+    out = write or (lambda line: print(line, file=sys.stderr, flush=True))
+
+    def show(p: AgentProgress) -> None:
+        step = max(1, p.total // 20)
+        if p.done == p.total or p.done % step == 0:
+            out(progress_line(p, 200))
+
+    return show
 
 
 def _progress_printer(console: Console | None = None) -> Callable[[AgentProgress], None]:

@@ -145,6 +145,7 @@ class TrialEnv:
         self._renders = dict(renders)
         self._planned = False
         self._text_run = 0
+        self._unsatisfiable: set[str] = set()
         self._decision_vars = [
             v
             for v in view.variables
@@ -439,9 +440,24 @@ class TrialEnv:
             verdict = validator.check(var, _CLAIM_TYPE, evidence, sources, _NOW)
             if not verdict.blocked:
                 continue
-            todo = [sid for sid in verdict.required_sources if sid not in done]
+            # Only a source young enough to meet the rule's own age limit can satisfy it: a
+            # forced read of an authoritative but stale source would feed the agent stale state.
+            fresh = [
+                sid
+                for sid in verdict.required_sources
+                if self.view.source(sid).age_s <= self.config.validator_max_age_s
+            ]
+            todo = [sid for sid in fresh if sid not in done]
+            if not fresh and var not in self._unsatisfiable:
+                self._unsatisfiable.add(var)
+                missing.append(
+                    f"{var} (no source can satisfy the rule: none with authority ≥ "
+                    f"{self.config.validator_min_authority:g} is at most "
+                    f"{self.config.validator_max_age_s:g} s old, so nothing was read)"
+                )
+                continue
             if not todo:
-                continue  # every authoritative source was read: the validator can do no more
+                continue  # every fresh authoritative source was read: it can do no more
             sid = todo[0]
             obs, text = self._read(sid)
             self.transcript.forced.append(obs)
@@ -452,11 +468,11 @@ class TrialEnv:
             return None
         self.transcript.validator_blocked = True
         self.transcript.tool_errors += 1
+        read = ". The validator read it for you:\n" + "\n".join(forced_text) if forced_text else "."
         return ToolReply(
             "error: decide refused by the claim validator: no fresh authoritative evidence for "
             + "; ".join(missing)
-            + ". The validator read it for you:\n"
-            + "\n".join(forced_text)
+            + read
             + "\nCall decide again.",
             error=True,
         )
