@@ -149,3 +149,59 @@ def test_policy_that_does_not_store_its_parameters_is_reported() -> None:
 
     with pytest.raises(InvalidArgumentError, match=r"self\.depth"):
         Forgetful().get_params()
+
+
+def test_a_broken_policy_plugin_warns_and_the_built_ins_still_load(monkeypatch) -> None:
+    import heedful.bench.policy as policy_module
+
+    class Broken:
+        name, value = "broken", "no_such_package.policies"
+
+        def load(self) -> None:
+            raise ModuleNotFoundError("No module named 'no_such_package'")
+
+    monkeypatch.setattr(policy_module, "_BUILTINS_LOADED", False)
+    monkeypatch.setattr(policy_module, "entry_points", lambda group: [Broken()])
+    with pytest.warns(UserWarning, match="'broken'.*no_such_package"):
+        names = policy_module.policy_names()
+    assert "voc" in names
+
+
+def test_voc_learned_reaches_the_registry_through_the_entry_point() -> None:
+    from importlib.metadata import entry_points
+
+    from heedful.bench.policy import POLICY_ENTRY_POINTS, policy_class
+
+    values = {e.value for e in entry_points(group=POLICY_ENTRY_POINTS)}
+    assert "heedful.learn.policy" in values
+    assert policy_class("voc-learned").__module__ == "heedful.learn.policy"
+
+
+def test_one_decorator_registers_a_policy_of_any_kind(monkeypatch) -> None:
+    import heedful.bench.kind_policy as kinds
+    from heedful.bench.kind_policy import SwitchingPolicy, kind_policy
+    from heedful.bench.policy import policy_kinds, register_policy
+    from heedful.model.scenario import ScenarioKind
+    from heedful.model.switching import SwitchChoice
+
+    monkeypatch.setattr(kinds, "_SWITCHING", dict(kinds._SWITCHING))
+    monkeypatch.setitem(kinds._REGISTRIES, ScenarioKind.SWITCHING, kinds._SWITCHING)
+
+    @register_policy("test-always-stay")
+    class AlwaysStay(SwitchingPolicy):
+        def reset(self, view, rng):  # type: ignore[no-untyped-def]
+            pass
+
+        def answer(self, interruption, status):  # type: ignore[no-untyped-def]
+            return SwitchChoice.STAY
+
+    assert isinstance(kind_policy(ScenarioKind.SWITCHING, "test-always-stay"), AlwaysStay)
+    assert policy_kinds("test-always-stay") == ["switching"]
+    assert policy_kinds("voc") == ["inspection", "switching", "schedule"]
+
+
+def test_registering_something_that_is_no_policy_is_refused() -> None:
+    from heedful.bench.policy import register_policy
+
+    with pytest.raises(ValueError, match="Policy, SwitchingPolicy or SchedulePolicy"):
+        register_policy("not-a-policy")(int)  # type: ignore[type-var]

@@ -24,13 +24,22 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from heedful.bench.kind_policy import (
+    KindPolicy,
+    SchedulePolicy,
+    SwitchingPolicy,
+    add_kind_policy,
+    kinds_of,
+)
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import TaskView
 from heedful.model.candidate import TraceEvent
@@ -119,19 +128,31 @@ class Policy(ABC):
 _REGISTRY: dict[str, type[Policy]] = {}
 _BUILTINS_LOADED = False
 
-P = TypeVar("P", bound=type[Policy])
+P = TypeVar("P", bound=type[Policy] | type[KindPolicy])
 
 
 def register_policy(name: str) -> Callable[[P], P]:
-    """Class decorator: register a :class:`Policy` subclass under ``name``.
+    """Class decorator: register a policy of any scenario kind under ``name``.
+
+    One registry for every kind: a :class:`Policy` subclass plays inspection scenarios, a
+    :class:`~heedful.bench.kind_policy.SwitchingPolicy` family D's and a
+    :class:`~heedful.bench.kind_policy.SchedulePolicy` family J's. One name can be registered
+    once per kind, so ``--policies voc,random`` means the same thing on every kind.
 
     Raises:
-        ValueError: if the name is taken by another class or the class is not a Policy.
+        ValueError: if the name is taken by another class of the same kind, or the class is none
+            of the three protocols.
     """
 
     def decorate(cls: P) -> P:
+        if isinstance(cls, type) and issubclass(cls, SwitchingPolicy | SchedulePolicy):
+            add_kind_policy(name, cls)
+            return cls
         if not (isinstance(cls, type) and issubclass(cls, Policy)):
-            raise ValueError(f"@register_policy({name!r}) needs a Policy subclass")
+            raise ValueError(
+                f"@register_policy({name!r}) needs a Policy, SwitchingPolicy or SchedulePolicy "
+                "subclass"
+            )
         existing = _REGISTRY.get(name)
         if existing is not None and existing.__qualname__ != cls.__qualname__:
             raise ValueError(f"policy name {name!r} is already registered to {existing.__name__}")
@@ -142,12 +163,33 @@ def register_policy(name: str) -> Callable[[P], P]:
     return decorate
 
 
+def policy_kinds(name: str) -> list[str]:
+    """The scenario kinds a registered name plays (``inspection``, ``switching``, ``schedule``)."""
+    _load_builtins()
+    kinds = ["inspection"] if name in _REGISTRY else []
+    return kinds + kinds_of(name)
+
+
+#: Entry point group naming modules that register policies when imported (``voc-learned``
+#: arrives this way from ``heedful.learn``; another package's policies can too).
+POLICY_ENTRY_POINTS = "heedful.policies"
+
+
 def _load_builtins() -> None:
-    # Importing the package registers every module in heedful/bench/policies/ (see its __init__).
+    # Importing the package registers every module in heedful/bench/policies/ (see its __init__);
+    # the entry points register policies of packages above the bench.
     global _BUILTINS_LOADED
     if not _BUILTINS_LOADED:
-        importlib.import_module("heedful.bench.policies")
         _BUILTINS_LOADED = True
+        importlib.import_module("heedful.bench.policies")
+        for entry in entry_points(group=POLICY_ENTRY_POINTS):
+            try:
+                entry.load()
+            except Exception as exc:  # a broken plugin must not take the built-in policies down
+                warnings.warn(
+                    f"policies of entry point {entry.name!r} ({entry.value}) not loaded: {exc}",
+                    stacklevel=2,
+                )
 
 
 def policy_names() -> list[str]:

@@ -40,12 +40,13 @@ def _print_results(results: object) -> None:
     from heedful.bench.results import Results
 
     assert isinstance(results, Results)
-    if results.aggregates.rows or not results.kinds:
+    kind_rows = results.aggregates.kind_rows()
+    if results.aggregates.inspection_rows() or not kind_rows:
         print_tables(results)
-    if results.kinds:
-        from heedful.bench.run.kinds import print_kind_tables
+    if kind_rows:
+        from heedful.bench.report.kinds import print_kind_tables
 
-        print_kind_tables(results.kinds, console())
+        print_kind_tables(kind_rows, console())
     if results.calibration:
         from heedful.bench.report.calibration import calibration_table
 
@@ -179,6 +180,7 @@ def bench_run(
     _one_blas_thread()
     from pathlib import Path
 
+    from heedful.bench.run.spec import run_spec
     from heedful.bench.suite import run_to_folder
     from heedful.cli.agent import local_endpoint
 
@@ -206,8 +208,8 @@ def bench_run(
         )
 
         with open_backend(backend, address) as jobs:
-            output = run_to_folder(
-                scenario_paths=[Path(p) for p in scenarios] or None,
+            spec = run_spec(
+                scenario_paths=[Path(p) for p in scenarios],
                 families=family,
                 count=count,
                 policies=policies,
@@ -217,12 +219,11 @@ def bench_run(
                 holdout=Path(holdout) if holdout else None,
                 out=Path(out) if out else None,
                 condition=condition,
-                agent_run=agent_run,
                 policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
                 shift=shift,
                 workers=workers,
-                backend=jobs,
             )
+            output = run_to_folder(spec, agent_run=agent_run, backend=jobs)
     _print_run(output)
 
 
@@ -345,16 +346,16 @@ def run_default(
     from pathlib import Path
 
     from heedful.bench.config import DEFAULT_CONFIG
+    from heedful.bench.run.spec import run_spec
     from heedful.bench.suite import run_to_folder
 
     cfg = DEFAULT_CONFIG
-    _print_run(
-        run_to_folder(
-            families=",".join(cfg.suite_families),
-            count=cfg.suite_count,
-            trials=cfg.suite_trials,
-            seed=seed,
-            out=Path(out) if out else None,
-            workers=workers,
-        )
+    spec = run_spec(
+        families=",".join(cfg.suite_families),
+        count=cfg.suite_count,
+        trials=cfg.suite_trials,
+        seed=seed,
+        out=Path(out) if out else None,
+        workers=workers,
     )
+    _print_run(run_to_folder(spec))
