@@ -468,11 +468,11 @@ class TrialEnv:
             return None
         self.transcript.validator_blocked = True
         self.transcript.tool_errors += 1
-        read = ". The validator read it for you:\n" + "\n".join(forced_text) if forced_text else "."
+        told = ". The validator read it for you:\n" + "\n".join(forced_text) if forced_text else "."
         return ToolReply(
             "error: decide refused by the claim validator: no fresh authoritative evidence for "
             + "; ".join(missing)
-            + read
+            + told
             + "\nCall decide again.",
             error=True,
         )
