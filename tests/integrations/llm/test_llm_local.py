@@ -182,3 +182,19 @@ def test_a_local_model_refuses_a_base_url_and_an_unknown_name(
         capsys,
     )  # fmt: skip
     assert code == 2 and "local:smollm2-135m" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--model", "smollm2"], "--model must start with local:"),
+        (["--ctx", "10"], "--ctx must be at least 256"),
+        (["--port", "70000"], "--port must be between 0"),
+        (["--model", "local:missing.gguf"], "no such file"),
+    ],
+)
+def test_serve_local_refuses_bad_options_in_one_line(
+    args: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _cli(["agent", "serve-local", *args], capsys)
+    assert code == 2 and says in err and "Traceback" not in err
