@@ -23,7 +23,10 @@ def test_engine_tables_print_bracketed_goal_titles_as_written(tmp_path: Path) ->
     seed.write_text(yaml.safe_dump({"goals": [{"id": "g1", "title": TITLE, "status": "active"}]}))
     db = str(tmp_path / "m.db")
     assert runner.invoke(app, ["engine", "load", str(seed), "--db", db]).exit_code == 0
-    for command in (["survey", "--include-idle"], ["cycle", "--autonomy", "act"]):
+    for command in (
+        ["survey", "--include-idle"],
+        ["cycle", "--autonomy", "act", "--max-autonomy", "act"],
+    ):
         result = runner.invoke(app, ["engine", *command, "--db", db])
         assert result.exit_code == 0, result.output
         assert TITLE in result.output
