@@ -230,7 +230,7 @@ def test_every_hostile_reply_ends_its_own_trial_with_a_code_and_the_run_writes_r
         (folder / f"h-{case}.json").write_text(json.dumps(raw))
     code, _, err = _cli(
         ["bench", "run", "--scenarios", str(folder), "--policies", "llm,voc", "--trials", "1",
-         "--model", "hostile", "--base-url", hostile, "--timeout", "15", "--retries", "0",
+         "--model", "hostile", "--base-url", hostile, "--timeout", "4", "--retries", "0",
          "--max-tokens", str(MAX_TOKENS),
          "--max-reply-bytes", "1000000", "--no-cache", "--concurrency", str(len(CASES)),
          "--out", str(tmp_path / "run")],
