@@ -204,6 +204,7 @@ class _Hostile(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def hostile() -> Iterator[str]:
+    ThreadingHTTPServer.request_queue_size = 128  # 26 trials connect at once (default 5)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
