@@ -202,10 +202,13 @@ class _Hostile(BaseHTTPRequestHandler):
             return  # the client gave up on us: that is the point
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # every trial connects at once (the default backlog of 5 resets)
+
+
 @pytest.fixture
 def hostile() -> Iterator[str]:
-    ThreadingHTTPServer.request_queue_size = 128  # 26 trials connect at once (default 5)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
+    server = _Server(("127.0.0.1", 0), _Hostile)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
