@@ -48,10 +48,10 @@ def test_scripted_endpoint_without_the_llm_extra_is_one_line_exit_2(
     for name in list(sys.modules):
         if name.startswith("heedful.integrations.llm"):
             monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "openai", None)  # `import openai` fails as if not installed
+    monkeypatch.setitem(sys.modules, "httpx2", None)  # `import httpx2` fails as if not installed
     result = CliRunner().invoke(app, ["agent", "serve-scripted", "--port", "0"])
     assert result.exit_code == 2, result.output
     assert result.output.strip().splitlines() == [
-        "error: the scripted endpoint needs the `llm` extra (openai is not installed): "
+        "error: the scripted endpoint needs the `llm` extra (httpx2 is not installed): "
         ".venv/bin/pip install -e '.[llm]' (from the checkout's root)"
     ]

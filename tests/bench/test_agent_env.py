@@ -215,3 +215,47 @@ def test_a_missing_argument_is_named() -> None:
     env, _, _ = _env()
     reply = env.call("decide", {"beliefs": {}})
     assert reply.error and "missing argument 'action'" in reply.text
+
+
+def test_production_never_forces_a_read_that_cannot_meet_its_own_age_rule() -> None:
+    # The only authoritative source is 3 h old: a read of it cannot satisfy "≤ 300 s", and a
+    # stale forced read would flip the agent's belief on stale state (issue 22, h10).
+    raw = json.loads(json.dumps(_BASE))
+    raw["sources"][2]["age_s"] = 10_800
+    env, _, _ = _env(mode="production", sources=raw["sources"])
+    reply = env.call("decide", {"action": "ship", "beliefs": {"up": "no"}})
+    assert reply.error and "no source can satisfy the rule" in reply.text
+    assert env.transcript.forced == [] and not env.done
+    # Told once why it blocks; the second decide goes through.
+    assert not env.call("decide", {"action": "hold", "beliefs": {"up": "no"}}).error
+    assert env.done and env.transcript.forced == []
+
+
+def test_a_decision_that_states_no_belief_about_what_it_read_fails_evidence_use() -> None:
+    from heedful.bench.agents.contract import CallStats
+    from heedful.bench.agents.outcome import score_agent_trial
+    from heedful.bench.config import DEFAULT_CONFIG
+    from heedful.bench.score.taxonomy import Stage
+
+    sc = _scenario()
+    oracle = ScenarioOracle.prepare(sc, adaptive=True)
+    records = {}
+    for beliefs in ({}, "same"):
+        world = TrialWorld.draw(oracle, np.random.default_rng(3))
+        env = TrialEnv(
+            policy_view(sc),
+            world.observation,
+            {sid: t.render for sid, t in sc.truth.sources.items()},
+            adaptive=True,
+        )
+        env.call("inspect_source", {"source_id": "probe"})
+        seen = world.observation("probe").values["up"]  # type: ignore[index]
+        stated = {"up": seen} if beliefs == "same" else {}
+        assert not env.call("decide", {"action": "hold", "beliefs": stated}).error
+        records[str(beliefs)] = score_agent_trial(
+            sc, oracle, world, agent="llm", trial=0, adaptive=True,
+            transcript=env.transcript, stats=CallStats(), config=DEFAULT_CONFIG,
+            initiation=False, mode="attention",
+        )  # fmt: skip
+    assert records["{}"].stage is Stage.EVIDENCE  # silence is not evidence use
+    assert "EVIDENCE_IGNORED" not in [str(getattr(c, "value", c)) for c in records["same"].codes]

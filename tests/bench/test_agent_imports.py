@@ -28,7 +28,7 @@ def test_the_bench_imports_no_http_client() -> None:
 def test_a_missing_llm_extra_names_the_extra_to_install() -> None:
     proc = _run(
         "import sys\n"
-        "sys.modules['openai'] = None  # as if the extra were not installed\n"
+        "sys.modules['httpx2'] = None  # as if the extra were not installed\n"
         "from heedful.bench.agents.contract import agent_class\n"
         "from heedful.errors import InvalidArgumentError\n"
         "try:\n"

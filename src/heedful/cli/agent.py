@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import typer
@@ -44,6 +44,10 @@ def build_agent_run(
     retries: int,
     cache: str | None,
     progress: bool | None,
+    trial_timeout: float | None = None,
+    max_reply_bytes: int = 2_000_000,
+    max_turns: int = 16,
+    protocol: str = "tools",
 ) -> AgentRun | None:
     """The :class:`AgentRun` of the options, or ``None`` when no endpoint is given.
 
@@ -52,7 +56,7 @@ def build_agent_run(
     """
     from pydantic import ValidationError
 
-    from heedful.bench.agents.contract import AgentSettings
+    from heedful.bench.agents.contract import AgentConfig, AgentSettings
     from heedful.bench.agents.runner import MODES
     from heedful.bench.agents.suite import AgentRun
 
@@ -64,6 +68,10 @@ def build_agent_run(
         raise InvalidArgumentError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
     if concurrency < 1:
         raise InvalidArgumentError(f"--concurrency must be at least 1, not {concurrency}")
+    if max_turns < 1:
+        raise InvalidArgumentError(f"--max-turns must be at least 1, not {max_turns}")
+    if protocol not in ("tools", "json"):
+        raise InvalidArgumentError(f"--protocol must be tools or json, not {protocol!r}")
     try:
         settings = AgentSettings(
             model=model,
@@ -72,22 +80,62 @@ def build_agent_run(
             temperature=temperature,
             max_tokens=max_tokens,
             timeout_s=timeout,
+            trial_timeout_s=trial_timeout,
+            max_reply_bytes=max_reply_bytes,
+            protocol=protocol,  # type: ignore[arg-type]  # checked above
             retries=retries,
             cache=cache,
         )
     except ValidationError as exc:
         err = exc.errors()[0]
-        option = {"base_url": "--base-url", "timeout_s": "--timeout", "max_tokens": "--max-tokens"}
+        option = {
+            "base_url": "--base-url",
+            "timeout_s": "--timeout",
+            "trial_timeout_s": "--trial-timeout",
+            "max_tokens": "--max-tokens",
+            "max_reply_bytes": "--max-reply-bytes",
+        }
         name = str(err["loc"][0]) if err["loc"] else "settings"
         raise InvalidArgumentError(f"{option.get(name, '--' + name)}: {err['msg']}") from None
     settings.check_key()
-    show = sys.stderr.isatty() if progress is None else progress
+    tty = sys.stderr.isatty()
+    show = tty if progress is None else progress
     return AgentRun(
         settings=settings,
         mode=mode,
         concurrency=concurrency,
-        on_progress=_progress_printer() if show else None,
+        config=AgentConfig(max_turns=max_turns),
+        # Output to a file or a pipe gets plain lines (at most about 20), not a redrawn bar.
+        on_progress=(
+            _progress_printer() if show else None if progress is False else _progress_lines()
+        ),
     )
+
+
+@contextlib.contextmanager
+def local_endpoint(model: str | None, base_url: str | None) -> Iterator[str | None]:
+    """For ``--model local:…``: serve the model on loopback for the ``with`` block and yield
+    its URL; otherwise yield ``None``.
+
+    Raises:
+        InvalidArgumentError: a local model with --base-url, or the `local` extra missing.
+    """
+    if model is None or not model.startswith("local:"):
+        yield None
+        return
+    if base_url is not None:
+        raise InvalidArgumentError(
+            f"--base-url: --model {model} runs in process; it takes no endpoint"
+        )
+    try:
+        from heedful.integrations.llm.local_server import serve_local
+    except ImportError as exc:
+        raise InvalidArgumentError(
+            f"--model {model} needs the `local` extra ({exc.name} is not installed): "
+            f"{extra_hint('local')}"
+        ) from None
+    with serve_local(model) as server:
+        yield server.base_url
 
 
 def _tokens(n: int) -> str:
@@ -114,6 +162,19 @@ def progress_line(p: AgentProgress, width: int = 80) -> str:
     return next((line for line in lines if len(line) < width), lines[-1][: width - 1])
 
 
+def _progress_lines(write: Callable[[str], None] | None = None) -> Callable[[AgentProgress], None]:
+    """Progress as whole lines on stderr, for output that is not a terminal: one about every
+    5% of the trials, and the last."""
+    out = write or (lambda line: print(line, file=sys.stderr, flush=True))
+
+    def show(p: AgentProgress) -> None:
+        step = max(1, p.total // 20)
+        if p.done == p.total or p.done % step == 0:
+            out(progress_line(p, 200))
+
+    return show
+
+
 def _progress_printer(console: Console | None = None) -> Callable[[AgentProgress], None]:
     from rich.console import Console as RichConsole
 
@@ -128,6 +189,44 @@ def _progress_printer(console: Console | None = None) -> Callable[[AgentProgress
             console.print()
 
     return show
+
+
+@agent_app.command("serve-local")
+def serve_local_command(
+    model: str = typer.Option(
+        "local:smollm2-135m",
+        "--model",
+        help="local:smollm2-135m, local:gemma3-270m or local:PATH.gguf.",
+    ),
+    port: int = typer.Option(8098, "--port", help="Port to bind on loopback (0: any free)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Loopback address to bind."),
+    n_ctx: int = typer.Option(8192, "--ctx", help="Context window in tokens."),
+) -> None:
+    """Serve a local model (no server to install, no download) as an OpenAI-compatible
+    endpoint on loopback."""
+    if not 0 <= port < 65536:
+        raise InvalidArgumentError(
+            f"--port must be between 0 (any free port) and 65535, not {port}"
+        )
+    if n_ctx < 256:
+        raise InvalidArgumentError(f"--ctx must be at least 256 tokens, not {n_ctx}")
+    if not model.startswith("local:"):
+        raise InvalidArgumentError(f"--model must start with local:, not {model!r}")
+    try:
+        from heedful.integrations.llm.local_server import LocalServer
+    except ImportError as exc:
+        raise InvalidArgumentError(
+            f"serve-local needs the `local` extra ({exc.name} is not installed): "
+            f"{extra_hint('local')}"
+        ) from None
+    try:
+        server = LocalServer(model, host=host, port=port, n_ctx=n_ctx)
+    except OSError as exc:
+        raise InvalidArgumentError(f"--port: cannot bind {host}:{port}: {exc.strerror}") from None
+    typer.echo(f"{model} on {server.base_url}", err=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve_forever()
+    server.close()
 
 
 @agent_app.command("serve-scripted")

@@ -138,7 +138,21 @@ def bench_run(
     max_tokens: int = typer.Option(
         1024, "--max-tokens", help="Agents: completion tokens per call."
     ),
-    timeout: float = typer.Option(60.0, "--timeout", help="Agents: seconds per HTTP request."),
+    timeout: float = typer.Option(
+        60.0, "--timeout", help="Agents: wall-clock seconds per HTTP request, whole (a drip too)."
+    ),
+    trial_timeout: float | None = typer.Option(
+        None,
+        "--trial-timeout",
+        help="Agents: wall-clock seconds per trial (default: timeout × turns).",
+    ),
+    max_reply_bytes: int = typer.Option(
+        2_000_000, "--max-reply-bytes", help="Agents: largest reply body read."
+    ),
+    max_turns: int = typer.Option(16, "--max-turns", help="Agents: model calls per trial."),
+    protocol: str = typer.Option(
+        "tools", "--protocol", help="Agents: tools (native tool calls) or json (small models)."
+    ),
     retries: int = typer.Option(4, "--retries", help="Agents: retries on 429, 5xx and timeouts."),
     cache: str = typer.Option(DEFAULT_CACHE, "--cache", help="Agents: SQLite response cache."),
     no_cache: bool = typer.Option(
@@ -168,40 +182,48 @@ def bench_run(
 
     from heedful.bench.run.spec import run_spec
     from heedful.bench.suite import run_to_folder
+    from heedful.cli.agent import local_endpoint
 
-    agent_run = build_agent_run(
-        model=model,
-        base_url=base_url,
-        api_key_env=api_key_env,
-        concurrency=concurrency,
-        mode=mode,
-        temperature=temperature,
-        max_tokens=max_tokens,
-        timeout=timeout,
-        retries=retries,
-        # A hold-out run keeps no default cache (it would hold the set's prompts and results);
-        # an explicit --cache must lie outside the project (checked by run_to_folder).
-        cache=None if no_cache or (holdout and cache == DEFAULT_CACHE) else cache,
-        progress=None,
-    )
-
-    with open_backend(backend, address) as jobs:
-        spec = run_spec(
-            scenario_paths=[Path(p) for p in scenarios],
-            families=family,
-            count=count,
-            policies=policies,
-            trials=trials,
-            seed=seed,
-            adaptive=adaptive,
-            holdout=Path(holdout) if holdout else None,
-            out=Path(out) if out else None,
-            condition=condition,
-            policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
-            shift=shift,
-            workers=workers,
+    with local_endpoint(model, base_url) as local_url:
+        if local_url is not None:  # one model, one context: trials take turns
+            base_url, concurrency = local_url, 1
+        agent_run = build_agent_run(
+            model=model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            concurrency=concurrency,
+            mode=mode,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            timeout=timeout,
+            trial_timeout=trial_timeout,
+            max_reply_bytes=max_reply_bytes,
+            max_turns=max_turns,
+            protocol=protocol,
+            retries=retries,
+            # A hold-out run keeps no default cache (it would hold the set's prompts and results);
+            # an explicit --cache must lie outside the project (checked by run_to_folder).
+            cache=None if no_cache or (holdout and cache == DEFAULT_CACHE) else cache,
+            progress=None,
         )
-        output = run_to_folder(spec, agent_run=agent_run, backend=jobs)
+
+        with open_backend(backend, address) as jobs:
+            spec = run_spec(
+                scenario_paths=[Path(p) for p in scenarios],
+                families=family,
+                count=count,
+                policies=policies,
+                trials=trials,
+                seed=seed,
+                adaptive=adaptive,
+                holdout=Path(holdout) if holdout else None,
+                out=Path(out) if out else None,
+                condition=condition,
+                policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
+                shift=shift,
+                workers=workers,
+            )
+            output = run_to_folder(spec, agent_run=agent_run, backend=jobs)
     _print_run(output)
 
 

@@ -174,3 +174,18 @@ def test_a_holdout_run_with_an_agent_writes_no_prompt_into_the_project(
     assert not (project / "c.sqlite").exists()
     code, _, err = _cli([*run, "--cache", str(tmp_path / "private" / "c.sqlite")], capsys)
     assert code == 0, err
+
+
+def test_progress_to_a_file_is_whole_lines_about_every_five_percent() -> None:
+    from heedful.bench.agents.contract import CallStats
+    from heedful.bench.agents.runner import AgentProgress
+    from heedful.cli.agent import _progress_lines
+
+    lines: list[str] = []
+    show = _progress_lines(lines.append)
+    p = AgentProgress(total=100, usage=CallStats(calls=3))
+    for done in range(1, 101):
+        p.done = done
+        show(p)
+    assert len(lines) == 20 and lines[-1].startswith("agents 100/100 trials")
+    assert all("\r" not in line for line in lines)

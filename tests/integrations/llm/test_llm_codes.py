@@ -200,3 +200,21 @@ def test_the_advised_agent_asks_the_controller_and_the_lift_is_paired(
     lift = [row for row in agent_aggregates(recs, ["llm", "llm-advised"], FAST, 0).lift]
     assert lift and lift[0].n_pairs == 2 and lift[0].base == "llm"
     assert lift[0].action_correct is not None and lift[0].action_correct.mean == 0.0
+
+
+def test_rescued_only_where_the_attention_twin_was_wrong(
+    scripted: Any, settings_for: Any, llm_scenario_raw: Any
+) -> None:
+    from heedful.bench.agents.runner import pair_rescues
+
+    raw = llm_scenario_raw(condition="unprompted")
+    att, prod = _run("summary-trusting", scripted, settings_for, raw, mode="both")
+    assert prod.rescued and not att.action_correct
+    # Had the attention twin been right already, the forced read rescued nothing.
+    right_twin = att.model_copy(update={"action_correct": True})
+    _, unrescued = pair_rescues([right_twin, prod])
+    assert not unrescued.rescued and FailureCode.VALIDATOR_RESCUED not in unrescued.codes
+    # Nor where the production trial ignored what it was made to read.
+    ignored = prod.model_copy(update={"codes": [*prod.codes, FailureCode.EVIDENCE_IGNORED]})
+    assert not pair_rescues([att, ignored])[1].rescued
+    assert pair_rescues([att, prod])[1].rescued  # the real pair stays rescued

@@ -19,7 +19,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -50,6 +50,8 @@ class AgentConfig(BaseModel):
         max_turns: Model calls per trial; no ``decide`` by then flags the trial ``turn_limit``.
         max_tool_calls_per_turn: Tool calls of one model turn that are executed; the rest get a
             tool error (a model that floods calls cannot run the environment forever).
+        max_text_turns: Replies in a row that call no tool before the trial ends
+            (``text_only``); each gets a nudge to use the tools.
         validator_max_age_s: Evidence age a state-sensitive belief needs in production mode
             (document 000 §19, ``live_system_state``: 300 s).
         validator_min_authority: Source authority that counts as authoritative for the validator.
@@ -59,6 +61,7 @@ class AgentConfig(BaseModel):
 
     max_turns: int = Field(default=16, ge=1)
     max_tool_calls_per_turn: int = Field(default=8, ge=1)
+    max_text_turns: int = Field(default=2, ge=1)
     validator_max_age_s: float = Field(default=300.0, ge=0.0)
     validator_min_authority: float = Field(default=0.9, ge=0.0, le=1.0)
 
@@ -76,8 +79,16 @@ class AgentSettings(BaseModel):
             when the client starts and never stored); ``None``: no key (local servers).
         temperature: Sampling temperature.
         seed: Sampling seed sent to the endpoint (``None``: not sent).
-        max_tokens: Completion tokens per call.
-        timeout_s: Timeout of one HTTP request.
+        max_tokens: Completion tokens per call (sent, and enforced: a reply claiming more
+            is refused as ``bad_usage``; text beyond ``max_tokens × 8`` characters is cut).
+        timeout_s: Wall-clock deadline of one HTTP request, whole: connect, a slow drip and the
+            full body.
+        trial_timeout_s: Wall-clock deadline of one trial (``None``: ``timeout_s`` × the turn
+            limit); past it the trial ends with ``trial_timeout``.
+        max_reply_bytes: Largest reply body read; a larger one ends the trial
+            (``reply_too_large``).
+        protocol: ``tools`` (native tool calls) or ``json`` (one JSON object per turn, for
+            small models; grammar-constrained where the runtime supports it).
         retries: Retries of a call that got 429, a 5xx, a timeout or a dropped connection.
         backoff_s: First retry delay; doubles each retry, capped by ``backoff_max_s``.
         backoff_max_s: Longest retry delay.
@@ -93,6 +104,9 @@ class AgentSettings(BaseModel):
     seed: int | None = 0
     max_tokens: int = Field(default=1024, ge=1)
     timeout_s: float = Field(default=60.0, gt=0.0)
+    trial_timeout_s: float | None = Field(default=None, gt=0.0)
+    max_reply_bytes: int = Field(default=2_000_000, ge=1024)
+    protocol: Literal["tools", "json"] = "tools"
     retries: int = Field(default=4, ge=0)
     backoff_s: float = Field(default=0.5, ge=0.0)
     backoff_max_s: float = Field(default=20.0, ge=0.0)

@@ -17,7 +17,6 @@ authoritative source itself, and that read is recorded as *forced*, never as spo
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from heedful.attention.validator import (
     ValidatorMode,
 )
 from heedful.bench.agents.advice import Advisor
+from heedful.bench.agents.bounded import json_depth_ok, loads_bounded
 from heedful.bench.agents.contract import DEFAULT_AGENT_CONFIG, AgentConfig
 from heedful.bench.policy import Observation
 from heedful.bench.results import Violation
@@ -43,6 +43,8 @@ __all__ = ["Mode", "ToolReply", "ToolSpec", "Transcript", "TrialEnv", "render_ob
 Mode = Literal["attention", "production"]
 _CLAIM_TYPE = "live_system_state"
 _NOW = datetime(2026, 1, 1, tzinfo=UTC)
+#: Longest tool-call argument text the environment parses.
+MAX_ARGUMENT_CHARS = 8192
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -86,6 +88,7 @@ class Transcript:
     protocol_error: str | None = None
     validator_blocked: bool = False
     tool_errors: int = 0
+    text_turns: int = 0
 
 
 def render_observation(label: str, template: str | None, obs: Observation) -> str:
@@ -141,6 +144,8 @@ class TrialEnv:
         self._reveal = reveal
         self._renders = dict(renders)
         self._planned = False
+        self._text_run = 0
+        self._unsatisfiable: set[str] = set()
         self._decision_vars = [
             v
             for v in view.variables
@@ -240,23 +245,42 @@ class TrialEnv:
         self.flag(reason, violation)
         return ToolReply(f"error: {text}", error=True)
 
-    def call(self, name: str, arguments: str | Mapping[str, Any] | None) -> ToolReply:
+    def call(self, name: str, arguments: object) -> ToolReply:
         """Execute one tool call; never raises for anything the agent sends."""
         if self.done:
             return self._error("the trial is over: decide was already accepted", "call_after_end")
+        self._text_run = 0
         handler = self._handlers.get(name)
         if handler is None or name not in {t.name for t in self.tools}:
             known = ", ".join(t.name for t in self.tools)
             return self._error(f"unknown tool {name!r}; tools: {known}", "unknown_tool")
         if isinstance(arguments, str):
-            try:
-                args = json.loads(arguments) if arguments.strip() else {}
-            except json.JSONDecodeError as exc:
+            if len(arguments) > MAX_ARGUMENT_CHARS:
                 return self._error(
-                    f"arguments of {name} are not valid JSON ({exc.msg})", "malformed_arguments"
+                    f"arguments of {name} are {len(arguments):,} characters long "
+                    f"(at most {MAX_ARGUMENT_CHARS:,})",
+                    "malformed_arguments",
                 )
+            try:
+                args = loads_bounded(arguments) if arguments.strip() else {}
+            except ValueError as exc:
+                return self._error(
+                    f"arguments of {name} are not valid JSON ({str(exc)[:80]})",
+                    "malformed_arguments",
+                )
+        elif arguments is None:
+            args = {}
+        elif isinstance(arguments, Mapping):
+            if not json_depth_ok(dict(arguments)):
+                return self._error(
+                    f"arguments of {name} are nested too deep", "malformed_arguments"
+                )
+            args = dict(arguments)
         else:
-            args = dict(arguments or {})
+            return self._error(
+                f"arguments of {name} must be a JSON object, not {type(arguments).__name__}",
+                "malformed_arguments",
+            )
         if not isinstance(args, dict):
             return self._error(f"arguments of {name} must be an object", "malformed_arguments")
         if (bad := self._check_names(name, args)) is not None:
@@ -278,6 +302,15 @@ class TrialEnv:
         if missing:
             return self._error(f"{name}: missing argument {missing[0]!r}", "malformed_arguments")
         return None
+
+    def text_only_turn(self) -> None:
+        """Count a model turn that called no tool; after ``config.max_text_turns`` of them in a
+        row the trial ends (``text_only``) instead of burning the turn limit."""
+        self.transcript.text_turns += 1
+        self._text_run += 1
+        if self._text_run >= self.config.max_text_turns:
+            self.flag(f"text_only: {self._text_run} replies in a row called no tool")
+            self.done = True
 
     # -- tools ------------------------------------------------------------------------------
 
@@ -350,7 +383,7 @@ class TrialEnv:
 
     def _decide(self, args: dict[str, Any]) -> ToolReply:
         action, beliefs = args.get("action"), args.get("beliefs", {})
-        if action not in self.view.actions:
+        if not isinstance(action, str) or action not in self.view.actions:
             return self._error(
                 f"decide: action must be one of {', '.join(self.view.actions)}, got {action!r}",
                 "malformed_arguments",
@@ -421,9 +454,24 @@ class TrialEnv:
             verdict = validator.check(var, _CLAIM_TYPE, evidence, sources, _NOW)
             if not verdict.blocked:
                 continue
-            todo = [sid for sid in verdict.required_sources if sid not in done]
+            # Only a source young enough to meet the rule's own age limit can satisfy it: a
+            # forced read of an authoritative but stale source would feed the agent stale state.
+            fresh = [
+                sid
+                for sid in verdict.required_sources
+                if self.view.source(sid).age_s <= self.config.validator_max_age_s
+            ]
+            todo = [sid for sid in fresh if sid not in done]
+            if not fresh and var not in self._unsatisfiable:
+                self._unsatisfiable.add(var)
+                missing.append(
+                    f"{var} (no source can satisfy the rule: none with authority ≥ "
+                    f"{self.config.validator_min_authority:g} is at most "
+                    f"{self.config.validator_max_age_s:g} s old, so nothing was read)"
+                )
+                continue
             if not todo:
-                continue  # every authoritative source was read: the validator can do no more
+                continue  # every fresh authoritative source was read: it can do no more
             sid = todo[0]
             obs, text = self._read(sid)
             self.transcript.forced.append(obs)
@@ -434,11 +482,11 @@ class TrialEnv:
             return None
         self.transcript.validator_blocked = True
         self.transcript.tool_errors += 1
+        told = ". The validator read it for you:\n" + "\n".join(forced_text) if forced_text else "."
         return ToolReply(
             "error: decide refused by the claim validator: no fresh authoritative evidence for "
             + "; ".join(missing)
-            + ". The validator read it for you:\n"
-            + "\n".join(forced_text)
+            + told
             + "\nCall decide again.",
             error=True,
         )

@@ -22,7 +22,7 @@ from heedful.bench.agents.contract import Agent, AgentConfig, AgentSettings, Cal
 from heedful.bench.agents.env import Mode, TrialEnv
 from heedful.bench.agents.outcome import score_agent_trial
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
-from heedful.bench.results import TrialRecord
+from heedful.bench.results import FailureCode, TrialRecord
 from heedful.bench.run.backend import Backend
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
@@ -140,7 +140,25 @@ async def run_agents(
             on_progress(progress)
 
     await asyncio.gather(*(run(j) for j in jobs))
-    return [r for r in records if r is not None]
+    return pair_rescues([r for r in records if r is not None])
+
+
+def pair_rescues(records: list[TrialRecord]) -> list[TrialRecord]:
+    """Keep ``rescued`` (and ``VALIDATOR_RESCUED``) only where the forced read made the
+    difference: the attention-mode twin of the same (scenario, trial, agent) decided wrong, and
+    the production trial decided right on beliefs that agree with what it read (no
+    ``EVIDENCE_IGNORED``). A production trial without a twin (``--mode production``) keeps
+    the per-trial judgement."""
+    twins = {(r.scenario_id, r.trial, r.policy): r for r in records if r.mode == "attention"}
+    out = []
+    for r in records:
+        twin = twins.get((r.scenario_id, r.trial, r.policy))
+        keep = twin is None or not (twin.action_correct or FailureCode.EVIDENCE_IGNORED in r.codes)
+        if r.mode == "production" and r.rescued and not keep:
+            codes = [c for c in r.codes if c is not FailureCode.VALIDATOR_RESCUED]
+            r = r.model_copy(update={"rescued": False, "codes": codes})
+        out.append(r)
+    return out
 
 
 async def _play(
@@ -170,7 +188,12 @@ async def _play(
         draw=f"{scenario.id}#{job.trial}",
         **({"config": agent_config} if agent_config is not None else {}),
     )
-    stats = await agent.play(env)
+    try:
+        stats = await agent.play(env)
+    except Exception as exc:  # the last line of defence: one trial's crash never ends the run
+        env.flag(f"agent_crash: {type(exc).__name__}: {str(exc)[:200]}")
+        env.done = True
+        stats = CallStats(errors=1)
     measure = initiation or scenario.view.condition is Condition.UNPROMPTED
     record = score_agent_trial(
         scenario,
@@ -294,4 +317,4 @@ def run_agents_on(
         progress.usage.add(stats)
         if on_progress is not None:
             on_progress(progress)
-    return records
+    return pair_rescues(records)

@@ -166,6 +166,16 @@ def _loudness(scenario: Scenario, source_id: str) -> int:
     return cues.urgent_words + cues.repeats
 
 
+def _decision_variables(scenario: Scenario) -> set[str]:
+    """Variables some action's payoff depends on (the ones ``decide`` states beliefs about)."""
+    return {
+        var
+        for action in scenario.view.actions.values()
+        for rule in action.utility
+        for var in rule.when
+    }
+
+
 def judge(scenario: Scenario, facts: TrialFacts, world: Mapping[str, str]) -> Judgement:
     """Judge one trial: stages in order (initiation → selection → retrieval → evidence →
     reasoning), the first failure wins; ``VALIDATOR_RESCUED`` is added when production mode's
@@ -195,10 +205,18 @@ def judge(scenario: Scenario, facts: TrialFacts, world: Mapping[str, str]) -> Ju
     if any(s in critical for s in facts.failed):
         fail(Stage.RETRIEVAL, FailureCode.RETRIEVAL_FAILED)
     if facts.decided_by_agent:
-        if facts.beliefs is not None and any(
+        stated = facts.beliefs or {}
+        decision = _decision_variables(scenario)
+        contradicted = any(
             facts.reported.get(var) and value not in facts.reported[var]
-            for var, value in facts.beliefs.items()
-        ):
+            for var, value in stated.items()
+        )
+        # A decision variable its own reads reported on but the agent did not state: the
+        # decision cannot be shown to rest on that evidence (silence is not evidence use).
+        unstated = facts.has_action and any(
+            facts.reported.get(var) and var not in stated for var in decision
+        )
+        if contradicted or unstated:
             fail(Stage.EVIDENCE, FailureCode.EVIDENCE_IGNORED)
         if not facts.has_action or not facts.action_rational:
             fail(Stage.REASONING, FailureCode.REASONING_FAILED)

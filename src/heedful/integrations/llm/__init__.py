@@ -1,8 +1,8 @@
 """heedful's LLM integration: any OpenAI-compatible endpoint as an agent under test (SPEC §5.1).
 
 Needs the ``llm`` extra (``.venv/bin/pip install -e '.[llm]'`` in a checkout).
-Only this package imports ``openai``; the bench reaches it through its agent registry
-(``llm``, ``llm-advised``).
+Only this package imports an HTTP client (``httpx2``); the bench reaches it through its agent
+registry (``llm``, ``llm-advised``).
 """
 
 from __future__ import annotations

