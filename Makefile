@@ -14,7 +14,7 @@ $(VENV)/.run-installed: pyproject.toml Makefile | $(BIN)/python
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,llm,gym,otel,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,llm,gym,otel,ray,inspect]'
 	touch $@ $(VENV)/.run-installed
 
 run: $(VENV)/.run-installed
