@@ -170,6 +170,9 @@ POLICIES = ("--policies", "random,oracle,voc,authority-first")
 def _comparable(folder: Path) -> tuple[dict[str, object], bytes]:
     summary = json.loads((folder / "results.json").read_text())
     summary["manifest"].pop("created_utc")
+    # The spec records each run's own --out and --workers (which never change the numbers).
+    for key in ("out", "workers"):
+        summary["manifest"].get("run_spec", {}).pop(key, None)
     return summary, (folder / "results.trials.jsonl.gz").read_bytes()
 
 

@@ -30,7 +30,7 @@ def test_bench_run_writes_results_and_report(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["bench", "run", *SMALL, "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "oracle" in result.output
-    assert json.loads((out / "results.json").read_text())["format"] == "heedful.results/v1"
+    assert json.loads((out / "results.json").read_text())["format"] == "heedful.results/v2"
     assert (out / "report.html").read_text().startswith("<!doctype html>")
 
 

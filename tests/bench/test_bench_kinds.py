@@ -203,8 +203,8 @@ def test_random_policy_is_the_exact_random_baseline_in_expectation() -> None:
     scenarios = generate_kind_family("D", 4, seed=2)
     res = run_kinds(scenarios, "random", trials=300, seed=0)
     for s in scenarios:
-        mine = [t.value for t in res.switching if t.scenario_id == s.id]
-        u = res.switching[[t.scenario_id for t in res.switching].index(s.id)].u_random
+        mine = [t.value for t in res.trials.switching if t.scenario_id == s.id]
+        u = res.trials.switching[[t.scenario_id for t in res.trials.switching].index(s.id)].u_random
         assert np.mean(mine) == pytest.approx(u, abs=0.15)
 
 
@@ -219,7 +219,11 @@ def test_no_switch_cost_ablation_preempts_at_least_as_often() -> None:
     scenarios = generate_kind_family("D", 30, seed=4)
     res = run_kinds(scenarios, "voc,voc-no-switch-cost", trials=1, seed=0)
     count = {
-        p: sum(list(t.decisions.values()).count("preempt") for t in res.switching if t.policy == p)
+        p: sum(
+            list(t.decisions.values()).count("preempt")
+            for t in res.trials.switching
+            if t.policy == p
+        )
         for p in ("voc", "voc-no-switch-cost")
     }
     assert count["voc-no-switch-cost"] > count["voc"]
@@ -283,6 +287,11 @@ def test_cli_validates_and_runs_the_new_kinds(tmp_path: Path) -> None:
     assert "family D" in run.output and "family J" in run.output
     data = json.loads((tmp_path / "run" / "results.json").read_text())
     assert data["kinds"]["switching"] and data["kinds"]["schedule"]
+    # the D/J rows live in aggregates with every other family's, told apart by kind
+    kinds = {(r["family"], r["kind"]) for r in data["aggregates"]["rows"]}
+    assert {("D", "switching"), ("J", "schedule")} <= kinds
+    assert all(p["kind"] in ("switching", "schedule") for p in data["aggregates"]["paired"])
+    assert "rows" not in data["kinds"]
     html = (tmp_path / "run" / "report.html").read_text()
     assert "Family D (switching)" in html and "Family J (schedule)" in html
 
@@ -297,7 +306,7 @@ def test_unknown_family_names_every_kind() -> None:
 def test_no_hysteresis_ablation_answers_differently_from_voc_somewhere() -> None:
     scenarios = generate_kind_family("D", 30, seed=4)
     res = run_kinds(scenarios, "voc,voc-no-hysteresis", trials=1, seed=0)
-    answers = {(t.policy, t.scenario_id): t.decisions for t in res.switching}
+    answers = {(t.policy, t.scenario_id): t.decisions for t in res.trials.switching}
     differ = [
         s.id for s in scenarios if answers[("voc", s.id)] != answers[("voc-no-hysteresis", s.id)]
     ]
@@ -366,3 +375,34 @@ def test_bad_schedule_file_names_the_path(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc))
     with pytest.raises(ScenarioError, match=r"j\.json:obligations\[1\]\.hazard"):
         load_any_scenarios(path)
+
+
+def test_a_v1_results_file_with_kind_rows_in_kinds_still_loads(tmp_path: Path) -> None:
+    from heedful.bench import load_results, run_to_folder
+
+    out = tmp_path / "run"
+    run_to_folder(families="G,D", count=2, trials=1, seed=0, out=out, progress=False)
+    new = load_results(out / "results.json")
+    data = json.loads((out / "results.json").read_text())
+    # the v1 layout: D's rows and paired rows under "kinds", paired rows without a kind
+    kind_rows = [r for r in data["aggregates"]["rows"] if r.get("kind") == "switching"]
+    kind_paired = [p for p in data["aggregates"]["paired"] if p.get("kind") == "switching"]
+    assert kind_rows and kind_paired
+    data["format"] = "heedful.results/v1"
+    data["aggregates"]["rows"] = [
+        {k: v for k, v in r.items() if k != "kind"}
+        for r in data["aggregates"]["rows"]
+        if r.get("kind") == "inspection"
+    ]
+    data["aggregates"]["paired"] = [
+        {k: v for k, v in p.items() if k != "kind"}
+        for p in data["aggregates"]["paired"]
+        if p.get("kind") == "inspection"
+    ]
+    data["kinds"]["rows"] = kind_rows
+    data["kinds"]["paired"] = [{k: v for k, v in p.items() if k != "kind"} for p in kind_paired]
+    (out / "results.json").write_text(json.dumps(data))
+    old = load_results(out / "results.json")
+    assert old.format == "heedful.results/v2"
+    assert old.aggregates == new.aggregates
+    assert old.kinds == new.kinds

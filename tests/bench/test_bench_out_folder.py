@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from heedful.errors import InvalidArgumentError
+
 
 def _heedful(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -52,3 +54,29 @@ def test_an_output_folder_holding_a_run_is_refused_not_overwritten(tmp_path: Pat
     assert proc.stderr.strip().count("\n") == 0
     assert "already holds a run" in proc.stderr
     assert (out / "results.json").read_text() == "{}"
+
+
+def test_a_run_spec_runs_and_is_recorded_in_the_manifest(tmp_path: Path) -> None:
+    from heedful.bench import RunSpec, load_results, run_to_folder
+
+    spec = RunSpec(families="G", count=2, policies="random,oracle", trials=1, out=tmp_path / "r")
+    output = run_to_folder(spec, progress=False)
+    recorded = load_results(output.results_path).manifest.run_spec
+    assert recorded is not None
+    assert RunSpec(**recorded, config=spec.config) == spec
+
+
+def test_a_run_spec_and_loose_fields_together_are_refused(tmp_path: Path) -> None:
+    from heedful.bench import RunSpec, run_to_folder
+
+    with pytest.raises(InvalidArgumentError, match=r"not both.*trials"):
+        run_to_folder(RunSpec(families="G"), trials=2)
+
+
+def test_a_run_spec_with_a_wrong_field_names_it() -> None:
+    from heedful.bench import run_spec
+
+    with pytest.raises(InvalidArgumentError, match="run spec: trails"):
+        run_spec(families="G", trails=2)
+    with pytest.raises(InvalidArgumentError, match="run spec: trials"):
+        run_spec(trials="many")

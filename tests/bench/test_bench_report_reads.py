@@ -40,9 +40,11 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Results, str]:
 
 def test_pairs_put_the_better_ranked_policy_first_in_every_family(run) -> None:
     results, _ = run
-    for fam in {p.family for p in results.aggregates.paired}:
+    for fam in {p.family for p in results.aggregates.inspection_paired()}:
         order = [r.policy for r in ranked_rows(results, fam)]
-        rows = oriented_pairs([p for p in results.aggregates.paired if p.family == fam], order)
+        rows = oriented_pairs(
+            [p for p in results.aggregates.inspection_paired() if p.family == fam], order
+        )
         ranks = [(order.index(p.policy_a), order.index(p.policy_b)) for p in rows]
         assert all(a < b for a, b in ranks)
         assert ranks == sorted(ranks)
@@ -52,7 +54,7 @@ def test_pairs_put_the_better_ranked_policy_first_in_every_family(run) -> None:
 
 def test_orienting_flips_sign_interval_wins_and_optimal_transitions(run) -> None:
     results, _ = run
-    pair = next(p for p in results.aggregates.paired if p.score is not None)
+    pair = next(p for p in results.aggregates.inspection_paired() if p.score is not None)
     (flipped,) = oriented_pairs([pair], [pair.policy_b, pair.policy_a])
     assert (flipped.policy_a, flipped.policy_b) == (pair.policy_b, pair.policy_a)
     assert flipped.score is not None and pair.score is not None
@@ -155,7 +157,7 @@ def test_the_page_fetches_nothing(run) -> None:
 def test_every_family_section_comes_with_a_chart(run) -> None:
     results, page = run
     assert page.count("aria-label='scores'") == 1 + len(
-        {r.family for r in results.aggregates.rows} - {ALL_FAMILIES}
+        {r.family for r in results.aggregates.inspection_rows()} - {ALL_FAMILIES}
     )
 
 

@@ -285,7 +285,7 @@ def test_results_file_round_trips(tiny: Scenario, tmp_path: Path) -> None:
     r = _run([tiny], ["random", "oracle"])
     path = write_results(r, tmp_path / "results.json")
     assert load_results(path) == r
-    assert json.loads(path.read_text())["format"] == "heedful.results/v1"
+    assert json.loads(path.read_text())["format"] == "heedful.results/v2"
 
 
 def test_manifest_records_seed_policies_and_hashes(tiny: Scenario) -> None:

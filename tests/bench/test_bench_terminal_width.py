@@ -95,17 +95,17 @@ def test_oracle_answers_keep_every_id_whole(width: int) -> None:
 
 
 def test_switching_and_schedule_tables_fit_80_columns_whole(tmp_path: Path) -> None:
-    from heedful.bench.run.kinds import print_kind_tables
+    from heedful.bench.report.kinds import print_kind_tables
 
     out = tmp_path / "run"
     run_to_folder(families="D,J", count=2, trials=1, seed=0, out=out, progress=False, config=FAST)
-    kinds = load_results(out / "results.json").kinds
-    assert kinds is not None
+    rows = load_results(out / "results.json").aggregates.kind_rows()
+    assert rows
     console = Console(width=80, record=True, color_system=None)
-    print_kind_tables(kinds, console)
+    print_kind_tables(rows, console)
     text = console.export_text()
     _assert_whole(text)
-    for row in kinds.rows:
+    for row in rows:
         assert row.policy in text.split()  # never folded nor cut
         assert row.score is not None and f"[{row.score.lo:.1f}, {row.score.hi:.1f}]" in text
     assert "voc-no-switch-cost" in text and "compl." in text and "missed" in text

@@ -30,6 +30,7 @@ from heedful.bench.results import (
     write_results,
 )
 from heedful.bench.run.runner import collect_choices, run_benchmark
+from heedful.bench.run.spec import RunSpec, run_spec
 from heedful.bench.seeds import Stream
 from heedful.bench.suite import RunOutput, run_to_folder
 from heedful.bench.worlds.families import (
@@ -55,6 +56,7 @@ __all__ = [
     "PolicySpec",
     "Results",
     "RunOutput",
+    "RunSpec",
     "Stream",
     "TrialRecord",
     "Violation",
@@ -71,6 +73,7 @@ __all__ = [
     "register_policy",
     "render_html",
     "run_benchmark",
+    "run_spec",
     "run_to_folder",
     "write_report",
     "write_results",

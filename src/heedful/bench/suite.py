@@ -13,7 +13,7 @@ from typing import Any
 
 from heedful.bench.agents.contract import agent_class, is_agent
 from heedful.bench.agents.suite import AgentRun, run_suite
-from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
+from heedful.bench.config import DEFAULT_CONFIG
 from heedful.bench.parallel import few_collections, resolve_workers
 from heedful.bench.policy import policy_names
 from heedful.bench.report.page import write_report
@@ -24,6 +24,7 @@ from heedful.bench.run.backend import Backend
 from heedful.bench.run.checkpoint import Checkpoint
 from heedful.bench.run.kinds import KindScenario, run_kinds
 from heedful.bench.run.plays import Plays
+from heedful.bench.run.spec import RunSpec, run_spec
 from heedful.bench.score.calibration import calibrate
 from heedful.bench.worlds.families import (
     DEFAULT_SHIFT,
@@ -155,64 +156,53 @@ def select_scenarios(
 
 @few_collections()
 def run_to_folder(
+    spec: RunSpec | None = None,
     *,
-    scenario_paths: Sequence[Path] | None = None,
-    families: str | None = None,
-    count: int = DEFAULT_CONFIG.default_count,
-    policies: str = "all",
-    trials: int = DEFAULT_CONFIG.default_trials,
-    seed: int = 0,
-    adaptive: bool = False,
-    holdout: Path | None = None,
-    out: Path | None = None,
-    runs_root: Path = Path("runs"),
-    progress: bool | None = None,
-    config: BenchConfig = DEFAULT_CONFIG,
-    condition: str = "announced",
     agent_run: AgentRun | None = None,
-    policy_params: dict[str, dict[str, Any]] | None = None,
-    shift: float = DEFAULT_SHIFT,
-    workers: int | None = 1,
     backend: Backend | None = None,
-    resume: bool = False,
+    progress: bool | None = None,
+    resume: Path | None = None,
     run_args: Mapping[str, Any] | None = None,
+    **fields: Any,
 ) -> RunOutput:
-    """Run the benchmark and write ``results.json``, its trial records and ``report.html``.
+    """Run the benchmark described by ``spec`` and write ``results.json``, its trial records and
+    ``report.html``.
 
     Args:
-        scenario_paths: Scenario files or folders; generated scenarios when empty.
-        families: Comma-separated families to generate (or to keep from files).
-        count: Scenarios per family when generating.
-        policies: Comma-separated policy names, or ``all``.
-        trials: Trials per scenario and policy.
-        seed: Root seed.
-        adaptive: Adaptive condition instead of static.
-        holdout: A sealed hold-out directory outside the project; the run then writes
-            aggregates only (see :mod:`heedful.bench.worlds.holdout`).
-        out: Output folder; default a new ``runs_root/<timestamp>-<seed>/``.
-        runs_root: Where new run folders go.
-        progress: Progress bar (default: when stderr is a terminal).
-        config: Benchmark settings.
-        condition: ``announced`` (default), ``unprompted`` or ``both`` (SPEC §4.2): with
-            ``unprompted``/``both`` every trial records the document 000 §15.2 metrics, ``all``
-            policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and ``both``
-            runs each scenario and its unprompted twin on the same worlds (initiation gap).
-        agent_run: How agents named in ``policies`` (``llm``, ``llm-advised``) reach their
+        spec: What to run (:class:`~heedful.bench.run.spec.RunSpec`); without it, ``fields`` are
+            its fields (``run_to_folder(families="G", trials=2)``), never both.
+        agent_run: How agents named in the spec's policies (``llm``, ``llm-advised``) reach their
             model, the validator mode and the concurrency (docs/llm.md).
-        policy_params: Constructor parameters of named policies (e.g. ``{"voc-learned":
-            {"model_file": "model.json"}}``); each named policy must be in the run.
-        shift: Distance of the generated worlds' hidden models from the controller's defaults
-            (0: exactly the defaults); ignored for files and hold-outs, which carry their truth.
-        workers: Processes playing scenarios in parallel (``None``: one per CPU core); the
-            results are the same for any count.
         backend: Where scenarios and agent trials run instead (e.g. a Ray cluster, see
             :mod:`heedful.bench.run.backend`); ``workers`` then only parallelise the aggregation.
             The results are the same.
-        resume: ``out`` is a killed run's folder: its finished scenarios are read, not played
-            again (:mod:`heedful.bench.run.checkpoint`); the results are those of one
-            uninterrupted run. D/J scenarios and agent trials are played again.
+        progress: Progress bar (default: when stderr is a terminal).
+        resume: A killed run's folder, to finish (the spec is that run's): its finished
+            scenarios are read, not played again (:mod:`heedful.bench.run.checkpoint`); the
+            results are those of one uninterrupted run. D/J scenarios and agent trials are
+            played again.
         run_args: The command's arguments, kept in the folder for a later ``--resume``.
+
+    With ``condition`` ``unprompted``/``both`` every trial records the document 000 §15.2
+    metrics, ``all`` policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and
+    ``both`` runs each scenario and its unprompted twin on the same worlds (initiation gap).
+    ``shift`` is ignored for files and hold-outs, which carry their truth; the results are the
+    same for any ``workers`` count.
+
+    Raises:
+        InvalidArgumentError: a bad field, or a spec and fields both given.
     """
+    if spec is None:
+        spec = run_spec(**fields)
+    elif fields:
+        raise InvalidArgumentError(
+            f"give a RunSpec or its fields, not both (got {', '.join(sorted(fields))})"
+        )
+    scenario_paths = list(spec.scenario_paths) or None
+    families, count, policies = spec.families, spec.count, spec.policies
+    trials, seed, adaptive, holdout = spec.trials, spec.seed, spec.adaptive, spec.holdout
+    out, runs_root, config, condition = spec.out, spec.runs_root, spec.config, spec.condition
+    policy_params, shift, workers = spec.policy_params, spec.shift, spec.workers
     if trials < 1:
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
     if seed < 0:
@@ -287,12 +277,14 @@ def run_to_folder(
         )
     # Make the output folder before the run, so a bad --out fails at once, not after the work.
     try:
-        if resume:
-            if out is None or not out.is_dir():
-                raise InvalidArgumentError(f"--resume: {out} is not a run folder")
-            if (out / "results.json").exists():
-                raise InvalidArgumentError(f"--resume: {out} holds a finished run (results.json)")
-            folder = out
+        if resume is not None:
+            if not resume.is_dir():
+                raise InvalidArgumentError(f"--resume: {resume} is not a run folder")
+            if (resume / "results.json").exists():
+                raise InvalidArgumentError(
+                    f"--resume: {resume} holds a finished run (results.json)"
+                )
+            folder = resume
         elif out is None:
             folder = new_run_folder(runs_root, seed, "holdout" if holdout is not None else "")
         else:
@@ -309,7 +301,7 @@ def run_to_folder(
         ) from None
     # A sealed hold-out keeps no checkpoint: its trial records never reach the disk.
     checkpoint = Checkpoint(folder) if holdout is None else None
-    if checkpoint is not None and not resume:
+    if checkpoint is not None and resume is None:
         checkpoint.clear()  # a killed earlier run in this --out is not this run's
         if run_args is not None:
             checkpoint.save_args(run_args)
@@ -347,15 +339,17 @@ def run_to_folder(
     else:
         results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
     if kind_scenarios:
-        results = results.model_copy(
+        run = run_kinds(kind_scenarios, policies, trials=trials, seed=seed, config=config)
+        aggregates = results.aggregates.model_copy(
             update={
-                "kinds": run_kinds(
-                    kind_scenarios, policies, trials=trials, seed=seed, config=config
-                )
+                "rows": [*results.aggregates.rows, *run.rows],
+                "paired": [*results.aggregates.paired, *run.paired],
             }
         )
+        results = results.model_copy(update={"kinds": run.trials, "aggregates": aggregates})
         results.manifest.generator_versions.update(kinds.kind_versions(kind_codes))
         results.manifest.n_scenarios += len(kind_scenarios)
+    results.manifest.run_spec = spec.manifest_record()
     results_path = write_results(results, folder / "results.json")
     if scenarios:
         write_timeline(

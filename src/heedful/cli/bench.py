@@ -40,12 +40,13 @@ def _print_results(results: object) -> None:
     from heedful.bench.results import Results
 
     assert isinstance(results, Results)
-    if results.aggregates.rows or not results.kinds:
+    kind_rows = results.aggregates.kind_rows()
+    if results.aggregates.inspection_rows() or not kind_rows:
         print_tables(results, console())
-    if results.kinds:
-        from heedful.bench.run.kinds import print_kind_tables
+    if kind_rows:
+        from heedful.bench.report.kinds import print_kind_tables
 
-        print_kind_tables(results.kinds, console())
+        print_kind_tables(kind_rows, console())
     if results.calibration:
         from heedful.bench.report.calibration import calibration_table
 
@@ -66,7 +67,8 @@ def run_summary(output: object) -> dict[str, object]:
 
     assert isinstance(output, RunOutput)
     results, m = output.results, output.results.manifest
-    rows = [r for r in results.aggregates.rows if r.family == ALL_FAMILIES]
+    inspection = results.aggregates.inspection_rows()
+    rows = [r for r in inspection if r.family == ALL_FAMILIES]
     rows.sort(key=lambda r: -(r.score.mean if r.score is not None else float("-inf")))
     return {
         "folder": str(output.folder),
@@ -77,7 +79,7 @@ def run_summary(output: object) -> dict[str, object]:
         "condition": m.condition,
         "scenarios": m.n_scenarios,
         "sealed": results.sealed,
-        "families": sorted({r.family for r in results.aggregates.rows} - {ALL_FAMILIES}),
+        "families": sorted({r.family for r in inspection} - {ALL_FAMILIES}),
         "policies": [
             {
                 "policy": r.policy,
@@ -98,7 +100,7 @@ def run_summary(output: object) -> dict[str, object]:
                 "score": _interval(r.score),
                 "regret": _interval(r.regret),
             }
-            for r in (results.kinds.rows if results.kinds else [])
+            for r in results.aggregates.kind_rows()
         ],
     }
 
@@ -267,6 +269,7 @@ def bench_run(
     from pathlib import Path
 
     from heedful.bench.run.checkpoint import Checkpoint
+    from heedful.bench.run.spec import run_spec
     from heedful.bench.suite import run_to_folder
 
     given = {k: v for k, v in ctx.params.items() if k in _KEPT}
@@ -304,7 +307,6 @@ def bench_run(
             model_file,
             shift,
         ) = (given[k] for k in _KEPT)
-        out = resume
 
     agent_run = build_agent_run(
         model=model,
@@ -323,8 +325,8 @@ def bench_run(
     )
 
     with open_backend(backend, address) as jobs:
-        output = run_to_folder(
-            scenario_paths=[Path(p) for p in scenarios] or None,
+        spec = run_spec(
+            scenario_paths=[Path(p) for p in scenarios],
             families=family,
             count=count,
             policies=policies,
@@ -334,12 +336,15 @@ def bench_run(
             holdout=Path(holdout) if holdout else None,
             out=Path(out) if out else None,
             condition=condition,
-            agent_run=agent_run,
             policy_params={"voc-learned": {"model_file": model_file}} if model_file else None,
             shift=shift,
             workers=workers,
+        )
+        output = run_to_folder(
+            spec,
+            agent_run=agent_run,
             backend=jobs,
-            resume=resume is not None,
+            resume=Path(resume) if resume is not None else None,
             run_args=given,
         )
     _print_run(output, as_json=as_json)
@@ -467,17 +472,16 @@ def run_default(
     from pathlib import Path
 
     from heedful.bench.config import DEFAULT_CONFIG
+    from heedful.bench.run.spec import run_spec
     from heedful.bench.suite import run_to_folder
 
     cfg = DEFAULT_CONFIG
-    _print_run(
-        run_to_folder(
-            families=",".join(cfg.suite_families),
-            count=cfg.suite_count,
-            trials=cfg.suite_trials,
-            seed=seed,
-            out=Path(out) if out else None,
-            workers=workers,
-        ),
-        as_json=as_json,
+    spec = run_spec(
+        families=",".join(cfg.suite_families),
+        count=cfg.suite_count,
+        trials=cfg.suite_trials,
+        seed=seed,
+        out=Path(out) if out else None,
+        workers=workers,
     )
+    _print_run(run_to_folder(spec), as_json=as_json)

@@ -103,34 +103,30 @@ def ablation_differences(results: Results) -> dict[str, dict[str, PairedDiff | N
             )
         out.setdefault(policy, {})[group] = diff
 
-    for p in results.aggregates.paired:
+    for p in results.aggregates.inspection_paired():
         if p.family == ALL_FAMILIES and REFERENCE in (p.policy_a, p.policy_b):
             other, sign = (p.policy_b, -1.0) if p.policy_a == REFERENCE else (p.policy_a, 1.0)
             put(other, "inspection", p.score, sign)
-    if results.kinds is not None:
-        for k in results.kinds.paired:
-            if REFERENCE in (k.policy_a, k.policy_b):
-                other, sign = (k.policy_b, -1.0) if k.policy_a == REFERENCE else (k.policy_a, 1.0)
-                put(other, k.family, k.score, sign)
+    for k in results.aggregates.kind_paired():
+        if REFERENCE in (k.policy_a, k.policy_b):
+            other, sign = (k.policy_b, -1.0) if k.policy_a == REFERENCE else (k.policy_a, 1.0)
+            put(other, k.family, k.score, sign)
     return out
 
 
 def _groups(results: Results) -> list[str]:
-    groups = ["inspection"] if results.aggregates.rows else []
-    if results.kinds is not None:
-        groups += sorted({r.family for r in results.kinds.rows})
-    return groups
+    groups = ["inspection"] if results.aggregates.inspection_rows() else []
+    return groups + sorted({r.family for r in results.aggregates.kind_rows()})
 
 
 def _reference_scores(results: Results) -> dict[str, str]:
     out: dict[str, str] = {}
-    for r in results.aggregates.rows:
+    for r in results.aggregates.inspection_rows():
         if r.policy == REFERENCE and r.family == ALL_FAMILIES and r.score is not None:
             out["inspection"] = f"{r.score.mean:.1f}\n[{r.score.lo:.1f}, {r.score.hi:.1f}]"
-    if results.kinds is not None:
-        for k in results.kinds.rows:
-            if k.policy == REFERENCE and k.score is not None:
-                out[k.family] = f"{k.score.mean:.1f}\n[{k.score.lo:.1f}, {k.score.hi:.1f}]"
+    for k in results.aggregates.kind_rows():
+        if k.policy == REFERENCE and k.score is not None:
+            out[k.family] = f"{k.score.mean:.1f}\n[{k.score.lo:.1f}, {k.score.hi:.1f}]"
     return out
 
 

@@ -30,7 +30,7 @@ def _share(p: Proportion | None) -> str:
 
 
 def _rows(results: Results) -> list[AggregateRow]:
-    rows = [r for r in results.aggregates.rows if r.family == ALL_FAMILIES]
+    rows = [r for r in results.aggregates.inspection_rows() if r.family == ALL_FAMILIES]
     return sorted(rows, key=lambda r: -(r.score.mean if r.score else float("-inf")))
 
 

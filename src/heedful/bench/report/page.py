@@ -171,7 +171,8 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
     """Return the whole report as one self-contained HTML page (``timeline``: one trial's
     attention trace, :mod:`heedful.bench.report.timeline`)."""
     m = results.manifest
-    families = sorted({r.family for r in results.aggregates.rows} - {ALL_FAMILIES})
+    inspection = results.aggregates.inspection_rows()
+    families = sorted({r.family for r in inspection} - {ALL_FAMILIES})
     out = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<title>heedful benchmark report</title>",
@@ -192,7 +193,7 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
     shown = [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]
     # One colour per policy for the whole page, handed out in the overall ranking's order.
     colours = policy_colours([r.policy for r in ranked_rows(results)])
-    for fam in shown if results.aggregates.rows else []:
+    for fam in shown if inspection else []:
         rows = ranked_rows(results, fam)
         title = "All families" if fam == ALL_FAMILIES else f"Family {fam}"
         out += [f"<h2>{_e(title)}</h2>", _bar_chart(rows, colours), _rows_table(rows)]
@@ -212,7 +213,7 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
             )
         out.append("</div>")
 
-    if results.aggregates.rows:  # a run of families D and J only has no inspection rows
+    if inspection:  # a run of families D and J only has no inspection rows
         out.append(failure_split_html(results))
         out.append(diagnostics_html(results))
 
@@ -224,10 +225,10 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
     out.append(initiation_html(results))
     out.append(agent_html(results))
     out.append(timeline_html(timeline))
-    if results.kinds is not None:
+    if results.aggregates.kind_rows():
         from heedful.bench.report.kinds import kinds_html
 
-        out.append(kinds_html(results.kinds))
+        out.append(kinds_html(results.aggregates.kind_rows(), results.aggregates.kind_paired()))
     if results.calibration:
         from heedful.bench.report.calibration import calibration_html
 

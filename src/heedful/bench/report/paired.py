@@ -92,7 +92,7 @@ def paired_html(results: Results, ranking: dict[str, list[str]]) -> str:
         results: The run's results.
         ranking: Per family, its policies best first (the ranked tables' order).
     """
-    paired = results.aggregates.paired
+    paired = results.aggregates.inspection_paired()
     if not paired:
         return ""
     families = [ALL_FAMILIES, *sorted({p.family for p in paired} - {ALL_FAMILIES})]

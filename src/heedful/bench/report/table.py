@@ -45,7 +45,7 @@ LEGEND = "opt.: optimal set · act.: right action · recall: critical sources re
 
 def ranked_rows(results: Results, family: str = ALL_FAMILIES) -> list[AggregateRow]:
     """Rows of one family, best mean score first (policies without a score last)."""
-    rows = [r for r in results.aggregates.rows if r.family == family]
+    rows = [r for r in results.aggregates.inspection_rows() if r.family == family]
     return sorted(rows, key=lambda r: -r.score.mean if r.score else math.inf)
 
 
@@ -136,7 +136,7 @@ def print_tables(results: Results, console: Console | None = None) -> None:
             style="bold",
         )
     )
-    families = sorted({r.family for r in results.aggregates.rows} - {ALL_FAMILIES})
+    families = sorted({r.family for r in results.aggregates.inspection_rows()} - {ALL_FAMILIES})
     _print_ranked(console, results, ALL_FAMILIES)
     neighbours = neighbour_differences(results)
     if neighbours:
@@ -173,7 +173,11 @@ def neighbour_differences(
 ) -> list[tuple[str, str, PairedDiff]]:
     """Paired score differences ``rank i − rank i+1`` (CI above 0: the ranks are separated)."""
     rows = [r for r in ranked_rows(results, family) if r.score is not None]
-    paired = {(p.policy_a, p.policy_b): p for p in results.aggregates.paired if p.family == family}
+    paired = {
+        (p.policy_a, p.policy_b): p
+        for p in results.aggregates.inspection_paired()
+        if p.family == family
+    }
     out = []
     for upper, lower in itertools.pairwise(rows):
         a, b = upper.policy, lower.policy
@@ -201,12 +205,14 @@ def neighbour_differences(
 def markdown_scores(results: Results) -> str:
     """The README's score table: one row per policy (ranked over all families), one column
     per family, mean attention scores; lines fit 80 columns for up to four families."""
-    present = {r.family for r in results.aggregates.rows} - {ALL_FAMILIES}
+    present = {r.family for r in results.aggregates.inspection_rows()} - {ALL_FAMILIES}
     # The run's order (G before B in the default suite); sorted when a sealed run has none.
     families = [f for f in dict.fromkeys(s.family for s in results.scenarios) if f in present]
     families += sorted(present - set(families))
     scores = {
-        (r.policy, r.family): r.score.mean for r in results.aggregates.rows if r.score is not None
+        (r.policy, r.family): r.score.mean
+        for r in results.aggregates.inspection_rows()
+        if r.score is not None
     }
     lines = [
         "| policy | " + " | ".join(families) + " |",

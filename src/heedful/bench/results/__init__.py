@@ -1,4 +1,4 @@
-"""The ``heedful.results/v1`` file: manifest, per-scenario oracle summary, trials, aggregates."""
+"""The ``heedful.results/v2`` file: manifest, per-scenario oracle summary, trials, aggregates."""
 
 from __future__ import annotations
 
@@ -6,17 +6,27 @@ import gzip
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    model_validator,
+)
 
 from heedful.bench.results.agents import AgentAggregates
 from heedful.bench.results.calibration import CalibrationRow
-from heedful.bench.results.kinds import KindResults
+from heedful.bench.results.kinds import KindPairedRow, KindResults, KindRow
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
 from heedful.errors import InvalidArgumentError
 
-RESULTS_FORMAT: Literal["heedful.results/v1"] = "heedful.results/v1"
+RESULTS_FORMAT: Literal["heedful.results/v2"] = "heedful.results/v2"
+#: Older formats that still load (v1 kept the D/J rows in ``kinds``; they move to ``aggregates``).
+READABLE_FORMATS = ("heedful.results/v1", RESULTS_FORMAT)
 ALL_FAMILIES = "all"
 #: gzip level of the trial records file: 6 is within a few % of 9's size at a fraction of its time.
 _GZIP_LEVEL = 6
@@ -110,6 +120,8 @@ class Manifest(_Model):
     #: Agents under test (SPEC §5.1): per agent its model, endpoint host, sampling settings,
     #: prompt-template and tool-schema hashes; the validator mode(s). Never a key.
     agent: dict[str, Any] | None = None
+    #: The :class:`~heedful.bench.run.spec.RunSpec` of the run (without its config, above).
+    run_spec: dict[str, Any] | None = None
 
 
 class ScenarioSummary(_Model):
@@ -217,6 +229,7 @@ class TrialRecord(_Model):
 class AggregateRow(_Model):
     """Aggregates of one policy on one family (``family == "all"``: every family)."""
 
+    kind: Literal["inspection"] = "inspection"
     family: str
     policy: str
     n_trials: int
@@ -256,6 +269,7 @@ class AggregateRow(_Model):
 class PairedRow(_Model):
     """Policy ``a`` against policy ``b`` on matched (scenario, trial) pairs."""
 
+    kind: Literal["inspection"] = "inspection"
     family: str
     policy_a: str
     policy_b: str
@@ -293,18 +307,55 @@ class InitiationGapRow(_Model):
     claim_accuracy: PairedDiff | None
 
 
-class Aggregates(_Model):
-    """Every aggregate of a run (the initiation lists are empty unless a run measured them)."""
+def _row_kind(value: Any) -> str:
+    kind = value.get("kind", "inspection") if isinstance(value, dict) else value.kind
+    return "inspection" if kind == "inspection" else "kind"
 
-    rows: list[AggregateRow]
-    paired: list[PairedRow]
+
+#: A row of any scenario kind: inspection rows, or the switching (D) and schedule (J) kinds'.
+AnyRow = Annotated[
+    Annotated[AggregateRow, Tag("inspection")] | Annotated[KindRow, Tag("kind")],
+    Discriminator(_row_kind),
+]
+#: A paired row of any scenario kind.
+AnyPairedRow = Annotated[
+    Annotated[PairedRow, Tag("inspection")] | Annotated[KindPairedRow, Tag("kind")],
+    Discriminator(_row_kind),
+]
+
+
+class Aggregates(_Model):
+    """Every aggregate of a run (the initiation lists are empty unless a run measured them).
+
+    ``rows`` and ``paired`` hold every family of every kind; ``kind`` tells an inspection row
+    (:class:`AggregateRow`) from a switching or schedule one (:class:`KindRow`).
+    """
+
+    rows: list[AnyRow]
+    paired: list[AnyPairedRow]
     initiation: list[InitiationRow] = Field(default_factory=list)
     initiation_gap: list[InitiationGapRow] = Field(default_factory=list)
     #: Agents under test: failure split per mode, rescue rate, lift, usage (docs/llm.md).
     agents: AgentAggregates | None = None
 
-    def row(self, policy: str, family: str = ALL_FAMILIES) -> AggregateRow:
-        """Return the row of one policy and family (KeyError if absent)."""
+    def inspection_rows(self) -> list[AggregateRow]:
+        """The rows of the inspection families (and their pooled ``all`` rows)."""
+        return [r for r in self.rows if isinstance(r, AggregateRow)]
+
+    def kind_rows(self) -> list[KindRow]:
+        """The rows of the switching (D) and schedule (J) families."""
+        return [r for r in self.rows if isinstance(r, KindRow)]
+
+    def inspection_paired(self) -> list[PairedRow]:
+        """The paired rows of the inspection families."""
+        return [p for p in self.paired if isinstance(p, PairedRow)]
+
+    def kind_paired(self) -> list[KindPairedRow]:
+        """The paired rows of the switching and schedule families."""
+        return [p for p in self.paired if isinstance(p, KindPairedRow)]
+
+    def row(self, policy: str, family: str = ALL_FAMILIES) -> AggregateRow | KindRow:
+        """Return the row of one policy and family, of any kind (KeyError if absent)."""
         for r in self.rows:
             if r.policy == policy and r.family == family:
                 return r
@@ -312,13 +363,13 @@ class Aggregates(_Model):
 
 
 class Results(_Model):
-    """A whole ``heedful.results/v1`` document.
+    """A whole ``heedful.results/v2`` document (a ``v1`` file loads and is upgraded).
 
     ``sealed`` results come from a hold-out run (SPEC §5, document 000 §22): they carry the
     manifest and the aggregates only — no scenario summaries, no per-trial records.
     """
 
-    format: Literal["heedful.results/v1"] = RESULTS_FORMAT
+    format: Literal["heedful.results/v2"] = RESULTS_FORMAT
     sealed: bool = False
     manifest: Manifest
     scenarios: list[ScenarioSummary]
@@ -328,10 +379,34 @@ class Results(_Model):
     #: (``trials`` is then empty in the file; :func:`load_results` fills it back).
     trials_file: str | None = None
     trials_count: int | None = Field(default=None, ge=0)
-    #: Trials and aggregates of the switching (D) and schedule (J) kinds, when the run had any.
+    #: Trials of the switching (D) and schedule (J) kinds, when the run had any.
     kinds: KindResults | None = None
     #: Predicted-VOC calibration of the controller policies (empty for sealed runs).
     calibration: list[CalibrationRow] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade_v1(cls, data: Any) -> Any:
+        # heedful.results/v1 kept the D/J aggregate and paired rows in ``kinds``.
+        if not isinstance(data, dict) or data.get("format") != "heedful.results/v1":
+            return data
+        data = {**data, "format": RESULTS_FORMAT}
+        kinds, aggregates = data.get("kinds"), data.get("aggregates")
+        if isinstance(kinds, dict) and isinstance(aggregates, dict):
+            kinds = dict(kinds)
+            rows, paired = kinds.pop("rows", []) or [], kinds.pop("paired", []) or []
+            kind_of = {r.get("family"): r.get("kind") for r in rows if isinstance(r, dict)}
+            paired = [
+                {"kind": kind_of.get(p.get("family")), **p} if isinstance(p, dict) else p
+                for p in paired
+            ]
+            data["kinds"] = kinds
+            data["aggregates"] = {
+                **aggregates,
+                "rows": [*(aggregates.get("rows") or []), *rows],
+                "paired": [*(aggregates.get("paired") or []), *paired],
+            }
+        return data
 
     @model_validator(mode="after")
     def _sealed_means_aggregates_only(self) -> Results:
@@ -418,8 +493,9 @@ def load_results(path: str | Path) -> Results:
     except json.JSONDecodeError as exc:
         raise InvalidArgumentError(f"{p}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
     fmt = data.get("format") if isinstance(data, dict) else None
-    if fmt != RESULTS_FORMAT:
-        raise InvalidArgumentError(f"{p}: format must be {RESULTS_FORMAT!r}, got {fmt!r}")
+    if fmt not in READABLE_FORMATS:
+        known = " or ".join(repr(f) for f in READABLE_FORMATS)
+        raise InvalidArgumentError(f"{p}: format must be {known}, got {fmt!r}")
     try:
         results = Results.model_validate(data)
     except ValidationError as exc:

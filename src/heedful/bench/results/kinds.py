@@ -1,7 +1,8 @@
 """Result records of the switching and schedule kinds (docs/metrics.md, "Families D and J").
 
-They sit beside the inspection records of ``heedful.results/v1``: one list of trials and one of
-aggregate rows per kind, so a run that mixes kinds keeps each kind's metrics typed.
+Their trials sit beside the inspection trials (one list per kind, so a run that mixes kinds keeps
+each kind's metrics typed); their aggregate rows and paired rows are in ``aggregates.rows`` and
+``aggregates.paired`` with every other family's, told apart by ``kind``.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ class KindRow(_Model):
 class KindPairedRow(_Model):
     """Policy ``a`` against policy ``b`` on matched (scenario, trial) pairs of one family."""
 
+    kind: Literal["switching", "schedule"]
     family: str
     policy_a: str
     policy_b: str
@@ -110,9 +112,7 @@ class KindPairedRow(_Model):
 
 
 class KindResults(_Model):
-    """Every trial and aggregate of the switching and schedule kinds of one run."""
+    """Every trial of the switching and schedule kinds of one run (their rows are aggregates')."""
 
     switching: list[SwitchingTrial] = Field(default_factory=list)
     schedule: list[ScheduleTrial] = Field(default_factory=list)
-    rows: list[KindRow] = Field(default_factory=list)
-    paired: list[KindPairedRow] = Field(default_factory=list)

@@ -1,4 +1,4 @@
-"""Run the switching (D) and schedule (J) kinds: families, trials, aggregates and a table.
+"""Run the switching (D) and schedule (J) kinds: families, trials and aggregates.
 
 Randomness: every (scenario, trial, policy) gets its own stream of the root seed, so a run is a
 function of the seed and adding a policy changes no other policy's numbers.
@@ -7,15 +7,12 @@ function of the seed and adding a policy changes no other policy's numbers.
 from __future__ import annotations
 
 import itertools
-import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
 import numpy as np
-from rich.console import Console
-from rich.text import Text
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.kind_policy import (
@@ -24,7 +21,6 @@ from heedful.bench.kind_policy import (
     kind_policy,
     parse_kind_policies,
 )
-from heedful.bench.report.layout import terminal_table, widest
 from heedful.bench.results.kinds import (
     KindPairedRow,
     KindResults,
@@ -40,7 +36,7 @@ from heedful.bench.run.kind_trials import (
 )
 from heedful.bench.score.aggregate import cluster_diff, cluster_mean
 from heedful.bench.seeds import Stream, generator, name_key
-from heedful.bench.stats import MeanCI, clustered_proportion
+from heedful.bench.stats import clustered_proportion
 from heedful.bench.worlds.families import scenario_rngs
 from heedful.bench.worlds.schedule import VERSION as J_VERSION
 from heedful.bench.worlds.schedule import generate_schedule
@@ -54,9 +50,9 @@ from heedful.model.switching import SwitchingScenario
 __all__ = [
     "KIND_FAMILIES",
     "KindFamily",
+    "KindRun",
     "KindScenario",
     "generate_kind_family",
-    "print_kind_tables",
     "run_kinds",
 ]
 
@@ -110,6 +106,15 @@ def generate_kind_family(
     return out
 
 
+@dataclass(frozen=True)
+class KindRun:
+    """What :func:`run_kinds` measured: the trials, and the rows that join ``aggregates``."""
+
+    trials: KindResults
+    rows: list[KindRow]
+    paired: list[KindPairedRow]
+
+
 def _kind_of(s: KindScenario) -> ScenarioKind:
     return ScenarioKind.SWITCHING if isinstance(s, SwitchingScenario) else ScenarioKind.SCHEDULE
 
@@ -121,8 +126,10 @@ def run_kinds(
     trials: int,
     seed: int,
     config: BenchConfig = DEFAULT_CONFIG,
-) -> KindResults:
+) -> KindRun:
     """Run the named policies (those that exist for each kind) on switching/schedule scenarios.
+
+    Returns the trials and their aggregate and paired rows (which join ``aggregates``).
 
     Raises:
         InvalidArgumentError: bad trial count or seed.
@@ -159,7 +166,7 @@ def run_kinds(
                         run_schedule_trial(case, policy, rng, trial=trial, config=config)
                     )
     rows, paired = _aggregate(out, order, config, seed)
-    return out.model_copy(update={"rows": rows, "paired": paired})
+    return KindRun(out, rows, paired)
 
 
 def _aggregate(
@@ -193,6 +200,7 @@ def _aggregate(
                     rng = generator(seed, Stream.STATS)
                     paired.append(
                         KindPairedRow(
+                            kind=kind.value,  # type: ignore[arg-type]
                             family=family,
                             policy_a=a,
                             policy_b=b,
@@ -257,69 +265,3 @@ def _row(
             "missed": missed,
         }
     )
-
-
-def _fmt(m: object, digits: int = 1) -> str:
-    if m is None:
-        return "—"
-    mean, lo, hi = (getattr(m, k) for k in ("mean", "lo", "hi"))
-    return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-
-
-def _mean(m: MeanCI | None, digits: int) -> str:
-    return "—" if m is None else f"{round(m.mean, digits) + 0.0:.{digits}f}"  # no "-0.000"
-
-
-def print_kind_tables(results: KindResults, console: Console | None = None) -> None:
-    """Print one ranked table per family of the switching/schedule kinds.
-
-    Laid out for an 80-column terminal like the inspection table: the score's interval under it,
-    the other metrics as means (report.html has every interval), policy names never cut.
-    """
-    con = console or Console(width=None if sys.stdout.isatty() else 140, markup=False)
-    for family in sorted({r.family for r in results.rows}):
-        rows = sorted(
-            (r for r in results.rows if r.family == family),
-            key=lambda r: -(r.score.mean if r.score else float("-inf")),
-        )
-        kind = rows[0].kind
-        switching = kind == "switching"
-        table = terminal_table(
-            Text(f"family {family} ({kind}) — score: 100 = oracle, 0 = random"),
-            caption=(
-                "opt.: optimal · switch acc.: switch accuracy · thrash: thrashes per trial\n"
-                "compl.: completion"
-                if switching
-                else "opt.: optimal · starv.: starvation rate\n"
-                "missed m/h/w: obligations missed per trial (minutes, hours, week)"
-            ),
-            caption_justify="left",
-        )
-        table.add_column("policy", overflow="fold", min_width=widest([r.policy for r in rows]))
-        table.add_column("score\n[95% CI]", justify="right")
-        extra = (
-            ("switch\nacc.", "thrash", "compl.")
-            if switching
-            else ("starv.", "horizon\nbias", "missed\nm/h/w")
-        )
-        for col in ("regret", "opt.", *extra):
-            table.add_column(col, justify="right")
-        for r in rows:
-            opt = f"{r.optimal.p:.2f}" if r.optimal.p is not None else "—"
-            if switching:
-                comp = r.completion.p if r.completion is not None else None
-                cells = (
-                    _mean(r.switch_accuracy, 2),
-                    _mean(r.thrashes, 2),
-                    f"{comp:.2f}" if comp is not None else "—",
-                )
-            else:
-                cells = (
-                    _mean(r.starvation_rate, 2),
-                    _mean(r.horizon_bias, 2),
-                    "/".join(f"{r.missed.get(k, 0):.2f}" for k in ("minutes", "hours", "week")),
-                )
-            score = _fmt(r.score).replace(" [", "\n[", 1)
-            table.add_row(Text(r.policy), score, _mean(r.regret, 3), opt, *cells)
-        con.print()
-        con.print(table)

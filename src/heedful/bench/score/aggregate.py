@@ -16,6 +16,8 @@ from heedful.bench.results import (
     ALL_FAMILIES,
     AggregateRow,
     Aggregates,
+    AnyPairedRow,
+    AnyRow,
     FailureCode,
     PairedRow,
     Stage,
@@ -356,4 +358,6 @@ def aggregate(
         # One family: its rows double as the "all" rows so reports can always ask for "all".
         rows += [r.model_copy(update={"family": ALL_FAMILIES}) for r in rows]
         paired += [p.model_copy(update={"family": ALL_FAMILIES}) for p in paired]
-    return Aggregates(rows=rows, paired=paired)
+    every_row: list[AnyRow] = [*rows]
+    every_pair: list[AnyPairedRow] = [*paired]
+    return Aggregates(rows=every_row, paired=every_pair)
