@@ -175,3 +175,33 @@ def test_voc_learned_reaches_the_registry_through_the_entry_point() -> None:
     values = {e.value for e in entry_points(group=POLICY_ENTRY_POINTS)}
     assert "heedful.learn.policy" in values
     assert policy_class("voc-learned").__module__ == "heedful.learn.policy"
+
+
+def test_one_decorator_registers_a_policy_of_any_kind(monkeypatch) -> None:
+    import heedful.bench.kind_policy as kinds
+    from heedful.bench.kind_policy import SwitchingPolicy, kind_policy
+    from heedful.bench.policy import policy_kinds, register_policy
+    from heedful.model.scenario import ScenarioKind
+    from heedful.model.switching import SwitchChoice
+
+    monkeypatch.setattr(kinds, "_SWITCHING", dict(kinds._SWITCHING))
+    monkeypatch.setitem(kinds._REGISTRIES, ScenarioKind.SWITCHING, kinds._SWITCHING)
+
+    @register_policy("test-always-stay")
+    class AlwaysStay(SwitchingPolicy):
+        def reset(self, view, rng):  # type: ignore[no-untyped-def]
+            pass
+
+        def answer(self, interruption, status):  # type: ignore[no-untyped-def]
+            return SwitchChoice.STAY
+
+    assert isinstance(kind_policy(ScenarioKind.SWITCHING, "test-always-stay"), AlwaysStay)
+    assert policy_kinds("test-always-stay") == ["switching"]
+    assert policy_kinds("voc") == ["inspection", "switching", "schedule"]
+
+
+def test_registering_something_that_is_no_policy_is_refused() -> None:
+    from heedful.bench.policy import register_policy
+
+    with pytest.raises(ValueError, match="Policy, SwitchingPolicy or SchedulePolicy"):
+        register_policy("not-a-policy")(int)  # type: ignore[type-var]

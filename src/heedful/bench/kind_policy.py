@@ -5,10 +5,11 @@ interruption at a time, at its arrival, with the trial's visible status. A sched
 ``reset`` on the scenario's frame (no obligation in it), then asked to ``pick`` the obligation for
 each slot among those that have arrived and are unfinished. Neither ever sees a PRIVATE field.
 
-Policies register under the same names as their inspection counterparts (``voc``, ``random`` …)
-so ``--policies voc,random`` means the same thing on every kind. Writing one::
+Policies register with the benchmark's one decorator, :func:`heedful.bench.register_policy`,
+under the same names as their inspection counterparts (``voc``, ``random`` …) so ``--policies
+voc,random`` means the same thing on every kind. Writing one::
 
-    @register_switching_policy("always-queue")
+    @register_policy("always-queue")
     class AlwaysQueue(SwitchingPolicy):
         def reset(self, view, rng):
             pass
@@ -22,7 +23,7 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -40,8 +41,10 @@ __all__ = [
     "KindPolicy",
     "SchedulePolicy",
     "SwitchingPolicy",
+    "add_kind_policy",
     "kind_policy",
     "kind_policy_names",
+    "kinds_of",
     "parse_kind_policies",
     "register_schedule_policy",
     "register_switching_policy",
@@ -103,27 +106,45 @@ S = TypeVar("S", bound=type[SwitchingPolicy])
 J = TypeVar("J", bound=type[SchedulePolicy])
 
 
+def add_kind_policy(name: str, cls: type[SwitchingPolicy] | type[SchedulePolicy]) -> None:
+    """Register a switching or schedule policy class (``@register_policy`` calls this).
+
+    Raises:
+        ValueError: the name is taken by another class of the same kind.
+    """
+    reg: dict[str, Any] = _SWITCHING if issubclass(cls, SwitchingPolicy) else _SCHEDULE
+    existing = reg.get(name)
+    if existing is not None and existing.__qualname__ != cls.__qualname__:
+        raise ValueError(f"policy name {name!r} is already registered to {existing.__name__}")
+    cls.name = name
+    reg[name] = cls
+
+
+def kinds_of(name: str) -> list[str]:
+    """The kinds among switching and schedule that have a policy named ``name``."""
+    _load()
+    return [kind.value for kind, reg in _REGISTRIES.items() if name in reg]
+
+
 def register_switching_policy(name: str) -> Callable[[S], S]:
-    """Class decorator: register a :class:`SwitchingPolicy` under ``name``."""
+    """Class decorator: register a :class:`SwitchingPolicy` (``@register_policy`` does the same)."""
 
     def decorate(cls: S) -> S:
         if not (isinstance(cls, type) and issubclass(cls, SwitchingPolicy)):
             raise ValueError(f"@register_switching_policy({name!r}) needs a SwitchingPolicy")
-        cls.name = name
-        _SWITCHING[name] = cls
+        add_kind_policy(name, cls)
         return cls
 
     return decorate
 
 
 def register_schedule_policy(name: str) -> Callable[[J], J]:
-    """Class decorator: register a :class:`SchedulePolicy` under ``name``."""
+    """Class decorator: register a :class:`SchedulePolicy` (``@register_policy`` does the same)."""
 
     def decorate(cls: J) -> J:
         if not (isinstance(cls, type) and issubclass(cls, SchedulePolicy)):
             raise ValueError(f"@register_schedule_policy({name!r}) needs a SchedulePolicy")
-        cls.name = name
-        _SCHEDULE[name] = cls
+        add_kind_policy(name, cls)
         return cls
 
     return decorate

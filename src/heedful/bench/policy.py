@@ -33,6 +33,13 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from heedful.bench.kind_policy import (
+    KindPolicy,
+    SchedulePolicy,
+    SwitchingPolicy,
+    add_kind_policy,
+    kinds_of,
+)
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import TaskView
 from heedful.model.candidate import TraceEvent
@@ -121,19 +128,31 @@ class Policy(ABC):
 _REGISTRY: dict[str, type[Policy]] = {}
 _BUILTINS_LOADED = False
 
-P = TypeVar("P", bound=type[Policy])
+P = TypeVar("P", bound=type[Policy] | type[KindPolicy])
 
 
 def register_policy(name: str) -> Callable[[P], P]:
-    """Class decorator: register a :class:`Policy` subclass under ``name``.
+    """Class decorator: register a policy of any scenario kind under ``name``.
+
+    One registry for every kind: a :class:`Policy` subclass plays inspection scenarios, a
+    :class:`~heedful.bench.kind_policy.SwitchingPolicy` family D's and a
+    :class:`~heedful.bench.kind_policy.SchedulePolicy` family J's. One name can be registered
+    once per kind, so ``--policies voc,random`` means the same thing on every kind.
 
     Raises:
-        ValueError: if the name is taken by another class or the class is not a Policy.
+        ValueError: if the name is taken by another class of the same kind, or the class is none
+            of the three protocols.
     """
 
     def decorate(cls: P) -> P:
+        if isinstance(cls, type) and issubclass(cls, SwitchingPolicy | SchedulePolicy):
+            add_kind_policy(name, cls)
+            return cls
         if not (isinstance(cls, type) and issubclass(cls, Policy)):
-            raise ValueError(f"@register_policy({name!r}) needs a Policy subclass")
+            raise ValueError(
+                f"@register_policy({name!r}) needs a Policy, SwitchingPolicy or SchedulePolicy "
+                "subclass"
+            )
         existing = _REGISTRY.get(name)
         if existing is not None and existing.__qualname__ != cls.__qualname__:
             raise ValueError(f"policy name {name!r} is already registered to {existing.__name__}")
@@ -142,6 +161,13 @@ def register_policy(name: str) -> Callable[[P], P]:
         return cls
 
     return decorate
+
+
+def policy_kinds(name: str) -> list[str]:
+    """The scenario kinds a registered name plays (``inspection``, ``switching``, ``schedule``)."""
+    _load_builtins()
+    kinds = ["inspection"] if name in _REGISTRY else []
+    return kinds + kinds_of(name)
 
 
 #: Entry point group naming modules that register policies when imported (``voc-learned``

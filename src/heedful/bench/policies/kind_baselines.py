@@ -15,12 +15,8 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from heedful.bench.kind_policy import (
-    SchedulePolicy,
-    SwitchingPolicy,
-    register_schedule_policy,
-    register_switching_policy,
-)
+from heedful.bench.kind_policy import SchedulePolicy, SwitchingPolicy
+from heedful.bench.policy import register_policy
 from heedful.decision.switching import CHOICES
 from heedful.engine.config import TriageConfig
 from heedful.engine.triage import urgency as triage_urgency
@@ -82,7 +78,7 @@ class _PreemptIf(SwitchingPolicy):
         return SwitchChoice.QUEUE
 
 
-@register_switching_policy("random")
+@register_policy("random")
 class RandomSwitching(SwitchingPolicy):
     """Answer each interruption uniformly at random (the U_random baseline, exactly)."""
 
@@ -97,7 +93,7 @@ class RandomSwitching(SwitchingPolicy):
         return CHOICES[int(self._rng.integers(len(CHOICES)))]
 
 
-@register_switching_policy("recency")
+@register_policy("recency")
 class RecencySwitching(_PreemptIf):
     """Newest first: the event that just arrived always takes attention."""
 
@@ -106,7 +102,7 @@ class RecencySwitching(_PreemptIf):
         return 1.0
 
 
-@register_switching_policy("urgency-first")
+@register_policy("urgency-first")
 class UrgencyFirstSwitching(_PreemptIf):
     """Preempt when the sender claims urgency above one half."""
 
@@ -115,7 +111,7 @@ class UrgencyFirstSwitching(_PreemptIf):
         return x.claimed_urgency
 
 
-@register_switching_policy("loudness")
+@register_policy("loudness")
 class LoudnessSwitching(_PreemptIf):
     """Preempt when the teaser shouts (any urgent keyword)."""
 
@@ -126,7 +122,7 @@ class LoudnessSwitching(_PreemptIf):
         return alerting_urgency(x.teaser)
 
 
-@register_switching_policy("triage-002")
+@register_policy("triage-002")
 class TriageSwitching(_PreemptIf):
     """Document 002's ``urgency × gap``: preempt when the interruption outscores the task.
 
@@ -154,7 +150,7 @@ class TriageSwitching(_PreemptIf):
         return mine - task
 
 
-@register_switching_policy("salience-003")
+@register_policy("salience-003")
 class SalienceSwitching(SwitchingPolicy):
     """Document 003's pipeline on the teaser: alerting urgency above the executive threshold
     preempts; otherwise an interruption the selective filter keeps under the task's topics (or
@@ -196,7 +192,7 @@ class _Highest(SchedulePolicy):
         return best[1] if best else None
 
 
-@register_schedule_policy("random")
+@register_policy("random")
 class RandomSchedule(SchedulePolicy):
     """A uniformly random open obligation per slot (the U_random baseline, exactly)."""
 
@@ -215,7 +211,7 @@ class RandomSchedule(SchedulePolicy):
         return open_obligations[int(self._rng.integers(len(open_obligations)))].id
 
 
-@register_schedule_policy("recency")
+@register_policy("recency")
 class RecencySchedule(_Highest):
     """Newest arrival first."""
 
@@ -224,7 +220,7 @@ class RecencySchedule(_Highest):
         return float(o.arrives_at)
 
 
-@register_schedule_policy("urgency-first")
+@register_policy("urgency-first")
 class UrgencyFirstSchedule(_Highest):
     """Highest claimed urgency first."""
 
@@ -233,7 +229,7 @@ class UrgencyFirstSchedule(_Highest):
         return o.claimed_urgency
 
 
-@register_schedule_policy("loudness")
+@register_policy("loudness")
 class LoudnessSchedule(_Highest):
     """Loudest teaser first."""
 
@@ -242,7 +238,7 @@ class LoudnessSchedule(_Highest):
         return alerting_urgency(o.teaser)
 
 
-@register_schedule_policy("triage-002")
+@register_policy("triage-002")
 class TriageSchedule(_Highest):
     """Document 002's ``urgency × gap``: urgency from the stated stakes (priority) and the stated
     due time, gap = share of the work still to do."""
@@ -254,7 +250,7 @@ class TriageSchedule(_Highest):
         return u * (left / o.work)
 
 
-@register_schedule_policy("salience-003")
+@register_policy("salience-003")
 class SalienceSchedule(_Highest):
     """Document 003's alerting urgency of the teaser, then whether it relates to the task."""
 

@@ -10,12 +10,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from heedful.bench.kind_policy import (
-    SchedulePolicy,
-    SwitchingPolicy,
-    register_schedule_policy,
-    register_switching_policy,
-)
+from heedful.bench.kind_policy import SchedulePolicy, SwitchingPolicy
+from heedful.bench.policy import register_policy
 from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
 from heedful.errors import InvalidArgumentError
 from heedful.model.schedule import ObligationView, ScheduleFrame
@@ -27,7 +23,7 @@ from heedful.model.switching import (
 )
 
 
-@register_switching_policy("oracle")
+@register_policy("oracle")
 class OracleSwitching(SwitchingPolicy):
     """Answer as the first optimal decision vector does."""
 
@@ -45,7 +41,7 @@ class OracleSwitching(SwitchingPolicy):
         return self._answers[interruption.id]
 
 
-@register_schedule_policy("oracle")
+@register_policy("oracle")
 class OracleSchedule(SchedulePolicy):
     """Follow the oracle's optimal assignment."""
 

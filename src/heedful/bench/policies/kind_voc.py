@@ -37,12 +37,8 @@ from heedful.attention import (
     Stop,
 )
 from heedful.attention.generators import InterruptionGenerator
-from heedful.bench.kind_policy import (
-    SchedulePolicy,
-    SwitchingPolicy,
-    register_schedule_policy,
-    register_switching_policy,
-)
+from heedful.bench.kind_policy import SchedulePolicy, SwitchingPolicy
+from heedful.bench.policy import register_policy
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
 from heedful.model.schedule import ObligationView, ScheduleFrame, Timescale
 from heedful.model.switching import (
@@ -170,7 +166,7 @@ class VocSwitching(SwitchingPolicy):
         return SwitchChoice.QUEUE if value * p_queue > cfg.queue_floor else SwitchChoice.STAY
 
 
-@register_switching_policy("voc")
+@register_policy("voc")
 class VocSwitchingPolicy(VocSwitching):
     """The controller with its defaults."""
 
@@ -178,7 +174,7 @@ class VocSwitchingPolicy(VocSwitching):
         super().__init__()
 
 
-@register_switching_policy("voc-no-switch-cost")
+@register_policy("voc-no-switch-cost")
 class VocNoSwitchCostSwitching(VocSwitching):
     """Ablation: the estimator ignores switch costs (document 000 §21)."""
 
@@ -186,7 +182,7 @@ class VocNoSwitchCostSwitching(VocSwitching):
         super().__init__(use_switch_cost=False)
 
 
-@register_switching_policy("voc-no-hysteresis")
+@register_policy("voc-no-hysteresis")
 class VocNoHysteresisSwitching(VocSwitching):
     """Ablation: the switching rule without hysteresis (δ = 0)."""
 
@@ -269,7 +265,7 @@ class VocSchedule(SchedulePolicy):
         return sel.candidate.id
 
 
-@register_schedule_policy("voc")
+@register_policy("voc")
 class VocSchedulePolicy(VocSchedule):
     """The controller's selection with aging and minimum service."""
 
@@ -277,7 +273,7 @@ class VocSchedulePolicy(VocSchedule):
         super().__init__()
 
 
-@register_schedule_policy("voc-no-aging")
+@register_policy("voc-no-aging")
 class VocNoAgingSchedule(VocSchedule):
     """Ablation: no aging bonus, no minimum service (§11.5 off)."""
 

@@ -70,8 +70,16 @@ class RunSpec(BaseModel):
         return {} if value is None else value
 
     def manifest_record(self) -> dict[str, Any]:
-        """The spec as JSON data for the manifest (the config is recorded there already)."""
-        return self.model_dump(mode="json", exclude={"config"})
+        """The spec as JSON data for the manifest: what the results depend on.
+
+        Left out: the config (recorded in the manifest already), where the run is written and how
+        many workers played it (the results are the same bytes for any), and the hold-out's path
+        (a sealed run publishes nothing of where its set lives; ``holdout`` is then ``true``).
+        """
+        record = self.model_dump(
+            mode="json", exclude={"config", "out", "runs_root", "workers", "holdout"}
+        )
+        return {**record, "holdout": self.holdout is not None}
 
 
 def run_spec(**fields: Any) -> RunSpec:
