@@ -23,7 +23,10 @@ def test_engine_tables_print_bracketed_goal_titles_as_written(tmp_path: Path) ->
     seed.write_text(yaml.safe_dump({"goals": [{"id": "g1", "title": TITLE, "status": "active"}]}))
     db = str(tmp_path / "m.db")
     assert runner.invoke(app, ["engine", "load", str(seed), "--db", db]).exit_code == 0
-    for command in (["survey", "--include-idle"], ["cycle", "--autonomy", "act"]):
+    for command in (
+        ["survey", "--include-idle"],
+        ["cycle", "--autonomy", "act", "--max-autonomy", "act"],
+    ):
         # Piped with no COLUMNS (pytest-xdist's workers set COLUMNS=80, which the CLI honours).
         result = runner.invoke(app, ["engine", *command, "--db", db], env={"COLUMNS": None})
         assert result.exit_code == 0, result.output

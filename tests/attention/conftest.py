@@ -53,6 +53,7 @@ def deploy_controller() -> Controller:
         authority=0.99,
         cost={"tool_calls": 1, "tokens": 180, "latency_ms": 900},
         kind="live_instrument",
+        trusted=True,
     )
     ctl.register_source(
         "cached_summary",
@@ -62,7 +63,9 @@ def deploy_controller() -> Controller:
         cost={"tool_calls": 1, "tokens": 60, "latency_ms": 50},
         kind="cached_summary",
     )
-    ctl.register_source("matrix", reports=["compat_b_42"], authority=0.95, cost={"tool_calls": 1})
+    ctl.register_source(
+        "matrix", reports=["compat_b_42"], authority=0.95, cost={"tool_calls": 1}, trusted=True
+    )
     ctl.record_belief(
         "dep_version", "4.1", domain=["4.1", "4.2"], age_s=21600, confidence=0.9, volatility="high"
     )

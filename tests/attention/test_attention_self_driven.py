@@ -307,7 +307,10 @@ def _many(ctl: Controller, n: int, confidence: float, age_s: float) -> None:
         )
     )
     for i in range(n):
-        ctl.register_source(f"s{i}", reports=[f"c{i}"], authority=0.99, cost={"tool_calls": 1})
+        # Trusted: an untrusted source's claimed 0.99 is capped and could not saturate anything.
+        ctl.register_source(
+            f"s{i}", reports=[f"c{i}"], authority=0.99, cost={"tool_calls": 1}, trusted=True
+        )
         ctl.record_belief(
             f"c{i}", "a", domain=["a", "b"], confidence=confidence, age_s=age_s, volatility="high"
         )

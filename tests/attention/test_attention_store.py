@@ -44,7 +44,7 @@ def test_a_reopened_store_restores_beliefs_sources_and_goals(tmp_path: Path) -> 
     first.store.close()
     again = Controller(path, clock=lambda: NOW)
     assert again.world.beliefs["rows"].value == "many"
-    assert again.world.sources["db"].authority_for("rows") == 0.95
+    assert again.world.claimed["db"].authority_for("rows") == 0.95  # as registered (untrusted)
     assert "g" in again.world.goals
 
 

@@ -86,3 +86,23 @@ def test_table_fits_80_columns_with_every_policy_and_interval_whole(small: objec
         assert (a.policy or a.condition) in text
     d = ablation_differences(results)["oracle"]["inspection"]
     assert d is not None and f"[{d.lo:+.1f}, {d.hi:+.1f}]" in text
+
+
+def test_a_row_that_cannot_differ_is_printed_as_inert_not_as_a_result(small: object) -> None:
+    from rich.console import Console
+
+    from heedful.bench.report.ablations import INERT, print_ablations
+
+    results = small.results  # type: ignore[attr-defined]
+    diffs = ablation_differences(results)["voc-no-switch-cost"]["inspection"]
+    # It is identical to voc on every inspection trial: the term it removes is 0 there.
+    assert diffs is None or diffs.a_better == diffs.b_better == 0
+    console = Console(width=80, record=True, color_system=None)
+    print_ablations(results, console)
+    lines = console.export_text().splitlines()
+    row = next(
+        i for i, line in enumerate(lines) if line.lstrip("│ ").startswith("voc-no-switch-cost")
+    )
+    assert INERT.split("\n")[0] in lines[row]
+    inert = [a for a in ABLATIONS if a.inert]
+    assert [a.policy for a in inert] == ["voc-no-switch-cost"]

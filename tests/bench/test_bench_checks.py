@@ -10,7 +10,7 @@ import pytest
 
 from heedful.bench.policy import Observation, Policy, get_policy, policy_names, register_policy
 from heedful.bench.validity.checks import CheckError, check_family, check_policy, near_random
-from heedful.bench.validity.giveaways import ProbeScore, score_probe, solve
+from heedful.bench.validity.giveaways import PROBES, ProbeScore, fit_logistic, score_probe, solve
 from heedful.bench.worlds.families import FAMILIES, family_names, generate_family, get_family
 from heedful.bench.worlds.families._registry import Family
 from heedful.model import Scenario, TaskView, scenario_from_dict, scenario_to_dict
@@ -19,7 +19,8 @@ from heedful.model import Scenario, TaskView, scenario_from_dict, scenario_to_di
 @pytest.mark.parametrize("family", family_names())
 def test_every_family_passes_its_check(family: str) -> None:
     report = check_family(family, count=16)
-    assert {p.probe for p in report.probes} == {"kind", "id-suffix", "position", "label-words"}
+    assert [p.probe for p in report.probes] == list(PROBES)
+    assert {"lengths", "loudness", "salience", "cost", "surface"} <= set(PROBES)
 
 
 def _shipped_policies() -> list[str]:
@@ -41,10 +42,19 @@ def test_every_policy_passes_its_check(name: str) -> None:
     check_policy(get_policy(name), [*generate_family("G", 1, 0), *generate_family("B", 1, 0)])
 
 
-def test_near_random_is_an_interval_that_reaches_random() -> None:
-    assert near_random(ProbeScore("kind", 4.0, -8.0, 16.0, 30))
-    assert not near_random(ProbeScore("kind", 25.0, 12.0, 38.0, 30))
-    assert near_random(ProbeScore("kind", 21.0, 5.0, 37.0, 30))  # cannot rule out random
+def test_near_random_is_an_interval_of_the_excess_that_reaches_random_among_relevant() -> None:
+    assert near_random(ProbeScore("kind", 44.0, 32.0, 56.0, 30, 40.0, -8.0, 16.0))
+    assert not near_random(ProbeScore("kind", 65.0, 52.0, 78.0, 30, 40.0, 12.0, 38.0))
+    assert near_random(ProbeScore("kind", 61.0, 45.0, 77.0, 30, 40.0, 5.0, 37.0))
+    assert ProbeScore("kind", 61.0, 45.0, 77.0, 30, 40.0, 5.0, 37.0).excess == 21.0
+
+
+def test_fit_logistic_recovers_the_sign_of_a_feature_that_predicts_the_label() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 2))
+    y = (x[:, 0] - 0.1 * x[:, 1] + rng.normal(scale=0.5, size=400) < 0).astype(float)
+    w = fit_logistic(x, y)
+    assert w[1] < -1.0 and abs(w[2]) < abs(w[1])
 
 
 def _with_role_kinds(scenarios: Sequence[Scenario]) -> list[Scenario]:
@@ -65,6 +75,60 @@ def test_the_kind_probe_finds_a_kind_that_marks_the_critical_sources() -> None:
     score = score_probe("kind", train, test, np.random.default_rng(0))
     assert not near_random(score)
     assert score.mean > 50
+
+
+def _with_role_surface(scenarios: Sequence[Scenario]) -> list[Scenario]:
+    # The v2 give-away (issue 23): the echoes and weak copies are the verbose, repeated,
+    # urgent-worded, cheap sources; the accurate instruments are terse, quiet and dear.
+    out = []
+    for s in scenarios:
+        raw = scenario_to_dict(s)
+        for src in raw["sources"]:
+            if not src["reports"]:
+                continue
+            weak = "echo" in src or float(src.get("accuracy", 0.0)) < 0.75
+            words = 18 if weak else 3
+            shout = ["URGENT", "ALERT"] if weak else []
+            src["content"] = " ".join([*shout, *["update"] * words]) + (" (repeated x4)" * weak)
+            src["salience"] = {
+                "urgent_words": 1 if weak else 0,
+                "verbosity": 25 * words,
+                "recency_s": 30.0 if weak else 3_600.0,
+                "repeats": 3 if weak else 0,
+            }
+            src["cost"] = {"tokens": 60 if weak else 400, "tool_calls": 1, "latency_ms": 900}
+        out.append(scenario_from_dict(raw))
+    return out
+
+
+@pytest.mark.parametrize("probe", ["lengths", "loudness", "salience", "cost", "surface"])
+def test_a_fitted_probe_finds_a_surface_that_marks_the_weak_copies(probe: str) -> None:
+    train = solve(_with_role_surface(generate_family("B", 24, 1)))
+    test = solve(_with_role_surface(generate_family("B", 24, 2)))
+    score = score_probe(probe, train, test, np.random.default_rng(0))
+    assert not near_random(score)
+    assert score.excess > 20
+
+
+def test_every_probe_is_near_random_among_relevant_on_the_mixed_surface() -> None:
+    # The same family without the role-bound surface: nothing to find (issue 23).
+    train, test = solve(generate_family("B", 24, 1)), solve(generate_family("B", 24, 2))
+    for probe in PROBES:
+        assert near_random(score_probe(probe, train, test, np.random.default_rng(0))), probe
+
+
+def test_check_family_fails_a_family_whose_surface_gives_the_answer_away() -> None:
+    fam = get_family("B")
+
+    def leaky(rng, wording, scenario_id, world):  # type: ignore[no-untyped-def]
+        return _with_role_surface([fam.make(rng, wording, scenario_id, world)])[0]
+
+    FAMILIES["X"] = Family("X", "leaky", "X-v1", "test only", leaky, fam.world)
+    try:
+        with pytest.raises(CheckError, match="give-away: a policy reading only the lengths"):
+            check_family("X", count=16)
+    finally:
+        del FAMILIES["X"]
 
 
 def test_check_family_fails_a_family_whose_kind_gives_the_answer_away() -> None:

@@ -109,7 +109,21 @@ def test_family_b_has_one_cheap_stale_summary_and_one_live_instrument(
         best = max(on_state, key=lambda src: src.authority)
         assert best.age_s <= 30.0
         assert summary[0].authority < best.authority
-        assert summary[0].cost.scalar() < best.cost.scalar()
+
+
+def test_family_b_cost_does_not_mark_the_summary(many_b: list[Scenario]) -> None:
+    # v3 (issue 23): the cheap cached-copy cost is one bundle of the surface mix, so the summary
+    # is sometimes the dearer source and the live instrument sometimes the cheap one.
+    cheaper = []
+    for s in many_b:
+        (belief,) = s.view.beliefs
+        summary = next(src for src in s.view.sources if src.age_s == belief.age_s and src.reports)
+        best = max(
+            (src for src in s.view.sources if belief.variable in src.reports),
+            key=lambda src: src.authority,
+        )
+        cheaper.append(summary.cost.scalar() < best.cost.scalar())
+    assert 0.2 < np.mean(cheaper) < 0.8
 
 
 def _pairs_authority_accuracy(scenarios: list[Scenario]) -> tuple[np.ndarray, np.ndarray]:
@@ -192,27 +206,38 @@ def test_family_list_accepts_codes_and_long_names() -> None:
     assert [f.code for f in parse_family_list("g, summary")] == ["G", "B"]
 
 
-def test_family_a_critical_signal_is_quiet_and_the_loud_item_is_not() -> None:
-    for s in generate_family("A", 30, seed=12):
+def test_family_a_has_a_loud_item_that_is_sometimes_the_instrument() -> None:
+    # v3 (issue 23): one relevant source shouts, one is terse; which is the record is a coin.
+    loud_best = []
+    for s in generate_family("A", 40, seed=12):
         (belief,) = s.view.beliefs
         on_state = [src for src in s.view.sources if belief.variable in src.reports]
         best = max(on_state, key=lambda src: src.authority)
-        assert best.salience.verbosity < 15 and best.salience.urgent_words == 0
-        loud_on_state = [src for src in on_state if src.salience.verbosity >= 400]
-        assert all(src.authority < best.authority for src in loud_on_state)
         assert max(src.salience.verbosity for src in s.view.sources) >= 400
+        assert min(src.salience.verbosity for src in s.view.sources) < 15
+        loud_best.append(best.salience.verbosity >= 400)
+    assert 0.1 < np.mean(loud_best) < 0.7
 
 
-def test_family_h_injections_come_from_low_value_sources_only() -> None:
+def test_family_h_injected_text_marks_neither_role() -> None:
+    # v3 (issue 23): the injected, shouting bundle lands on an instrument as often as on the
+    # impostor, so "skip the text that claims priority" is no rule; distractors keep theirs.
     from heedful.bench.worlds.families._words import INJECTIONS
 
-    for s in generate_family("H", 30, seed=13):
+    on_informative = on_echo = 0
+    for s in generate_family("H", 40, seed=13):
         state = next(iter(s.view.variables))
+        relevant_injected = 0
         for src in s.view.sources:
-            injected = any(text in src.content for text in INJECTIONS)
-            truth = s.truth.sources[src.id]
-            informative_on_state = state in src.reports and truth.echo is None
-            assert not (injected and informative_on_state)
+            if not any(text in src.content for text in INJECTIONS) or state not in src.reports:
+                continue
+            relevant_injected += 1
+            if s.truth.sources[src.id].echo is None:
+                on_informative += 1
+            else:
+                on_echo += 1
+        assert relevant_injected <= 1
+    assert on_informative > 0 and on_echo > 0
 
 
 def test_family_h_grand_labels_do_not_mark_either_role() -> None:

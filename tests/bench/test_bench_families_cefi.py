@@ -232,7 +232,10 @@ def test_family_i_echo_sources_repeat_the_agents_hypothesis() -> None:
             assert src.age_s == hyp.age_s
 
 
-def test_family_i_live_instrument_outranks_the_echoes_on_authority_not_on_cost() -> None:
+def test_family_i_live_instrument_outranks_the_echoes_on_authority_only() -> None:
+    # v3 (issue 23): the write-ups' cheap, repeated look is one bundle of the surface mix, so
+    # the live instrument is sometimes the cheap, repeated one; authority still tells them apart.
+    cheap_live = 0
     for s in generate_family("I", 40, seed=16):
         (hyp,) = s.view.beliefs
         echoes = [src for src in s.view.sources if s.truth.sources[src.id].echo is not None]
@@ -241,8 +244,8 @@ def test_family_i_live_instrument_outranks_the_echoes_on_authority_not_on_cost()
             key=lambda src: src.authority,
         )
         assert all(e.authority < live.authority for e in echoes)
-        assert all(e.cost.scalar() < live.cost.scalar() for e in echoes)
-        assert all(e.salience.repeats >= 1 for e in echoes)
+        cheap_live += any(e.cost.scalar() > live.cost.scalar() for e in echoes)
+    assert cheap_live > 0
 
 
 def test_family_i_hypothesis_is_obsolete_under_the_honest_prior() -> None:

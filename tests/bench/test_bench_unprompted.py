@@ -331,6 +331,38 @@ def test_initiation_gap_on_a_hand_made_case() -> None:
     assert gap.claim_accuracy is not None and gap.claim_accuracy.mean == pytest.approx(0.5)
 
 
+def test_a_policy_that_reads_no_task_text_gets_n_a_not_a_gap() -> None:
+    from heedful.bench.report.initiation import NOT_READING, gap_cells
+
+    trials = [
+        _record("s1", "B", 0, 80.0, 1.0),
+        _record("s1-u", "B/unprompted", 0, 20.0, 0.5),
+    ]
+    trials = [t.model_copy(update={"policy": "voc"}) for t in trials]
+    (gap,) = initiation_gaps(trials, ["voc"], DEFAULT_CONFIG, seed=0)
+    assert not gap.reads_task and gap.score is None and gap.n_pairs == 1
+    assert NOT_READING in gap_cells(gap)
+    assert get_policy("summary-trusting").reads_task and not get_policy("voc").reads_task
+
+
+def test_summary_trusting_reads_the_task_with_its_own_words_not_the_generators() -> None:
+    from heedful.bench.policies.unprompted import asks_to_inspect
+
+    # The generator's check passes this wording as unprompted; the agent reads a request in it.
+    task = "Make sure the state is right, then deploy checkout or hold checkout."
+    assert not mentions_inspection(task) and asks_to_inspect(task)
+    assert not asks_to_inspect(
+        "Please deploy checkout — or hold checkout if that is the right call."
+    )
+    (s,) = _b(1, UNPROMPTED)
+    told = s.view.task_view().model_copy(update={"task": task})
+    policy = get_policy("summary-trusting")
+    policy.reset(told, np.random.default_rng(0))
+    assert policy.next(()) is not None
+    policy.reset(s.view.task_view(), np.random.default_rng(0))
+    assert policy.next(()) is None
+
+
 # --- command line ------------------------------------------------------------------------------
 
 

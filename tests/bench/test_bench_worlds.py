@@ -82,7 +82,7 @@ def test_default_shift_and_versions_say_which_worlds_were_used() -> None:
         s.truth for s in generate_family("G", 3, 0, shift=1.0)
     ]
     v = generator_versions(["G", "B"], shift=0.5)
-    assert v["shift"] == "0.5" and v["G"] == "G-v2" and v["B"] == "B-v2"
+    assert v["shift"] == "0.5" and v["G"] == "G-v3" and v["B"] == "B-v3"
     assert generator_versions(["G"])["shift"] == "1"
 
 

@@ -54,7 +54,13 @@ from engine_fakes import (
     StaticResearch,
 )
 
-from heedful.engine.config import AutonomyLevel, BudgetConfig, EngineConfig, TriageConfig
+from heedful.engine.config import (
+    AutonomyLevel,
+    BudgetConfig,
+    EngineConfig,
+    GovernanceConfig,
+    TriageConfig,
+)
 from heedful.engine.engine import Engine
 from heedful.engine.memgraph import InMemoryGraph
 from heedful.engine.ports import ActionRequest, ActionResult, NoActionExecutor
@@ -66,7 +72,11 @@ from heedful.model.goal import GoalSource, GoalStatus
 
 
 def _config(level: str = "act", **budget: float) -> EngineConfig:
-    return EngineConfig(autonomy=AutonomyLevel(level), budget=BudgetConfig(**budget))
+    return EngineConfig(
+        autonomy=AutonomyLevel(level),
+        budget=BudgetConfig(**budget),
+        governance=GovernanceConfig(max_level=AutonomyLevel(level)),
+    )
 
 
 def _learn_explores(cfg: EngineConfig) -> EngineConfig:
@@ -671,6 +681,8 @@ def test_run_cycle_override_above_governance_maximum_is_refused(graph: InMemoryG
 
     cfg = EngineConfig(governance=GovernanceConfig(max_level=AutonomyLevel.ADVISE))
     engine = Engine(graph, cfg, clock=clock)
-    with pytest.raises(GovernanceError, match="exceeds the governance maximum"):
+    with pytest.raises(
+        GovernanceError, match=r"exceeds the operator's autonomy ceiling 'advise'.*--max-autonomy"
+    ):
         engine.run_cycle(autonomy_override="act")
     assert engine.cycles_run == 0

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from heedful.cli import app
+from heedful.engine.governance import with_ceiling
 
 SEED = """
 goals:
@@ -56,7 +57,9 @@ def test_survey_json_lists_every_active_goal(db: str) -> None:
 
 
 def test_cycle_json_in_act_mode_crystallizes_the_cycle(db: str) -> None:
-    result = runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "act", "--json"])
+    result = runner.invoke(
+        app, ["engine", "cycle", "--db", db, "--autonomy", "act", "--max-autonomy", "act", "--json"]
+    )
     data = json.loads(result.output)
     focus = next(d for d in data["dispatches"] if d["goal_id"] == "market")
     assert focus["mode"] == "focus" and focus["kappa_after"] == 0
@@ -123,6 +126,7 @@ def test_cycle_table_fits_80_columns_with_reasons_under_it(db: str) -> None:
     from heedful.engine.report import cycle_table
 
     engine = open_engine(db, must_exist=True)
+    engine.configure(with_ceiling(engine.config, "act"))  # the operator grants act
     try:
         response = engine.run_cycle(autonomy_override="act")
     finally:
@@ -134,16 +138,24 @@ def test_cycle_table_fits_80_columns_with_reasons_under_it(db: str) -> None:
         console.print(cycle_table(response, width))
         text = console.export_text()
         assert max(len(line) for line in text.splitlines()) <= width
-        # Narrow: the reason is one line under the table, not folded a word per row.
         flat = " ".join(text.split())
-        assert all(" ".join(r.split()) in flat for r in reasons)
+        if width == 80:
+            # Narrow: the reason is one line under the table, not folded a word per row.
+            assert all(" ".join(r.split()) in flat for r in reasons)
+        else:  # wide: in its column, wrapped at word boundaries
+            assert all(word in flat for r in reasons for word in r.split())
         headers = [cell.strip() for cell in text.split("┃")]
         assert ("ms" in headers) == (width == 160)  # narrow: the duration is in the caption
 
 
 def test_journal_lines_fit_the_console(db: str) -> None:
     runner = CliRunner()
-    assert runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "act"]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["engine", "cycle", "--db", db, "--autonomy", "act", "--max-autonomy", "act"]
+        ).exit_code
+        == 0
+    )
     result = runner.invoke(app, ["engine", "journal", "--db", db])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -158,6 +170,7 @@ def _response_with_long_title(db: str, triage: str | None = None) -> tuple[dict,
     from heedful.engine import open_engine
 
     engine = open_engine(db, must_exist=True)
+    engine.configure(with_ceiling(engine.config, "act"))  # the operator grants act
     try:
         if triage is not None:
             engine.config = engine.config.with_overrides(
@@ -214,7 +227,12 @@ def test_journal_wraps_long_lines_at_80_columns_instead_of_cutting_them(
     import heedful.cli.engine as engine_cli
     from heedful.engine import open_engine
 
-    assert runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "act"]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["engine", "cycle", "--db", db, "--autonomy", "act", "--max-autonomy", "act"]
+        ).exit_code
+        == 0
+    )
     engine = open_engine(db, must_exist=True)
     try:
         entries = engine.journal_entries()
@@ -271,7 +289,12 @@ def test_seed_file_that_is_not_a_mapping_says_so(tmp_path: Path) -> None:
 def test_journal_marks_cut_content_and_json_keeps_it_whole(db: str) -> None:
     from heedful.engine.journal import CONTENT_PREVIEW_CHARS
 
-    assert runner.invoke(app, ["engine", "cycle", "--db", db, "--autonomy", "act"]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["engine", "cycle", "--db", db, "--autonomy", "act", "--max-autonomy", "act"]
+        ).exit_code
+        == 0
+    )
     raw = runner.invoke(app, ["engine", "journal", "--db", db, "--json"])
     assert raw.exit_code == 0, raw.output
     entries = [json.loads(line) for line in raw.output.splitlines()]

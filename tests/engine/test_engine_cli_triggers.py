@@ -71,4 +71,4 @@ outcomes:
   - {status: success, confidence: 1.0, goal_id: g, node_ids: [d1]}
 """
     db = _db(tmp_path, seed)
-    assert _triggers(db, "--autonomy", "act") == ["start", "surprise"]
+    assert _triggers(db, "--autonomy", "act", "--max-autonomy", "act") == ["start", "surprise"]

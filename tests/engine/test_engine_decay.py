@@ -8,7 +8,7 @@ import pytest
 from engine_builders import NOW, add_goal, clock, node
 
 from heedful.engine import Engine, EngineConfig, InMemoryGraph
-from heedful.engine.config import AutonomyLevel, EdgeDecayConfig
+from heedful.engine.config import AutonomyLevel, EdgeDecayConfig, GovernanceConfig
 from heedful.engine.coverage import assess
 from heedful.engine.decay import StaleEdgeDecay
 from heedful.engine.records import EdgeRecord, NodeRecord
@@ -17,7 +17,9 @@ from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
 from heedful.model import EdgeType
 
-ACT = EngineConfig(autonomy=AutonomyLevel.ACT)
+ACT = EngineConfig(
+    autonomy=AutonomyLevel.ACT, governance=GovernanceConfig(max_level=AutonomyLevel.ACT)
+)
 EXPLORE = ACT.with_overrides(triage={"explore_below_coverage": 0.9})  # learn → explore
 WEEK_H = 168.0  # semantic half-life
 

@@ -28,7 +28,15 @@ def test_aging_serves_every_waiting_goal_under_a_tight_budget(graph: InMemoryGra
 
     def served(bonus: float) -> list[str]:
         budget = BudgetConfig(max_items_per_cycle=2, aging_bonus=bonus)
-        engine = Engine(graph, EngineConfig(autonomy="advise", budget=budget), clock=clock)
+        engine = Engine(
+            graph,
+            EngineConfig(
+                autonomy="advise",
+                budget=budget,
+                governance=GovernanceConfig(max_level=AutonomyLevel("advise")),
+            ),
+            clock=clock,
+        )
         return [d["goal_id"] for _ in range(30) for d in engine.run_cycle()["dispatches"]]
 
     assert len(set(served(0.0))) == 2  # greedy: the same two goals every cycle
@@ -40,7 +48,14 @@ def test_aging_serves_every_waiting_goal_under_a_tight_budget(graph: InMemoryGra
 def test_aging_never_changes_the_reported_attention_score(graph: InMemoryGraph) -> None:
     for k in range(5):
         add_goal(graph, f"g{k}", f"topic{k} unknown")
-    engine = Engine(graph, EngineConfig(autonomy=AutonomyLevel.ADVISE), clock=clock)
+    engine = Engine(
+        graph,
+        EngineConfig(
+            autonomy=AutonomyLevel.ADVISE,
+            governance=GovernanceConfig(max_level=AutonomyLevel.ADVISE),
+        ),
+        clock=clock,
+    )
     before = engine.survey()["attention_items"]
     engine.run_cycle()
     assert engine.survey()["attention_items"] == before
@@ -54,6 +69,7 @@ def test_item_deferred_repeatedly_yields_its_slot(graph: InMemoryGraph) -> None:
     cfg = EngineConfig(
         autonomy=AutonomyLevel.ACT,
         budget=BudgetConfig(max_items_per_cycle=1, yield_after_deferrals=2, aging_bonus=0.0),
+        governance=GovernanceConfig(max_level=AutonomyLevel.ACT),
     )
     engine = Engine(graph, cfg, clock=clock)
     firsts = [engine.run_cycle()["dispatches"][0]["goal_id"] for _ in range(3)]
@@ -67,7 +83,9 @@ def test_escalate_when_confidence_below_turns_an_act_into_an_escalation(
     add_goal(graph, "g", "deploy")
     cfg = EngineConfig(
         autonomy=AutonomyLevel.ACT,
-        governance=GovernanceConfig(escalate_when=EscalateWhen(confidence_below=0.99)),
+        governance=GovernanceConfig(
+            max_level=AutonomyLevel.ACT, escalate_when=EscalateWhen(confidence_below=0.99)
+        ),
     )
     engine = Engine(graph, cfg, actions=_Ok(), clock=clock)
     (item,) = engine.survey()["attention_items"]
@@ -93,7 +111,11 @@ def test_escalate_when_cost_exceeds_uses_the_goal_estimate(graph: InMemoryGraph)
 def test_failed_action_triggers_an_immediate_surprise_cycle(graph: InMemoryGraph) -> None:
     add_act_region(graph, "d", "deploy")
     add_goal(graph, "g", "deploy", metadata={"plan": [{"do": "nope"}]})
-    cfg = EngineConfig(autonomy=AutonomyLevel.ACT, heartbeat_ms=60_000)
+    cfg = EngineConfig(
+        autonomy=AutonomyLevel.ACT,
+        heartbeat_ms=60_000,
+        governance=GovernanceConfig(max_level=AutonomyLevel.ACT),
+    )
     engine = Engine(graph, cfg, clock=clock)
     triggers: list[str] = []
     engine.subscribe(
@@ -144,7 +166,13 @@ def test_dispatch_events_come_before_reflect_writes(graph: InMemoryGraph) -> Non
     add_goal(
         graph, "g", "deploy", metadata={"plan": [{"do": "add_node", "id": "r", "content": "x"}]}
     )
-    engine = Engine(graph, EngineConfig(autonomy=AutonomyLevel.ACT), clock=clock)
+    engine = Engine(
+        graph,
+        EngineConfig(
+            autonomy=AutonomyLevel.ACT, governance=GovernanceConfig(max_level=AutonomyLevel.ACT)
+        ),
+        clock=clock,
+    )
     seen: list[tuple[str, bool]] = []
 
     def spy(event: TelemetryEvent) -> None:
@@ -163,7 +191,11 @@ def test_reflect_resurveys_other_goals_reached_by_a_write(graph: InMemoryGraph) 
     low = GoalPriority.LOW
     add_goal(graph, "watcher", "released pipeline", days=6.9, priority=low)  # d0 in its region
     add_goal(graph, "unrelated", "quantum widgets", days=6.9, priority=low)
-    cfg = EngineConfig(autonomy=AutonomyLevel.ACT, budget=BudgetConfig(max_items_per_cycle=1))
+    cfg = EngineConfig(
+        autonomy=AutonomyLevel.ACT,
+        budget=BudgetConfig(max_items_per_cycle=1),
+        governance=GovernanceConfig(max_level=AutonomyLevel.ACT),
+    )
     result = Engine(graph, cfg, clock=clock).run_cycle()
     ids = [r["goal_id"] for r in result["resurveyed"]]
     assert "watcher" in ids and "unrelated" not in ids

@@ -77,7 +77,11 @@ def _engine(
         "deliberator": CountingDeliberator(),
         "notifier": ListNotifier(),
     }
-    cfg = EngineConfig(autonomy=AutonomyLevel(level), budget=budget or BudgetConfig())
+    cfg = EngineConfig(
+        autonomy=AutonomyLevel(level),
+        budget=budget or BudgetConfig(),
+        governance=GovernanceConfig(max_level=AutonomyLevel(level)),
+    )
     return Engine(graph, cfg, clock=clock, **ports), ports  # type: ignore[arg-type]
 
 
@@ -217,7 +221,9 @@ def test_gate_b4_require_approval_turns_act_into_a_proposal() -> None:
     graph = _build([("act", GoalPriority.HIGH, 1.0, GoalStatus.ACTIVE)])
     cfg = EngineConfig(
         autonomy=AutonomyLevel.ACT,
-        governance=GovernanceConfig(require_approval_for=(DispatchMode.ACT,)),
+        governance=GovernanceConfig(
+            max_level=AutonomyLevel.ACT, require_approval_for=(DispatchMode.ACT,)
+        ),
     )
     actions, notifier = RecordingActions(), ListNotifier()
     result = Engine(graph, cfg, actions=actions, notifier=notifier, clock=clock).run_cycle()
@@ -229,7 +235,8 @@ def test_gate_b4_max_actions_per_hour_spans_cycles() -> None:
     graph = _build([("act", GoalPriority.HIGH, 1.0, GoalStatus.ACTIVE)] * 3)
     now = [NOW]
     cfg = EngineConfig(
-        autonomy=AutonomyLevel.ACT, governance=GovernanceConfig(max_actions_per_hour=2)
+        autonomy=AutonomyLevel.ACT,
+        governance=GovernanceConfig(max_level=AutonomyLevel.ACT, max_actions_per_hour=2),
     )
     actions = RecordingActions(progress=0.5)
     engine = Engine(graph, cfg, actions=actions, clock=lambda: now[0])
@@ -251,7 +258,9 @@ def test_gate_c4_cooldown_bounds_escalations_per_goal(cycles: int, cooldown_ms: 
     graph = _build([("empty", GoalPriority.HIGH, 1.0, GoalStatus.ACTIVE)])
     notifier = ListNotifier()
     cfg = EngineConfig(
-        autonomy=AutonomyLevel.ACT, budget=BudgetConfig(escalation_cooldown_ms=cooldown_ms)
+        autonomy=AutonomyLevel.ACT,
+        budget=BudgetConfig(escalation_cooldown_ms=cooldown_ms),
+        governance=GovernanceConfig(max_level=AutonomyLevel.ACT),
     )
     # Every escalate decision escalates (none is resolved into an explore).
     cfg = cfg.with_overrides(

@@ -40,6 +40,7 @@ def test_e2e_goal_then_heartbeat_detects_gap_and_explore_enriches_graph(
             autonomy=AutonomyLevel.ACT,
             heartbeat_ms=10,
             triage=TriageConfig(explore_below_coverage=0.6),  # the learn region explores
+            governance=GovernanceConfig(max_level=AutonomyLevel.ACT),
         ),
         research=StaticResearch(),
         clock=clock,
@@ -73,7 +74,13 @@ def test_e2e_cyclic_knowledge_focus_crystallizes_and_lowers_effective_kappa(
 ) -> None:
     add_cyclic_region(graph, "m", "market")
     add_goal(graph, "g", "market")
-    engine = Engine(graph, EngineConfig(autonomy=AutonomyLevel.ACT), clock=clock)
+    engine = Engine(
+        graph,
+        EngineConfig(
+            autonomy=AutonomyLevel.ACT, governance=GovernanceConfig(max_level=AutonomyLevel.ACT)
+        ),
+        clock=clock,
+    )
     (before,) = engine.survey()["attention_items"]
     result = engine.run_cycle()
     (after,) = engine.survey()["attention_items"]
@@ -86,7 +93,13 @@ def test_e2e_cyclic_knowledge_focus_crystallizes_and_lowers_effective_kappa(
 def test_member_revised_after_crystallization_reopens_the_cycle(graph: InMemoryGraph) -> None:
     ids = add_cyclic_region(graph, "m", "market")
     add_goal(graph, "g", "market")
-    engine = Engine(graph, EngineConfig(autonomy=AutonomyLevel.ACT), clock=lambda: NOW)
+    engine = Engine(
+        graph,
+        EngineConfig(
+            autonomy=AutonomyLevel.ACT, governance=GovernanceConfig(max_level=AutonomyLevel.ACT)
+        ),
+        clock=lambda: NOW,
+    )
     engine.run_cycle()
     # A member changes after the conclusion: it no longer settles that member.
     later = graph.nodes[ids[0]]
@@ -121,7 +134,8 @@ def test_e2e_goal_proposal_from_gap_without_active_goals(graph: InMemoryGraph) -
     graph.add_edge(EdgeRecord("a", "b", EdgeType.CONTRADICTS))
     add_goal(graph, "user-goal", "reliable billing", status=GoalStatus.BLOCKED)
     cfg = EngineConfig(
-        autonomy=AutonomyLevel.ACT, governance=GovernanceConfig(auto_activate_proposed=False)
+        autonomy=AutonomyLevel.ACT,
+        governance=GovernanceConfig(max_level=AutonomyLevel.ACT, auto_activate_proposed=False),
     )
     engine = Engine(graph, cfg, clock=clock)
     first = engine.run_cycle()
@@ -142,7 +156,11 @@ def test_e2e_multiple_cycles_update_the_attention_map(graph: InMemoryGraph) -> N
     add_goal(graph, "g-focus", "market")
     add_act_region(graph, "d", "deploy")
     add_goal(graph, "g-act", "deploy")
-    cfg = EngineConfig(autonomy=AutonomyLevel.ACT, budget=BudgetConfig(max_items_per_cycle=3))
+    cfg = EngineConfig(
+        autonomy=AutonomyLevel.ACT,
+        budget=BudgetConfig(max_items_per_cycle=3),
+        governance=GovernanceConfig(max_level=AutonomyLevel.ACT),
+    )
     engine = Engine(graph, cfg, research=StaticResearch(), actions=RecordingActions(), clock=clock)
     maps = []
     for _ in range(3):

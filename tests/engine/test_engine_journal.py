@@ -8,12 +8,14 @@ import pytest
 from engine_builders import NOW, add_act_region, add_goal, clock
 
 from heedful.engine import Engine, EngineConfig, InMemoryGraph, Journal
-from heedful.engine.config import AutonomyLevel
+from heedful.engine.config import AutonomyLevel, GovernanceConfig
 from heedful.engine.journal import CONTENT_PREVIEW_CHARS
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model.goal import GoalStatus
 
-ACT = EngineConfig(autonomy=AutonomyLevel.ACT)
+ACT = EngineConfig(
+    autonomy=AutonomyLevel.ACT, governance=GovernanceConfig(max_level=AutonomyLevel.ACT)
+)
 PLAN = [
     {"do": "add_node", "id": "r1", "content": "deploy released", "supports": ["d0"]},
     {"do": "add_node", "id": "r2", "content": "deploy announced", "supports": ["r1"]},

@@ -17,7 +17,9 @@ from heedful.errors import InvalidArgumentError
 # Act, but every act needs approval: the dispatch becomes a `proposal` notice.
 ASK_FIRST = EngineConfig(
     autonomy=AutonomyLevel.ACT,
-    governance=GovernanceConfig(require_approval_for=(DispatchMode.ACT,)),
+    governance=GovernanceConfig(
+        max_level=AutonomyLevel.ACT, require_approval_for=(DispatchMode.ACT,)
+    ),
 )
 
 

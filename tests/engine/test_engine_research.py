@@ -9,10 +9,12 @@ from engine_fakes import ListNotifier
 
 from heedful.attention import Controller
 from heedful.engine import Engine, EngineConfig, InMemoryGraph, open_engine
-from heedful.engine.config import AutonomyLevel
+from heedful.engine.config import AutonomyLevel, GovernanceConfig
 from heedful.engine.research import ControllerResearch
 
-ACT = EngineConfig(autonomy=AutonomyLevel.ACT)
+ACT = EngineConfig(
+    autonomy=AutonomyLevel.ACT, governance=GovernanceConfig(max_level=AutonomyLevel.ACT)
+)
 
 
 def _controller() -> Controller:
@@ -48,7 +50,8 @@ def test_explore_uses_controller_beliefs_and_inspection_leads(graph: InMemoryGra
     assert not any(n.content.startswith("inspect ") for n in graph.nodes.values())
     # A lead does not fill its gap: pricing, forecast and budget stay unknown, so the goal is
     # decomposed, and the pricing sub-goal carries its inspections.
-    sub = graph.get_goal("g.pricing")
+    sub = graph.get_goal("g.pricing_table")
+    assert sub.title == "Establish pricing_table"
     inspect = sub.metadata["inspect"]
     assert isinstance(inspect, list)
     assert [lead["source_id"] for lead in inspect] == [lead["source_id"] for lead in pricing]

@@ -17,7 +17,7 @@ from engine_builders import (
 from engine_fakes import HangingAsyncActions, ListNotifier, RecordingActions, StaticResearch
 
 from heedful.engine import Engine, EngineConfig, open_engine
-from heedful.engine.config import AutonomyLevel, BudgetConfig
+from heedful.engine.config import AutonomyLevel, BudgetConfig, GovernanceConfig
 from heedful.engine.ports import GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.store_adapter import StoreGraph
@@ -35,7 +35,11 @@ def store_graph() -> Iterator[StoreGraph]:
 
 
 def _act(level: str = "act", **budget: float) -> EngineConfig:
-    return EngineConfig(autonomy=AutonomyLevel(level), budget=BudgetConfig(**budget))
+    return EngineConfig(
+        autonomy=AutonomyLevel(level),
+        budget=BudgetConfig(**budget),
+        governance=GovernanceConfig(max_level=AutonomyLevel(level)),
+    )
 
 
 def test_store_graph_satisfies_the_graph_port(store_graph: StoreGraph) -> None:

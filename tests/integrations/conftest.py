@@ -43,6 +43,10 @@ class FakeBackend:
             )
         return {"status": "ok", "autonomy_level": level, "dispatched": []}
 
+    def review_proposal(self, proposal_id: str, decision: str, reason: str) -> Mapping[str, Any]:
+        self.calls.append(("review_proposal", {"proposal_id": proposal_id, "decision": decision}))
+        return {"status": "ok", "proposal": {"id": proposal_id, "status": decision + "d"}}
+
     def rank(
         self, budget: int | None, about_to_claim: Any, cost_weight: float | None, limit: int
     ) -> Mapping[str, Any]:

@@ -19,6 +19,7 @@ from mcp.client.stdio import stdio_client
 
 from heedful.cli import app
 from heedful.engine import EngineConfig, open_engine
+from heedful.engine.config import GovernanceConfig
 from heedful.engine.journal import CONTENT_PREVIEW_CHARS
 from heedful.engine.seed import load_seed_file
 from heedful.integrations.mcp import open_backend
@@ -47,7 +48,7 @@ def _wait(predicate: Any, timeout: float = 30.0) -> None:
 
 
 def test_backend_heartbeat_runs_act_cycles_and_stops_on_close(act_db: Path) -> None:
-    config = EngineConfig(heartbeat_ms=60_000.0)
+    config = EngineConfig(heartbeat_ms=60_000.0, governance=GovernanceConfig(max_level="act"))
     backend = open_backend(act_db, config, heartbeat=True, autonomy="act")
     try:
         _wait(lambda: backend.engine.cycles_run >= 1)  # the first cycle runs at start
@@ -64,7 +65,7 @@ def test_backend_heartbeat_runs_act_cycles_and_stops_on_close(act_db: Path) -> N
 
 
 def test_engine_status_journal_has_each_written_nodes_full_content(act_db: Path) -> None:
-    backend = open_backend(act_db, EngineConfig())
+    backend = open_backend(act_db, EngineConfig(governance=GovernanceConfig(max_level="act")))
     try:
         backend.run_cycle(autonomy_override="act")
         journal = backend.engine_status(recent=50)["journal"]

@@ -138,6 +138,7 @@ _TEXT_OR_CLOCK = {
     "expires_at",
     "goal_title",
     "next_heartbeat_in_ms",
+    "next_heartbeat_ms",
     "timestamp",
 }
 

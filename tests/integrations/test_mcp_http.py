@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,8 @@ import pytest
 pytest.importorskip("mcp")
 
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 HERE = Path(__file__).parent
 STARTUP_TIMEOUT_S = 30.0
@@ -57,18 +61,37 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=10)
 
 
+def write_tokens(path: Path, **tokens: str) -> Path:
+    """A token file (mode 600) with ``NAME TOKEN`` lines."""
+    path.write_text("".join(f"{n} {t}\n" for n, t in tokens.items()), encoding="utf-8")
+    path.chmod(0o600)
+    return path
+
+
+@contextlib.asynccontextmanager
+async def token_client(url: str, token: str | None) -> AsyncIterator[Client]:
+    """An SDK client that sends ``Authorization: Bearer <token>`` (nothing when ``None``)."""
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else None
+    async with (
+        create_mcp_http_client(headers=headers) as http,
+        Client(streamable_http_client(url, http_client=http)) as client,
+    ):
+        yield client
+
+
 def test_heedful_mcp_serve_http_on_loopback_answers_a_call(
     bounded: Any, tmp_path: Path, seeded_db: Path
 ) -> None:
     port = free_port()
-    args = ["-m", "heedful.cli", "mcp", "serve", "--db", str(seeded_db)]
+    token = "t0-" + "x" * 30
+    args = ["-m", "heedful.cli", "mcp", "serve", "--db", str(seeded_db), "--token", token]
     args += ["--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
     proc = run_http_server(args, tmp_path / "server.log")
     try:
 
         async def go() -> Any:
             await wait_for_port(proc, port)
-            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            async with token_client(f"http://127.0.0.1:{port}/mcp", token) as client:
                 return await client.call_tool("attention_survey", {"include_idle": True})
 
         result = bounded(go)

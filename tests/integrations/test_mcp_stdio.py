@@ -110,6 +110,15 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
                 results["attention_engine_status"] = await client.call_tool(
                     "attention_engine_status", {"recent": 3}
                 )
+                pending = results["attention_engine_status"].structured_content["pending_proposals"]
+                results["attention_review_proposal"] = await client.call_tool(
+                    "attention_review_proposal",
+                    {"proposal_id": pending[0]["id"], "decision": "reject", "reason": "test"},
+                )
+                results["refused_approval"] = await client.call_tool(
+                    "attention_review_proposal",
+                    {"proposal_id": pending[-1]["id"], "decision": "approve"},
+                )
                 results["salience"] = await client.call_tool(
                     "salience",
                     {"text": "about Docker", "history": [{"role": "user", "content": "Docker"}]},
@@ -121,7 +130,7 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
 
     listed, results = bounded(go)
     names = {tool.name for tool in listed.tools}
-    assert names == set(results) - {"refused"}
+    assert names == set(results) - {"refused", "refused_approval"}
     assert all(not results[name].is_error for name in names), {
         name: _text(results[name]) for name in names if results[name].is_error
     }
@@ -133,7 +142,13 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
     assert results["refused"].is_error
     assert _text(results["refused"]).startswith("GovernanceError: ")
     engine = results["attention_engine_status"].structured_content
-    assert engine["active"] is False and engine["heartbeat_running"] is False  # opt-in
+    assert engine["active"] is True and engine["heartbeat_running"] is True  # on by default
+    assert engine["governance_max_level"] == "advise"
+    review = results["attention_review_proposal"].structured_content
+    assert review["proposal"]["status"] == "rejected" and review["proposal"]["decided_by"]
+    # Approving runs the dispatch at act, beyond this operator's advise ceiling.
+    assert results["refused_approval"].is_error
+    assert "ceiling 'advise'" in _text(results["refused_approval"])
     health = results["attention_health"].structured_content
     assert health["funnel"][-1]["trigger"] == "all" and health["funnel"][-1]["selected"] >= 1
 

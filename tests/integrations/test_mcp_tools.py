@@ -258,3 +258,16 @@ def test_any_json_arguments_give_a_result_or_a_tool_failure(
         assert str(exc)
     else:
         json.dumps(out, allow_nan=False)
+
+
+def test_every_object_argument_states_its_type_for_command_line_clients() -> None:
+    # The MCP Inspector CLI converts `cost={"tool_calls": 2}` by the property's top-level
+    # type; a bare $ref made it send a string (issue 25).
+    from heedful.integrations.mcp.tools import TOOLS
+
+    for spec in TOOLS:
+        for name, prop in spec.input_schema().get("properties", {}).items():
+            if "$ref" in prop:
+                assert prop.get("type") == "object", (spec.name, name, prop)
+    register = next(s for s in TOOLS if s.name == "attention_register_source")
+    assert register.input_schema()["properties"]["cost"]["type"] == "object"

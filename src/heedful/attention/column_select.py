@@ -117,6 +117,10 @@ class ColumnSelection:
         bonus = np.where(s.gross > 0, aging, 0.0)
         choice = choose(s.net, None, bonus, self._starving(s.rows), explore)
         if choice.index is None:
+            if choice.reason == "stop:negative_voc":
+                # The stopping rule's number: exploration-only rows are not ranked.
+                ranked = s.net[~explore]
+                best = float(ranked.max()) if len(ranked) else None
             return Selection(None, None, choice.reason), best, max_p_change
         return self._made(choice.index, choice.reason), best, max_p_change
 

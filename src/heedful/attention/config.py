@@ -148,6 +148,14 @@ class GuardConfig:
         saturation_level: A candidate is "near maximum" when its p_change is at least this.
         saturation_share: Share of candidates near maximum that raises the anomaly signal.
         saturation_min_count: Fewest candidates on which the anomaly signal is computed.
+        untrusted_authority_cap: Highest authority an untrusted source is credited with before
+            outcomes earn it more (§24: untrusted content never sets its own priority — its
+            claimed authority is a prior, not a fact).
+        trust_pseudo_count: Corroborations (reports matching a trusted source's on the same
+            claim) at which an untrusted source is credited half the way from the cap to the
+            authority it claims.
+        untrusted_min_cost: Lowest scalar cost an untrusted source is charged until a resolve
+            reports what reading it really cost (a claimed zero cost would make it free).
     """
 
     table_size: int = 10_000
@@ -161,6 +169,9 @@ class GuardConfig:
     saturation_level: float = 0.9
     saturation_share: float = 0.5
     saturation_min_count: int = 20
+    untrusted_authority_cap: float = 0.7
+    trust_pseudo_count: float = 5.0
+    untrusted_min_cost: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ from heedful.model.candidate import (
     EventType,
     Resolution,
     TraceEvent,
+    Trigger,
 )
 from heedful.model.goal import Goal
 from heedful.model.scenario import Cost
@@ -72,7 +73,9 @@ class Stop:
 
     Attributes:
         reason: ``negative_voc``, ``budget_exhausted``, ``no_candidates`` or ``stay``.
-        best_voc: Best predicted net VOC among eligible candidates, when any.
+        best_voc: Best predicted net VOC among the scored candidates, when any; for a
+            ``negative_voc`` stop, among those the stopping rule ranks (not the exploration-only
+            ones, which only the exploration quota may pick), so it is never positive.
     """
 
     reason: str
@@ -116,7 +119,9 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
     ) -> None:
         self.config = config
         self.repeat_inspections = repeat_inspections
-        self.world = World(config.estimator.hazards_per_hour, config.estimator.max_accuracy)
+        self.world = World(
+            config.estimator.hazards_per_hour, config.estimator.max_accuracy, config.guard
+        )
         self.estimator: Estimator = estimator or HeuristicEstimator(config.estimator)
         self.generators = (
             list(generators) if generators is not None else default_generators(config.generator)
@@ -167,7 +172,10 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
     def register_source(self, source_id: str, **kwargs: Any) -> None:
         """Register a source: ``reports``, ``authority`` (float or claim type → float), ``cost``,
         ``age_s``, ``trusted``, ``kind``."""
-        with _restored_on_error(self.world.sources, source_id):
+        with (
+            _restored_on_error(self.world.sources, source_id),
+            _restored_on_error(self.world.claimed, source_id),
+        ):
             info = self.world.register_source(source_id, **kwargs)
             if self.mirror is not None:
                 self.mirror.source(info)
@@ -322,7 +330,14 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
                 waited=self._waited,
                 focus=self.focus,
             )
-            best = max((e.net for _, e in scored), default=None)
+            if sel.reason == "stop:negative_voc":
+                # The stopping rule's number: exploration-only candidates are not ranked.
+                best = max(
+                    (e.net for c, e in scored if c.trigger is not Trigger.EXPLORATION),
+                    default=None,
+                )
+            else:
+                best = max((e.net for _, e in scored), default=None)
             max_p_change = max((e.p_change for _, e in scored), default=None)
 
             def passed_over(chosen: str) -> None:
@@ -467,11 +482,14 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         )
         belief_changed = False
         if cand.kind is CandidateKind.INSPECT_SOURCE:
+            if cost is not None:
+                self.world.measured(cand.target, cost)  # an untrusted claim gives way to it
             self.inspected[cand.target] = self.inspected.get(cand.target, 0) + 1
             if cand.forced:
                 self.forced_reads += 1
             else:
                 self.spontaneous_reads += 1
+        if self._observes(cand):
             for claim_id, value in (observations or {}).items():
                 changed = self._evidence(
                     claim_id,
@@ -487,7 +505,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
                     **kw,
                     detail={"claim_id": claim_id},
                 )
-            if not observations and not succeeded:
+            if not observations and not succeeded and cand.kind is CandidateKind.INSPECT_SOURCE:
                 for claim_id in cand.claim_ids:
                     self.world.record_evidence(
                         claim_id, cand.target, None, now=now, succeeded=False, forced=cand.forced

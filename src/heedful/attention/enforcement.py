@@ -21,12 +21,17 @@ class ClaimEnforcement(ControllerState):
     """The claim validator's side of the controller (a part of :class:`Controller`)."""
 
     def check_claim(self, claim_id: str, *, claim_type: str | None = None) -> Verdict:
-        """Validate a claim the agent is about to make (document 000 §19)."""
+        """Validate a claim the agent is about to make (document 000 §19).
+
+        Raises:
+            UnknownNameError: No belief, source or stated decision knows the claim (a typo).
+        """
+        self.world.require_claim(claim_id)
         now = self.clock()
         belief = self.world.beliefs.get(claim_id)
         ctype = claim_type or (belief.claim_type if belief else claim_id)
         verdict = self.validator.check(
-            claim_id, ctype, self.world.evidence, self.world.sources, now
+            claim_id, ctype, self.world.evidence, self.world.claimed, now
         )
         if not verdict.ok:
             self._log(
@@ -61,7 +66,7 @@ class ClaimEnforcement(ControllerState):
 
     def _rescue_if_satisfied(self, now: datetime) -> None:
         for claim_id, ctype in list(self._blocked.items()):
-            v = self.validator.check(claim_id, ctype, self.world.evidence, self.world.sources, now)
+            v = self.validator.check(claim_id, ctype, self.world.evidence, self.world.claimed, now)
             if v.ok:
                 del self._blocked[claim_id]
                 self._log(

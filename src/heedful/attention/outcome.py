@@ -84,6 +84,14 @@ class OutcomeRecording(ControllerState):
             useful = bool(res.belief_changed) or bool(res.decision_changed)
             self.instruments.inspected(src.kind, ctype, useful)
 
+    def _observes(self, cand: Candidate) -> bool:
+        """Whether resolving ``cand`` may report observations: a read, or the diagnosis of a
+        failed read of a registered source (diagnosing it reads the source again, so the loop
+        ``resolve(step.id, observations=read(step.target))`` holds for every step)."""
+        return cand.kind is CandidateKind.INSPECT_SOURCE or (
+            cand.kind is CandidateKind.DIAGNOSE_FAILURE and cand.target in self.world.sources
+        )
+
     def _check_resolution(
         self,
         candidate_id: str,
@@ -106,7 +114,7 @@ class OutcomeRecording(ControllerState):
             raise InvalidArgumentError(
                 f"candidate {candidate_id!r} is not an inspection; only a read can be withheld"
             )
-        if observations and cand.kind is not CandidateKind.INSPECT_SOURCE:
+        if observations and not self._observes(cand):
             raise InvalidArgumentError(
                 f"candidate {candidate_id!r} is not an inspection; it has no observations"
             )

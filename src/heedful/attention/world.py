@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from heedful.attention.config import DEFAULT_HAZARDS_PER_HOUR
+from heedful.attention.config import DEFAULT_HAZARDS_PER_HOUR, GuardConfig
 from heedful.attention.context import (
     ClaimState,
     DecisionModel,
@@ -98,19 +98,36 @@ class BeliefRecord:
 class World:
     """Registries of sources, beliefs, evidence and goals, with input validation.
 
+    ``sources`` holds what candidate generation, estimation, admission and selection read — the
+    priority side: for an untrusted source its claimed authority is capped and its claimed cost
+    floored (document 000 §24) until outcomes earn it more (corroborated reports lift the cap
+    toward the claim, a measured cost replaces the claimed one). ``claimed`` keeps the
+    registrations as made: the store persists them, belief updates and the claim validator
+    weigh reports by them.
+
     Args:
         hazards_per_hour: λ per volatility class for freshness.
         max_accuracy: Highest accuracy any report is credited with.
+        guard: The trust discount of untrusted sources (``untrusted_*``, ``trust_pseudo_count``).
     """
 
     def __init__(
         self,
         hazards_per_hour: Mapping[Volatility, float] | None = None,
         max_accuracy: float = 0.99,
+        guard: GuardConfig | None = None,
     ) -> None:
         self.hazards = dict(hazards_per_hour or DEFAULT_HAZARDS_PER_HOUR)
         self.max_accuracy = max_accuracy
+        self.guard = guard or GuardConfig()
         self.sources: dict[str, SourceInfo] = {}
+        self.claimed: dict[str, SourceInfo] = {}
+        #: Untrusted source → reports corroborated by a trusted source on the same claim.
+        self.corroborated: dict[str, int] = {}
+        #: Untrusted source → the cost a resolve reported for reading it.
+        self.measured_cost: dict[str, Cost] = {}
+        self._credited: set[str] = set()  # evidence ids already counted as corroboration
+        self._reported: dict[str, dict[str, EvidenceRecord]] = {}  # claim → source → newest
         self.beliefs: dict[str, BeliefRecord] = {}
         self.evidence: list[EvidenceRecord] = []
         self.goals: dict[str, Goal] = {}
@@ -170,9 +187,67 @@ class World:
             trusted=trusted,
             kind=kind,
         )
-        self.sources[source_id] = info
+        self.claimed[source_id] = info
+        self.sources[source_id] = self._discounted(info)
         self.version += 1
         return info
+
+    def _discounted(self, info: SourceInfo) -> SourceInfo:
+        """What the controller credits ``info`` with (document 000 §24): a trusted source as
+        registered; an untrusted one with its authority capped — the cap lifted toward the claim
+        by corroborated reports — and its cost floored until a resolve measured it."""
+        if info.trusted:
+            return info
+        g = self.guard
+        n = self.corroborated.get(info.id, 0)
+        earned = n / (n + g.trust_pseudo_count) if g.trust_pseudo_count > 0 else 1.0
+
+        def credit(a: float) -> float:
+            cap = g.untrusted_authority_cap
+            return a if a <= cap else cap + (a - cap) * earned
+
+        cost = self.measured_cost.get(info.id)
+        if cost is None:
+            cost = info.cost
+            short = g.untrusted_min_cost - cost.scalar()
+            if short > 0:
+                cost = cost.model_copy(update={"tool_calls": cost.tool_calls + short})
+        return replace(
+            info,
+            authority={k: credit(a) for k, a in info.authority.items()},
+            default_authority=credit(info.default_authority),
+            cost=cost,
+        )
+
+    def _rediscount(self, source_id: str) -> None:
+        info = self.claimed.get(source_id)
+        if info is not None and not info.trusted:
+            self.sources[source_id] = self._discounted(info)
+            self.version += 1
+
+    def measured(self, source_id: str, cost: Cost) -> None:
+        """A resolve reported what reading ``source_id`` cost: an untrusted source is charged
+        that from now on instead of what it claimed."""
+        src = self.sources.get(source_id)
+        if src is not None and not src.trusted and self.measured_cost.get(source_id) != cost:
+            self.measured_cost[source_id] = cost
+            self._rediscount(source_id)
+
+    def _corroborate(self, ev: EvidenceRecord) -> None:
+        """Credit untrusted sources whose report on ``ev``'s claim a trusted source matches."""
+        reported = self._reported.setdefault(ev.claim_id, {})
+        reported[ev.source_id] = ev
+        if self.sources[ev.source_id].trusted:
+            pairs = [(e, ev) for sid, e in reported.items() if not self.sources[sid].trusted]
+        else:
+            pairs = [(ev, e) for sid, e in reported.items() if self.sources[sid].trusted]
+        for untrusted, trusted in pairs:
+            if untrusted.id in self._credited or untrusted.value != trusted.value:
+                continue
+            self._credited.add(untrusted.id)
+            sid = untrusted.source_id
+            self.corroborated[sid] = self.corroborated.get(sid, 0) + 1
+            self._rediscount(sid)
 
     def source(self, source_id: str) -> SourceInfo:
         """A registered source; :class:`UnknownNameError` otherwise."""
@@ -286,6 +361,18 @@ class World:
         self.beliefs[claim_id] = replace(b, dirty=True)
         self.touched.add(claim_id)
 
+    def require_claim(self, claim_id: str) -> None:
+        """Raise :class:`UnknownNameError` unless the claim is known: a belief about it, a source
+        that reports it, or a variable of the stated decision (a typo must not pass a check)."""
+        if claim_id in self.beliefs or any(claim_id in s.reports for s in self.sources.values()):
+            return
+        if self.decision is not None and claim_id in self.decision.variables:
+            return
+        raise UnknownNameError(
+            f"unknown claim {claim_id!r}: record a belief about it or register a source that "
+            "reports it first"
+        )
+
     def _belief(self, claim_id: str) -> BeliefRecord:
         try:
             return self.beliefs[claim_id]
@@ -377,6 +464,7 @@ class World:
         self._keep_evidence(ev)
         if not ev.succeeded or value is None:
             return ev, False
+        self._corroborate(ev)
         prev = self.beliefs.get(claim_id)
         before = prev.value if prev else None
         if before is not None and before != value:
@@ -385,7 +473,9 @@ class World:
             del self.contradictions[claim_id]
         vol = prev.volatility if prev else Volatility.MEDIUM
         claim_type = prev.claim_type if prev else claim_id
-        authority = src.authority_for(claim_type)
+        # A report is weighed by the authority registered for its source; the trust discount
+        # governs priority (what is read, and when), not what a read says.
+        authority = self.claimed.get(source_id, src).authority_for(claim_type)
         prior = self.marginal(claim_id, now)
         dist: tuple[float, ...] | None = None
         if prior is None or dom is None:

@@ -58,11 +58,15 @@ class KindPolicy:
         name: The registered name.
         deterministic: ``True`` when answers depend only on what the policy sees.
         in_default_suite: ``False`` keeps the policy out of ``all``.
+        information_free: ``True`` when its answers use nothing of the scenario (``random``, and
+            the best fixed rule of a kind: ``always-queue`` on D, ``first-open`` on J) — the
+            rows a table prints beside ``random`` to say what the 0 means.
     """
 
     name: ClassVar[str] = ""
     deterministic: ClassVar[bool] = True
     in_default_suite: ClassVar[bool] = True
+    information_free: ClassVar[bool] = False
 
 
 class SwitchingPolicy(KindPolicy, ABC):

@@ -78,12 +78,16 @@ class Policy(ABC):
             (it ranks the sources once at ``reset``). In the adaptive condition the value of
             its realized set is then exactly its value given its choices, which the runner uses
             instead of a noisier per-trial estimate.
+        reads_task: ``True`` if the policy's choices depend on the task text (its own reading
+            of it). A policy that reads no task text has an initiation gap of 0 by construction,
+            so the tables print "n/a — reads no task text" for it instead of a finding.
     """
 
     name: ClassVar[str] = ""
     deterministic: ClassVar[bool] = True
     in_default_suite: ClassVar[bool] = True
     uses_observations: ClassVar[bool] = True
+    reads_task: ClassVar[bool] = False
 
     @abstractmethod
     def reset(self, view: TaskView, rng: np.random.Generator) -> None:

@@ -48,12 +48,19 @@ def _show_engine_log() -> None:
 
 
 def _engine_for_cli(  # type: ignore[no-untyped-def]
-    db: str, config: str | None, triage: str | None, governance: str | None = None
+    db: str,
+    config: str | None,
+    triage: str | None,
+    governance: str | None = None,
+    max_autonomy: str | None = None,
 ):
     from heedful.engine import open_engine
     from heedful.engine.config import TRIAGE_METHODS
-    from heedful.engine.governance import load_ampersand
+    from heedful.engine.governance import load_ampersand, parse_level, with_ceiling
     from heedful.errors import InvalidArgumentError
+
+    if max_autonomy is not None:
+        parse_level(max_autonomy)
 
     if triage is not None and triage not in TRIAGE_METHODS:
         raise InvalidArgumentError(
@@ -63,6 +70,8 @@ def _engine_for_cli(  # type: ignore[no-untyped-def]
     engine = open_engine(db, config, must_exist=True)
     if governance is not None:
         engine.configure(load_ampersand(governance, base=engine.config))
+    if max_autonomy is not None:
+        engine.configure(with_ceiling(engine.config, max_autonomy))
     if triage is not None:
         engine.config = engine.config.with_overrides(
             triage=engine.config.triage.model_copy(update={"method": triage})
@@ -78,11 +87,12 @@ def _engine_once(
     table: Callable[[dict[str, Any], int], Any],
     as_json: bool,
     governance: str | None = None,
+    max_autonomy: str | None = None,
 ) -> None:
     """Open the engine, make one call, close it, and print the response as JSON or a table."""
     import json
 
-    engine = _engine_for_cli(db, config, triage, governance)
+    engine = _engine_for_cli(db, config, triage, governance, max_autonomy)
     try:
         response = call(engine)
     finally:
@@ -101,7 +111,14 @@ _TRIAGE = typer.Option(None, "--triage", help="Triage method: formula (document 
 _GOVERNANCE = typer.Option(
     None,
     "--governance",
-    help="ampersand.json whose governance block (autonomy, budget, escalate_when) applies.",
+    help="ampersand.json whose governance block (autonomy, budget, escalate_when) applies; "
+    "its governance.autonomy.level is the ceiling.",
+)
+_MAX_AUTONOMY = typer.Option(
+    None,
+    "--max-autonomy",
+    help="The operator's autonomy ceiling: observe (default) | advise | act. Nothing runs "
+    "above it.",
 )
 
 
@@ -153,12 +170,15 @@ def engine_survey(
 def engine_cycle(
     db: str = _DB,
     autonomy: str | None = typer.Option(
-        None, "--autonomy", help="observe | advise | act for this cycle (capped by governance)."
+        None,
+        "--autonomy",
+        help="observe | advise | act for this cycle; refused above the ceiling (--max-autonomy).",
     ),
     config: str | None = _CONFIG,
     triage: str | None = _TRIAGE,
     as_json: bool = _JSON,
     governance: str | None = _GOVERNANCE,
+    max_autonomy: str | None = _MAX_AUTONOMY,
 ) -> None:
     """Run one attention cycle now: survey, triage, dispatch, reflect."""
     from heedful.engine.report import cycle_table
@@ -171,6 +191,7 @@ def engine_cycle(
         cycle_table,
         as_json,
         governance,
+        max_autonomy,
     )
 
 
@@ -184,6 +205,7 @@ def engine_run(
     triage: str | None = _TRIAGE,
     as_json: bool = typer.Option(False, "--json", help="One JSON cycle response per line."),
     governance: str | None = _GOVERNANCE,
+    max_autonomy: str | None = _MAX_AUTONOMY,
 ) -> None:
     """Run the heartbeat loop (first cycle at once) until Ctrl-C or --cycles cycles have run."""
     import asyncio
@@ -197,7 +219,12 @@ def engine_run(
         raise InvalidArgumentError(
             f"--heartbeat-ms must be a positive number, not {heartbeat_ms:g}"
         )
-    engine = _engine_for_cli(db, config, triage, governance)
+    engine = _engine_for_cli(db, config, triage, governance, max_autonomy)
+    if autonomy is not None:
+        from heedful.engine.governance import check_override, parse_level
+
+        # The loop's level is a request like a cycle's: refused above the ceiling, not lowered.
+        check_override(parse_level(autonomy), engine.config.governance.max_level)
     if heartbeat_ms is not None:
         engine.config = engine.config.with_overrides(heartbeat_ms=heartbeat_ms)
     out = console()
@@ -285,3 +312,79 @@ def engine_undo(
     typer.echo(
         f"undid {entry.id} ({entry.mode} '{entry.goal_id or '-'}'): {len(entry.ops)} change(s)"
     )
+
+
+@engine_app.command("proposals")
+def engine_proposals(
+    db: str = _DB,
+    show_all: bool = typer.Option(False, "--all", help="Also list decided proposals."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON proposal per line."),
+) -> None:
+    """List the proposals advise mode queued (approve or reject them by id)."""
+    import json
+
+    from heedful.engine import open_engine
+
+    engine = open_engine(db, must_exist=True)
+    try:
+        found = engine.proposals.all() if show_all else engine.pending_proposals()
+    finally:
+        engine.close()
+    if not found and not as_json:
+        typer.echo(f"no {'' if show_all else 'pending '}proposals in {db}")
+    for p in found:
+        if as_json:
+            typer.echo(json.dumps(p.to_dict(), ensure_ascii=False))
+            continue
+        typer.echo(f"{p.id}  {p.at[:16].replace('T', ' ')}  {p.mode}  [{p.status}]")
+        typer.echo(
+            textwrap.fill(p.message, console().width, initial_indent="  ", subsequent_indent="    ")
+        )
+        if p.detail:
+            typer.echo(
+                textwrap.fill(
+                    p.detail, console().width, initial_indent="  ", subsequent_indent="    "
+                )
+            )
+
+
+@engine_app.command("approve")
+def engine_approve(
+    proposal_id: str = typer.Argument(..., metavar="ID", help="Proposal id (p-...)."),
+    db: str = _DB,
+    config: str | None = _CONFIG,
+    as_json: bool = _JSON,
+) -> None:
+    """Approve a proposal: run its dispatch now, once, at act level (journaled, undoable)."""
+    import json
+
+    from heedful.engine.report import cycle_table
+
+    engine = _engine_for_cli(db, config, None)
+    try:
+        response = engine.approve(proposal_id, by="cli")
+    finally:
+        engine.close()
+    if as_json:
+        typer.echo(json.dumps(response, indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"approved {proposal_id}: {response['proposal']['detail']}")
+    out = console()
+    out.print(cycle_table(response["cycle"], out.width))
+
+
+@engine_app.command("reject")
+def engine_reject(
+    proposal_id: str = typer.Argument(..., metavar="ID", help="Proposal id (p-...)."),
+    db: str = _DB,
+    reason: str = typer.Option("", "--reason", help="Why, kept in the journal."),
+) -> None:
+    """Reject a proposal (journaled; nothing runs)."""
+    from heedful.engine import open_engine
+
+    engine = open_engine(db, must_exist=True)
+    try:
+        engine.reject(proposal_id, by="cli", reason=reason)
+    finally:
+        engine.close()
+    typer.echo(f"rejected {proposal_id}")

@@ -31,13 +31,43 @@ def mcp_serve_command(
         None, "--config", help="Engine config file (JSON or YAML): autonomy, governance, budget."
     ),
     engine: bool = typer.Option(
-        False,
-        "--engine",
-        help="Run the engine's heartbeat in the background (also when the config has "
-        "enabled: true). Off by default.",
+        True,
+        "--engine/--no-engine",
+        help="Run the engine's heartbeat in the background (on by default; it observes unless "
+        "the operator raised the ceiling).",
     ),
     autonomy: str | None = typer.Option(
-        None, "--autonomy", help="Heartbeat autonomy: observe | advise | act (default: config)."
+        None,
+        "--autonomy",
+        help="Heartbeat autonomy: observe | advise | act (default: config); refused above the "
+        "ceiling.",
+    ),
+    max_autonomy: str | None = typer.Option(
+        None,
+        "--max-autonomy",
+        help="The operator's autonomy ceiling: observe (default) | advise | act. Clients can "
+        "only ask for this level or less.",
+    ),
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        envvar="HEEDFUL_MCP_TOKEN",
+        show_envvar=True,
+        help="With --transport http: the one bearer token clients must send (session "
+        "'default'). Default: the token file.",
+    ),
+    token_file: str | None = typer.Option(
+        None,
+        "--token-file",
+        help="With --transport http: NAME TOKEN lines, mode 600 (default: <db>.mcp-tokens, "
+        "created with one token on first start).",
+    ),
+    shared_store: bool = typer.Option(
+        False,
+        "--shared-store",
+        help="With --transport http: every token's session uses the --db store (each still "
+        "has its own turns and candidates). Default: sessions other than 'default' get "
+        "their own store beside it.",
     ),
     heartbeat_ms: float | None = typer.Option(
         None, "--heartbeat-ms", help="Heartbeat cadence in ms (default: config, 300000)."
@@ -62,26 +92,85 @@ def mcp_serve_command(
             f"the MCP server needs the 'mcp' extra; install it with: {extra_hint('mcp')}"
         ) from None
     from heedful.engine import EngineConfig, load_engine_config
-    from heedful.engine.governance import load_ampersand, parse_level
+    from heedful.engine.governance import check_override, load_ampersand, parse_level, with_ceiling
+    from heedful.integrations.mcp.auth import (
+        DEFAULT_SESSION,
+        check_token,
+        ensure_tokens,
+        token_file_for,
+    )
+    from heedful.integrations.mcp.backend import SessionBackends
 
     if autonomy is not None:
         parse_level(autonomy)
+    if max_autonomy is not None:
+        parse_level(max_autonomy)
     if heartbeat_ms is not None and not heartbeat_ms > 0:
         raise fail(f"--heartbeat-ms must be a positive number, not {heartbeat_ms:g}")
     engine_config = load_engine_config(config) if config is not None else EngineConfig()
     if governance is not None:
         engine_config = load_ampersand(governance, base=engine_config)
+    if max_autonomy is not None:
+        engine_config = with_ceiling(engine_config, max_autonomy)
     if heartbeat_ms is not None:
         engine_config = engine_config.with_overrides(heartbeat_ms=heartbeat_ms)
+    if autonomy is not None and engine:
+        check_override(parse_level(autonomy), engine_config.governance.max_level)
+    tokens: dict[str, str] = {}
+    notes: list[str] = []
+    if transport == "http":
+        if token is not None:
+            tokens = {DEFAULT_SESSION: check_token(token, "--token")}
+        else:
+            path = token_file or token_file_for(db)
+            tokens, created = ensure_tokens(path)
+            if created:
+                notes.append(
+                    f"created the access token file {path} (mode 600); clients send "
+                    "'Authorization: Bearer <token>' (docs/mcp.md)"
+                )
+
+    def ready(url: str) -> None:
+        for note in notes:
+            typer.echo(note, err=True)
+        typer.echo(f"serving MCP on {url}", err=True)
+
     backend = open_backend(db, engine_config, heartbeat=engine, autonomy=autonomy)
+    sessions = SessionBackends(
+        backend, next(iter(tokens), DEFAULT_SESSION), db, engine_config, shared_store=shared_store
+    )
     try:
         if transport == "stdio":
             serve_stdio(backend)
         else:
             serve_http(
-                backend, host, port, ready=lambda url: typer.echo(f"serving MCP on {url}", err=True)
+                sessions,
+                host,
+                port,
+                ready=ready,
+                tokens=tokens,
             )
     except KeyboardInterrupt:
         pass  # Ctrl-C is how an HTTP server is stopped, not an error
     finally:
-        backend.close()
+        sessions.close()
+
+
+@mcp_app.command("token")
+def mcp_token_command(
+    db: str = typer.Option(..., "--db", help="The store the HTTP server serves."),
+    name: str = typer.Option(
+        "default", "--name", help="Session name (a new name gets a new token and session)."
+    ),
+    token_file: str | None = typer.Option(
+        None, "--token-file", help="Token file (default: <db>.mcp-tokens)."
+    ),
+) -> None:
+    """Print the bearer token of a session, creating it (and the mode-600 file) if needed."""
+    from heedful.integrations.mcp.auth import add_token, token_file_for
+
+    path = token_file or token_file_for(db)
+    token, created = add_token(path, name)
+    if created:
+        typer.echo(f"added session {name!r} to {path}", err=True)
+    typer.echo(token)

@@ -216,12 +216,16 @@ class GovernanceConfig(FrozenModel):
     """Governance policy (document 002 §4.6: ampersand.json ``governance.autonomy``).
 
     Attributes:
-        max_level: Organisation maximum (Delegatic); higher requests are downgraded or refused.
+        max_level: The operator's ceiling (Delegatic maximum). Observe by default (document 002
+            §9: "the safe default"): a requested level above it is downgraded, a per-cycle
+            request above it (an MCP client's ``autonomy_override``) is refused. Only the
+            operator raises it: this field in the engine config file, an ampersand.json
+            governance file, or the ``--max-autonomy`` flag.
         require_approval_for: Dispatch modes that only ever produce proposals (advise-style).
         max_actions_per_hour: Sliding-window cap on act dispatches across cycles.
     """
 
-    max_level: AutonomyLevel = AutonomyLevel.ACT
+    max_level: AutonomyLevel = AutonomyLevel.OBSERVE
     require_approval_for: tuple[DispatchMode, ...] = ()
     max_actions_per_hour: int | None = Field(default=None, ge=0)
     escalate_when: EscalateWhen = EscalateWhen()

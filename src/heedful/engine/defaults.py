@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from heedful.engine.coherence import check_sub_goals
 from heedful.engine.ports import ActionRequest, ActionResult, Finding, GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord
 from heedful.engine.survey import MERGED_INTO, is_engine_trace, is_inactive
@@ -188,11 +189,15 @@ class PlanExecutor:
                 raise PlanError(f"{where}.goal: unknown goal {goal_id!r}")
 
     def _activate_sub_goals(self, request: ActionRequest) -> ActionResult | None:
-        subs = [
-            g.id
-            for g in self.graph.list_goals(GoalStatus.PROPOSED)
-            if g.metadata.get(PARENT_GOAL) == request.goal.id
+        goals = self.graph.list_goals()
+        proposed = [
+            g
+            for g in goals
+            if g.status == GoalStatus.PROPOSED and g.metadata.get(PARENT_GOAL) == request.goal.id
         ]
+        # Whoever wrote them, sub-goals pass the coherence check before they are activated.
+        kept, _ = check_sub_goals(proposed, request.goal, [g for g in goals if g not in proposed])
+        subs = [g.id for g in kept]
         if not subs:
             return None
         return ActionResult(
@@ -203,15 +208,20 @@ class PlanExecutor:
 
 
 class GapDecomposer:
-    """Default goal decomposition: one proposed sub-goal per gap research could not fill.
+    """Default goal decomposition: one proposed sub-goal per claim that research pointed to.
 
-    Only a goal that is *too broad* is decomposed — at least ``min_gaps`` unresolved
-    ``unknown:`` gaps — and only once (not when it already has sub-goals), and a sub-goal is
-    never decomposed again, so decomposition cannot run away.
+    A goal is decomposed only when it is *too broad* — at least ``min_gaps`` ``unknown:`` gaps
+    research could not fill — and only once (not when it already has sub-goals); a sub-goal is
+    never decomposed again, so decomposition cannot run away. Each sub-goal is about a claim
+    the attention controller knows and a source reports (a ``claim: <id>`` gap, from research's
+    inspection leads): "Establish pricing_table". A bare ``unknown: word`` gap never becomes a
+    sub-goal of its own — "Learn about percent" of "Cut cloud cost by 10 percent" names nothing
+    the engine could find and only restates a word of its parent. Every sub-goal then passes
+    the coherence check (:mod:`heedful.engine.coherence`) before it is written.
 
     Args:
         graph: Read access, to see existing sub-goals.
-        min_gaps: Unresolved gaps that make a goal too broad.
+        min_gaps: Unresolved ``unknown:`` gaps that make a goal too broad.
         max_sub_goals: Most sub-goals per decomposition.
     """
 
@@ -223,18 +233,20 @@ class GapDecomposer:
     async def decompose(
         self, goal: Goal, unresolved_gaps: Sequence[str], now: datetime
     ) -> list[Goal]:
-        """Sub-goals ``Learn about <word>: <goal title>`` (proposed, inferred)."""
+        """Sub-goals ``Establish <claim>`` (proposed, inferred), one per ``claim:`` gap."""
         words = [g.partition(":")[2].strip() for g in unresolved_gaps if g.startswith("unknown:")]
         words = [w for w in dict.fromkeys(words) if w]
-        if PARENT_GOAL in goal.metadata or len(words) < self.min_gaps:
+        claims = [g.partition(":")[2].strip() for g in unresolved_gaps if g.startswith("claim:")]
+        claims = [c for c in dict.fromkeys(claims) if c]
+        if PARENT_GOAL in goal.metadata or len(words) < self.min_gaps or not claims:
             return []
         if any(g.metadata.get(PARENT_GOAL) == goal.id for g in self.graph.list_goals()):
             return []
         return [
             Goal(
-                id=f"{goal.id}.{word}",
-                title=f"Learn about {word}",
-                description=f"Sub-goal of '{goal.title}': its coverage lacks '{word}'.",
+                id=f"{goal.id}.{claim}",
+                title=f"Establish {claim}",
+                description=f"Sub-goal of '{goal.title}': inspect a source that reports {claim}.",
                 status=GoalStatus.PROPOSED,
                 source=GoalSource.INFERRED,
                 priority=goal.priority,
@@ -243,11 +255,13 @@ class GapDecomposer:
                 metadata={
                     PARENT_GOAL: goal.id,
                     "generated_by": "attention_engine",
-                    "gap": f"unknown: {word}",
+                    "gap": f"claim: {claim}",
+                    "claim_id": claim,
+                    "subject": claim,
                     "proposed_at": now.isoformat(),
                 },
             )
-            for word in words[: self.max_sub_goals]
+            for claim in claims[: self.max_sub_goals]
         ]
 
 

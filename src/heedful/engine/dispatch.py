@@ -18,6 +18,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from heedful.engine.coherence import Verdict, check_sub_goals
 from heedful.engine.config import AutonomyLevel, DispatchMode, EngineConfig
 from heedful.engine.coverage import terms
 from heedful.engine.ports import (
@@ -38,6 +39,7 @@ from heedful.engine.ports import (
     NotifierPort,
     ResearchPort,
 )
+from heedful.engine.proposals import Proposal, ProposalQueue, new_proposal_id
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.engine.results import DispatchRecord, Ledger
 from heedful.engine.survey import (
@@ -108,13 +110,42 @@ def _lead_row(lead: InspectionLead) -> dict[str, Any]:
     }
 
 
+def _explore_reason(
+    linked: list[str],
+    retrieved: list[str],
+    new_ids: list[str],
+    leads: list[InspectionLead],
+    researched: list[str],
+    unresolved: list[str],
+) -> str:
+    """What an explore found, or why it found nothing (never an empty reason)."""
+    found = (
+        f"linked {len(linked) + len(retrieved)} node(s), {len(new_ids)} new finding(s), "
+        f"{len(leads)} inspection lead(s) from {len(researched)} research call(s)"
+    )
+    if not researched:
+        return found + " (no gap to research, or budget: max_explore_calls reached)"
+    if unresolved:
+        words = ", ".join(g.partition(":")[2].strip() for g in unresolved)
+        found += f"; nothing in memory answers: {words}"
+    return found
+
+
 def _with_leads(goal: Goal, leads: list[InspectionLead]) -> Goal:
-    """A sub-goal about ``unknown: word`` learns which inspections research found for it."""
+    """A sub-goal about a gap (``unknown: word`` or ``claim: id``) learns which inspections
+    research found for it."""
     gap = goal.metadata.get("gap")
-    word = gap.partition(":")[2].strip().lower() if isinstance(gap, str) else ""
-    mine = [
-        _lead_row(lead) for lead in leads if word and any(word in terms(c) for c in lead.claim_ids)
-    ]
+    kind, _, what = gap.partition(":") if isinstance(gap, str) else ("", "", "")
+    what = what.strip()
+    if kind.strip() == "claim":
+        mine = [_lead_row(lead) for lead in leads if what in lead.claim_ids]
+    else:
+        word = what.lower()
+        mine = [
+            _lead_row(lead)
+            for lead in leads
+            if word and any(word in terms(c) for c in lead.claim_ids)
+        ]
     if not mine:
         return goal
     return goal.model_copy(update={"metadata": {**goal.metadata, "inspect": mine}})
@@ -132,6 +163,10 @@ class Dispatcher:
         escalations: Last escalation time per item key (shared across cycles; updated here).
         actions_allowed: Callback asking the action-rate governor for permission.
         now: Cycle time.
+        proposals: Where advise-mode proposals are queued (none: notified only).
+        cycle_id: The cycle's id, recorded with each proposal.
+        approved: The cycle runs a proposal a person approved: its item executes even where
+            governance requires approval.
     """
 
     def __init__(
@@ -150,6 +185,9 @@ class Dispatcher:
         escalations: dict[str, datetime],
         actions_allowed: Callable[[], bool],
         now: datetime,
+        proposals: ProposalQueue | None = None,
+        cycle_id: str = "",
+        approved: bool = False,
     ) -> None:
         self.graph = graph
         self.config = config
@@ -164,6 +202,9 @@ class Dispatcher:
         self.escalations = escalations
         self.actions_allowed = actions_allowed
         self.now = now
+        self.proposals = proposals
+        self.cycle_id = cycle_id
+        self.approved = approved
         self.ledger = Ledger()
         self.current: DispatchRecord | None = None
 
@@ -210,7 +251,7 @@ class Dispatcher:
             record.reason = "observe: logged, no action"
             _log.info("observe %s: %s", mode.value, item.rationale())
             return
-        needs_approval = (
+        needs_approval = not self.approved and (
             self.level == AutonomyLevel.ADVISE
             or mode in self.config.governance.require_approval_for
         )
@@ -251,17 +292,44 @@ class Dispatcher:
     async def _propose_to_human(self, record: DispatchRecord) -> None:
         item = record.item
         why = "advise" if self.level == AutonomyLevel.ADVISE else "governance: requires approval"
+        queued = (
+            self.proposals.pending_for(item.key, record.mode.value)
+            if self.proposals is not None
+            else None
+        )
+        if queued is not None:
+            record.details["proposal_id"] = queued.id
+            record.reason = f"{why}: awaiting approval of {queued.id}"
+            return
+        proposal_id = new_proposal_id()
+        how = f" (heedful engine approve {proposal_id} | reject {proposal_id})"
+        message = f"proposed {record.mode.value} for '{item.goal_title}': {item.rationale()}"
         notice = Notice(
             kind="proposal",
             goal_id=item.goal_id,
             mode=record.mode.value,
-            message=f"proposed {record.mode.value} for '{item.goal_title}': {item.rationale()}",
+            message=message + (how if self.proposals is not None else ""),
             item=item.to_dict(),
         )
         await call_port(self.notifier.notify, notice)
         if record.mode == DispatchMode.ESCALATE:
             self.escalations[item.key] = self.now
-        record.reason = f"{why}: proposal sent, awaiting approval"
+        if self.proposals is None:
+            record.reason = f"{why}: proposal sent, awaiting approval"
+            return
+        self.proposals.add(
+            Proposal(
+                id=proposal_id,
+                cycle_id=self.cycle_id,
+                at=self.now.isoformat(),
+                item_key=item.key,
+                goal_id=item.goal_id,
+                mode=record.mode.value,
+                message=message,
+            )
+        )
+        record.details["proposal_id"] = proposal_id
+        record.reason = f"{why}: proposal {proposal_id} queued, awaiting approval"
 
     async def _escalate(self, record: DispatchRecord, why: str = "") -> None:
         item = record.item
@@ -359,12 +427,22 @@ class Dispatcher:
         unresolved = [
             g for g in researched if g.startswith("unknown:") and not self._found_for(g, findings)
         ]
+        refused: list[Verdict] = []
         if item.goal is not None and unresolved:
-            subs = await call_port(self.decomposer.decompose, item.goal, unresolved, self.now)
-            w.sub_goals.extend(_with_leads(sub, leads) for sub in subs)
+            words = {g.partition(":")[2].strip().lower() for g in unresolved}
+            claims = [c for lead in leads for c in lead.claim_ids if words & set(terms(c))]
+            asked = [*unresolved, *(f"claim: {c}" for c in dict.fromkeys(claims))]
+            subs = await call_port(self.decomposer.decompose, item.goal, asked, self.now)
+            # Document 002 §3.2.4: no sub-goal is written (or activated) before this check.
+            kept, refused = check_sub_goals(subs, item.goal, self.graph.list_goals())
+            w.sub_goals.extend(_with_leads(sub, leads) for sub in kept)
         if leads:
             await self._report_leads(record, leads)
         record.result = "ok"
+        record.reason = _explore_reason(linked, retrieved, new_ids, leads, researched, unresolved)
+        if refused:
+            record.details["refused_sub_goals"] = [v.reason for v in refused]
+            record.reason += f"; {len(refused)} sub-goal(s) refused by the coherence check"
         record.details = {
             **record.details,
             "linked_nodes": len(linked),
@@ -503,6 +581,10 @@ class Dispatcher:
             record.reason = "budget: max_deliberation_sccs reached"
         else:
             record.result = "ok"
+            record.reason = (
+                f"deliberated {len(concluded) + len(failures)} component(s): "
+                f"{len(concluded)} conclusion(s) written"
+            )
 
     async def _act(self, record: DispatchRecord) -> None:
         item = record.item

@@ -30,6 +30,7 @@ from heedful.engine.dispatch import Dispatcher
 from heedful.engine.governance import (
     ActionRateLimit,
     apply_escalate_when,
+    ceiling_refusal,
     check_override,
     effective_level,
     parse_level,
@@ -48,18 +49,20 @@ from heedful.engine.ports import (
     ResearchPort,
     check_ports,
 )
+from heedful.engine.proposals import Proposal, ProposalQueue
 from heedful.engine.records import OutcomeRecord
 from heedful.engine.reflect import reflect
 from heedful.engine.results import CycleResult, DispatchRecord
 from heedful.engine.survey import survey
 from heedful.engine.telemetry import Subscriber, Telemetry
 from heedful.engine.triage import AttentionItem, triage
+from heedful.errors import GovernanceError, InvalidArgumentError
 from heedful.model import SURPRISING
 from heedful.model.goal import GoalStatus
 
 _log = logging.getLogger("heedful.engine")
 
-TRIGGERS = ("start", "heartbeat", "deadline", "surprise", "event", "manual")
+TRIGGERS = ("start", "heartbeat", "deadline", "surprise", "event", "manual", "approval")
 
 
 class Engine:
@@ -129,6 +132,7 @@ class Engine:
             else edge_decay
         )
         self.journal = journal or Journal()
+        self.proposals = ProposalQueue(self.journal)
         self._waiting: dict[str, int] = {}
         self._deferrals: dict[str, int] = {}
         self.clock = clock or (lambda: datetime.now(UTC))
@@ -225,15 +229,99 @@ class Engine:
         this runs the cycle on a helper thread with its own loop.
         """
         level = self._cycle_level(autonomy_override)  # raise GovernanceError before any work
-        coro_factory = lambda: self.arun_cycle(level, trigger=trigger)  # noqa: E731
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(coro_factory()).to_dict()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(lambda: asyncio.run(coro_factory())).result().to_dict()
+        return _run_sync(lambda: self.arun_cycle(level, trigger=trigger)).to_dict()
 
-    async def _cycle(self, level: AutonomyLevel, trigger: str) -> CycleResult:
+    # --- advise: proposals a person approves or rejects -----------------------------------------
+
+    def pending_proposals(self) -> list[Proposal]:
+        """Proposals awaiting approval, oldest first."""
+        return self.proposals.pending()
+
+    def approve(
+        self, proposal_id: str, *, by: str = "cli", within_ceiling: bool = False
+    ) -> dict[str, Any]:
+        """Run an approved proposal's dispatch now, at ``act`` level for that one item.
+
+        The item is looked up in a fresh attention map: if it no longer needs that mode (the
+        graph moved on) the proposal is marked ``stale`` and nothing runs.
+
+        Args:
+            proposal_id: The proposal (``p-…``).
+            by: Who approves, recorded with the decision.
+            within_ceiling: Refuse unless the operator's ceiling is ``act`` (an MCP client
+                approving: running a dispatch is acting, which only the operator grants).
+
+        Raises:
+            GovernanceError: ``within_ceiling`` and the ceiling is below act.
+            UnknownNameError: No such proposal.
+            InvalidArgumentError: Already decided, or stale.
+        """
+        ceiling = self.config.governance.max_level
+        if within_ceiling and ceiling != AutonomyLevel.ACT:
+            raise GovernanceError(
+                ceiling_refusal(
+                    "approving a proposal runs it at autonomy", AutonomyLevel.ACT, ceiling
+                )
+            )
+        proposal = self.proposals.open(proposal_id)
+        result = _run_sync(lambda: self._arun_approval(proposal, by))
+        return {
+            "status": "ok",
+            "proposal": self.proposals.get(proposal_id).to_dict(),
+            "cycle": result.to_dict(),
+        }
+
+    def reject(self, proposal_id: str, *, by: str = "cli", reason: str = "") -> dict[str, Any]:
+        """Reject a pending proposal (recorded in the journal; nothing runs)."""
+        with self._cycle_lock:
+            p = self.proposals.decide(
+                proposal_id, "rejected", at=self.clock(), by=by, detail=reason
+            )
+        return {"status": "ok", "proposal": p.to_dict()}
+
+    async def _arun_approval(self, proposal: Proposal, by: str) -> CycleResult:
+        while not self._cycle_lock.acquire(blocking=False):
+            await asyncio.sleep(0.005)
+        try:
+            match = next(
+                (
+                    i
+                    for i in self.attention_map()
+                    if i.key == proposal.item_key and i.dispatch_mode.value == proposal.mode
+                ),
+                None,
+            )
+            if match is None:
+                why = f"the attention map no longer asks for {proposal.mode} on {proposal.item_key}"
+                self.proposals.decide(proposal.id, "stale", at=self.clock(), by=by, detail=why)
+                raise InvalidArgumentError(
+                    f"proposal {proposal.id} is stale: {why}; run a new cycle to propose again"
+                )
+            with self.telemetry.cycle_span("approval"):
+                result = await self._cycle(
+                    AutonomyLevel.ACT, "approval", only=match.key, approved=True
+                )
+            record = result.dispatches[0] if result.dispatches else None
+            detail = (
+                f"ran in {result.cycle_id}: {record.result}: {record.reason}"
+                if record is not None
+                else f"ran in {result.cycle_id}: nothing dispatched"
+            )
+            if result.journal_entry_ids:
+                detail += f" (journal {', '.join(result.journal_entry_ids)})"
+            self.proposals.decide(proposal.id, "approved", at=self.clock(), by=by, detail=detail)
+            return result
+        finally:
+            self._cycle_lock.release()
+
+    async def _cycle(
+        self,
+        level: AutonomyLevel,
+        trigger: str,
+        *,
+        only: str | None = None,
+        approved: bool = False,
+    ) -> CycleResult:
         started = time.perf_counter()
         budget = self.config.budget
         deadline = asyncio.get_running_loop().time() + budget.total_timeout_ms / 1000.0
@@ -251,7 +339,8 @@ class Engine:
             {"items_surveyed": len(items)},
             {"trigger": trigger, "autonomy": level.value, "cycle_id": result.cycle_id},
         )
-        selected = self._select([i for i in items if i.dispatch_mode != DispatchMode.IDLE])
+        live = [i for i in items if i.dispatch_mode != DispatchMode.IDLE]
+        selected = [i for i in live if i.key == only][:1] if only else self._select(live)
         dispatcher = Dispatcher(
             self.graph,
             self.config,
@@ -266,6 +355,9 @@ class Engine:
             escalations=self._escalations,
             actions_allowed=lambda: self._allow_action(now),
             now=now,
+            proposals=self.proposals,
+            cycle_id=result.cycle_id,
+            approved=approved,
         )
         try:
             async with asyncio.timeout_at(deadline):
@@ -275,6 +367,7 @@ class Engine:
                     self._emit_dispatch(record, result.cycle_id)
                 if (
                     not selected
+                    and only is None
                     and items
                     and level == AutonomyLevel.ACT
                     and budget.max_items_per_cycle
@@ -309,7 +402,8 @@ class Engine:
             result.proposed_goal_ids = reflection.proposed_goal_ids
             result.journal_entry_ids = reflection.journal_entry_ids
             result.resurveyed = reflection.resurveyed
-            self._age(items, result, level)
+            if only is None:
+                self._age(items, result, level)
             threshold = self.config.surprise_trigger
             if (
                 threshold is not None
@@ -600,6 +694,7 @@ class Engine:
             "autonomy_level": self.autonomy_level.value,
             "requested_level": self._requested_level.value,
             "governance_max_level": self.config.governance.max_level.value,
+            "pending_proposals": [p.to_dict() for p in self.proposals.pending()],
             "heartbeat_ms": self.config.heartbeat_ms,
             "next_heartbeat_in_ms": self._next_heartbeat_in_ms(),
             "triage": self.config.triage.method,
@@ -615,3 +710,13 @@ class Engine:
                 "timed_out": last.timed_out,
             },
         }
+
+
+def _run_sync(coro_factory: Callable[[], Any]) -> Any:
+    """Run a coroutine to completion from sync code (on a helper thread inside a running loop)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro_factory())
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(coro_factory())).result()

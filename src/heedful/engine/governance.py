@@ -40,13 +40,38 @@ def effective_level(requested: AutonomyLevel, maximum: AutonomyLevel) -> Autonom
     return requested if requested.rank <= maximum.rank else maximum
 
 
+#: How an operator raises the ceiling, named in every refusal.
+RAISE_CEILING_HINT = (
+    "an operator raises the ceiling with --max-autonomy LEVEL (heedful engine ... / heedful mcp "
+    "serve), governance.max_level in the engine config file (--config), or an ampersand.json "
+    "governance file whose governance.autonomy.level is LEVEL (--governance)"
+)
+
+
+def ceiling_refusal(what: str, requested: AutonomyLevel, maximum: AutonomyLevel) -> str:
+    """The message refusing ``requested`` above ``maximum`` (names the ceiling and the way up)."""
+    return (
+        f"{what} {requested.value!r} exceeds the operator's autonomy ceiling {maximum.value!r}; "
+        f"ask for {_at_most(maximum)}, or {RAISE_CEILING_HINT}"
+    )
+
+
+def _at_most(maximum: AutonomyLevel) -> str:
+    allowed = [level.value for level in AutonomyLevel if level.rank <= maximum.rank]
+    return " or ".join(repr(v) for v in allowed)
+
+
 def check_override(override: AutonomyLevel, maximum: AutonomyLevel) -> AutonomyLevel:
     """Accept a per-cycle override within the maximum, else raise ``GovernanceError``."""
     if override.rank > maximum.rank:
-        raise GovernanceError(
-            f"autonomy override {override.value!r} exceeds the governance maximum {maximum.value!r}"
-        )
+        raise GovernanceError(ceiling_refusal("autonomy", override, maximum))
     return override
+
+
+def with_ceiling(config: EngineConfig, level: AutonomyLevel | str) -> EngineConfig:
+    """``config`` with the operator's ceiling set to ``level`` (the ``--max-autonomy`` flag)."""
+    governance = config.governance.model_copy(update={"max_level": parse_level(level)})
+    return config.with_overrides(governance=governance)
 
 
 def escalate_when_reason(item: AttentionItem, rule: EscalateWhen) -> str:
@@ -144,7 +169,7 @@ def _escalate_when(raw: Any) -> EscalateWhen:
 
 
 def load_ampersand(
-    path: str, *, org_max: str = "act", base: EngineConfig | None = None
+    path: str, *, org_max: AutonomyLevel | str | None = None, base: EngineConfig | None = None
 ) -> EngineConfig:
     """Read an ampersand.json file and compose the engine config (:func:`config_from_ampersand`)."""
     import json
@@ -167,14 +192,19 @@ def load_ampersand(
 def config_from_ampersand(
     document: dict[str, Any],
     *,
-    org_max: AutonomyLevel | str = AutonomyLevel.ACT,
+    org_max: AutonomyLevel | str | None = None,
     base: EngineConfig | None = None,
 ) -> EngineConfig:
     """Compose an engine config from an ampersand.json document and an organisation maximum.
 
+    The governance file is the operator's grant: its declared ``governance.autonomy.level``
+    (downgraded to ``org_max`` when one is given) becomes both the engine's level and its
+    ceiling, so a client can ask for that level or less, never more.
+
     Args:
         document: The parsed ampersand.json (only ``governance.autonomy`` is read).
-        org_max: The Delegatic maximum autonomy for the organisation.
+        org_max: The Delegatic maximum autonomy for the organisation (none: the declared
+            level stands).
         base: Config to start from (defaults otherwise).
 
     Returns:
@@ -192,7 +222,7 @@ def config_from_ampersand(
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise InvalidArgumentError(f"governance.autonomy.{where}: {first['msg']}") from None
-    cap = parse_level(org_max)
+    cap = effective_level(decl.level, parse_level(org_max) if org_max is not None else decl.level)
     cfg = base or EngineConfig()
     budget = cfg.budget.model_copy(
         update={
@@ -213,7 +243,7 @@ def config_from_ampersand(
         }
     )
     changes: dict[str, Any] = {
-        "autonomy": effective_level(decl.level, cap),
+        "autonomy": cap,
         "budget": budget,
         "governance": governance,
     }

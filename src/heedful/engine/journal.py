@@ -263,6 +263,14 @@ class Journal:
                 ) from None
         return out
 
+    def records(self) -> list[dict[str, Any]]:
+        """Every record of the journal, oldest first (entries, undos, proposals, decisions)."""
+        return self._lines()
+
+    def append_record(self, record: dict[str, Any]) -> None:
+        """Append one record of another kind (``proposal``, ``decision``: engine.proposals)."""
+        self._append_line(record)
+
     def append(self, entry: JournalEntry) -> None:
         """Record one entry."""
         self._append_line({"kind": "entry", **asdict(entry)})

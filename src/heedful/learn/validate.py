@@ -25,7 +25,7 @@ from heedful.errors import ProblemTooLargeError
 from heedful.learn.dataset import EstimatorPolicy, OracleLabeler
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor
 from heedful.model import Scenario
-from heedful.model.candidate import Candidate, CandidateKind
+from heedful.model.candidate import Candidate, CandidateKind, Trigger
 
 __all__ = ["StateCache", "validation_regrets"]
 
@@ -51,7 +51,12 @@ class _PathRecorder:
 
     def estimate(self, candidate: Candidate, context: AttentionContext) -> Estimate:
         heur = self.extractor.heuristic_estimate(candidate, context)
-        if candidate.kind is not CandidateKind.INSPECT_SOURCE:
+        # An exploration candidate is picked only by the exploration quota, which the bench's
+        # configuration turns off: the selector never picks it on its value, so the rollouts
+        # must not either.
+        if candidate.kind is not CandidateKind.INSPECT_SOURCE or (
+            candidate.trigger is Trigger.EXPLORATION
+        ):
             return heur
         x = self.extractor.features(candidate, context, heur)
         self.sink.setdefault(frozenset(context.committed), {})[candidate.target] = x

@@ -8,7 +8,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from heedful.bench.run.runner import run_benchmark
 from heedful.bench.worlds.families import generate_family
-from heedful.engine import Engine
+from heedful.engine import Engine, EngineConfig
+from heedful.engine.config import AutonomyLevel, GovernanceConfig
 from heedful.engine.memgraph import InMemoryGraph
 from heedful.model.goal import Goal, GoalPriority, GoalStatus
 
@@ -32,7 +33,8 @@ def test_engine_cycle_span_has_mode_dispatch_counts_and_events_without_goal_ids(
             due_at=NOW + timedelta(days=2),
         )
     )
-    response = Engine(graph, clock=_clock).run_cycle(autonomy_override="advise")
+    advise = EngineConfig(governance=GovernanceConfig(max_level=AutonomyLevel.ADVISE))
+    response = Engine(graph, advise, clock=_clock).run_cycle(autonomy_override="advise")
     [span] = spans.get_finished_spans()
     assert span.name == "heedful.engine.cycle"
     attrs = dict(span.attributes or {})

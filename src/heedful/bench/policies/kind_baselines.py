@@ -83,6 +83,7 @@ class RandomSwitching(SwitchingPolicy):
     """Answer each interruption uniformly at random (the U_random baseline, exactly)."""
 
     deterministic = False
+    information_free = True
 
     def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
         """Keep the trial's rng."""
@@ -91,6 +92,21 @@ class RandomSwitching(SwitchingPolicy):
     def answer(self, interruption: InterruptionView, status: SwitchingStatus) -> SwitchChoice:
         """A uniform draw among stay, queue and preempt."""
         return CHOICES[int(self._rng.integers(len(CHOICES)))]
+
+
+@register_policy("always-queue")
+class AlwaysQueueSwitching(SwitchingPolicy):
+    """Queue every interruption: the best answer that reads nothing of it (issue 23: it scores
+    about 24 on D, where ``random`` is 0 — the score's 0 is chance, not "no information")."""
+
+    information_free = True
+
+    def reset(self, view: SwitchingTaskView, rng: np.random.Generator) -> None:
+        """Nothing to remember."""
+
+    def answer(self, interruption: InterruptionView, status: SwitchingStatus) -> SwitchChoice:
+        """Queue."""
+        return SwitchChoice.QUEUE
 
 
 @register_policy("recency")
@@ -197,6 +213,7 @@ class RandomSchedule(SchedulePolicy):
     """A uniformly random open obligation per slot (the U_random baseline, exactly)."""
 
     deterministic = False
+    information_free = True
 
     def reset(self, view: ScheduleFrame, rng: np.random.Generator) -> None:
         """Keep the trial's rng."""
@@ -209,6 +226,23 @@ class RandomSchedule(SchedulePolicy):
         if not open_obligations:
             return None
         return open_obligations[int(self._rng.integers(len(open_obligations)))].id
+
+
+@register_policy("first-open")
+class FirstOpenSchedule(SchedulePolicy):
+    """Every slot to the first open obligation in file order: the best rule that reads nothing
+    of the obligations (issue 23: about 22 on J, where ``random`` is 0)."""
+
+    information_free = True
+
+    def reset(self, view: ScheduleFrame, rng: np.random.Generator) -> None:
+        """Nothing to remember."""
+
+    def pick(
+        self, slot: int, open_obligations: Sequence[ObligationView], left: Mapping[str, int]
+    ) -> str | None:
+        """The first open obligation."""
+        return open_obligations[0].id if open_obligations else None
 
 
 @register_policy("recency")

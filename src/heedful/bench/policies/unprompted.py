@@ -1,12 +1,16 @@
 """The unprompted condition's pair of policies (SPEC §4.2; document 000 §15).
 
 ``summary-trusting`` models the failure document 000 §15 names: a plausible stale summary looks
-sufficient, so the agent never decides to inspect anything. When the task *text* asks for
-inspection or verification or names a budget it does as it is told and reads the most
+sufficient, so the agent never decides to inspect anything. When its own reading of the task
+*text* (:func:`asks_to_inspect`, its own lexicon — not the generator's template or the regular
+expression the generator checks its wording with) finds a request to inspect, check, verify,
+review or consult, or a stated number of reads, it does as it is told and reads the most
 authoritative sources within the budget — it can select once inspection is made salient, it just
 never initiates it. Policies never see the scenario's ``condition`` field (they get a
 :class:`~heedful.model.TaskView`): like an LLM agent, this one can only read the task, so its
-behaviour in each condition is a consequence of the wording it is given, not of a label.
+behaviour in each condition is a consequence of the wording it is given, not of a label, and its
+spontaneous-inspection rate is measured by what the words say (issue 23: a task that says "make
+sure the state is right" passes the generator's check yet reads as a request here).
 
 ``voc-guarded`` is the same agent wrapped by the real :class:`heedful.attention.Controller`.
 Before acting, the agent states its decision and declares the claims its action rests on
@@ -24,6 +28,7 @@ run --condition unprompted|both`` adds them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,22 +37,37 @@ from heedful.attention import Controller
 from heedful.attention.generators import Generator, StateSensitiveClaimGenerator
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import Observation, Policy, register_policy
-from heedful.bench.worlds.families.unprompted import mentions_inspection
 from heedful.model import TaskView
 
 __all__ = [
     "SummaryTrustingPolicy",
     "VocGuardedPolicy",
     "VocModelGuardedPolicy",
+    "asks_to_inspect",
     "decision_variables",
     "unprompted",
 ]
 
+#: What these agents take as a request to look before acting: a verb of checking with its
+#: common forms, a phrase that asks for certainty, or a number of reads offered ("up to 3 of the
+#: listed sources", "a budget of 2"). Their own reading — the generator never consults it.
+_REQUEST = re.compile(
+    r"\b(inspect\w*|(?:double-)?check(?:s|ed|ing)?|verif\w*|confirm\w*|review\w*|consult\w*"
+    r"|validat\w*|investigat\w*|look(?:s|ing)? (?:at|into|up)|read (?:up to|the|a|any)"
+    r"|make sure|ensure|sources?|budget\w*|up to \d+)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_to_inspect(task: str) -> bool:
+    """Whether an agent of this module reads ``task`` as a request to inspect before acting."""
+    return _REQUEST.search(task) is not None
+
 
 def unprompted(view: TaskView) -> bool:
-    """Whether the task text leaves inspection to the agent (asks for no inspection,
-    verification or test and names no budget) — read from the wording, as an agent would."""
-    return not mentions_inspection(view.task)
+    """Whether the task text leaves inspection to the agent — by this agent's own reading of
+    the wording (:func:`asks_to_inspect`), as an LLM agent would read it."""
+    return not asks_to_inspect(view.task)
 
 
 def decision_variables(view: TaskView) -> list[str]:
@@ -70,6 +90,7 @@ class SummaryTrustingPolicy(Policy):
     """
 
     in_default_suite = False
+    reads_task = True
 
     def __init__(self, read_summary: bool = False) -> None:
         self.read_summary = read_summary
@@ -110,6 +131,7 @@ class VocGuardedPolicy(ControllerPolicy):
     """
 
     in_default_suite = False
+    reads_task = True
 
     def __init__(self, estimator: str = "heuristic") -> None:
         super().__init__(estimator=estimator)

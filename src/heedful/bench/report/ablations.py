@@ -19,9 +19,18 @@ from heedful.bench.results import ALL_FAMILIES, Results
 from heedful.bench.stats import PairedDiff
 from heedful.bench.suite import RunOutput, run_to_folder
 
-__all__ = ["ABLATIONS", "Ablation", "ablation_differences", "print_ablations", "run_ablations"]
+__all__ = [
+    "ABLATIONS",
+    "INERT",
+    "Ablation",
+    "ablation_differences",
+    "print_ablations",
+    "run_ablations",
+]
 
 REFERENCE = "voc"
+#: The cell of a row that cannot differ from the reference in a group (see ``Ablation.inert``).
+INERT = "cannot differ\nhere (inert)"
 
 
 @dataclass(frozen=True)
@@ -31,6 +40,9 @@ class Ablation:
     condition: str
     policy: str | None
     needs: str = ""
+    #: Groups (``inspection`` or a D/J family code) where the ablated part never acts, so the
+    #: row cannot differ from ``voc`` there by construction: printed as that, never as a result.
+    inert: tuple[str, ...] = ()
 
 
 ABLATIONS: tuple[Ablation, ...] = (
@@ -46,7 +58,9 @@ ABLATIONS: tuple[Ablation, ...] = (
     Ablation("Heuristic VOC controller (= full controller, validator disabled)", REFERENCE),
     Ablation("VOC minus staleness", "voc-no-staleness"),
     Ablation("VOC minus source authority", "voc-no-authority"),
-    Ablation("VOC minus switching cost", "voc-no-switch-cost"),
+    # A switch cost is estimated only for interruptions while a focus is held (the estimator's
+    # switch_cost); inspection candidates declare none, so the term is 0 on every inspection trial.
+    Ablation("VOC minus switching cost", "voc-no-switch-cost", inert=("inspection",)),
     Ablation("VOC minus hysteresis (§11.4)", "voc-no-hysteresis"),
     Ablation("VOC minus aging and minimum service (§11.5)", "voc-no-aging"),
     Ablation("VOC minus goal relevance", "voc-no-goal"),
@@ -143,7 +157,8 @@ def print_ablations(results: Results, console: Console | None = None) -> None:
     ref = _reference_scores(results)
     table = terminal_table(
         "Ablations (document 000 §21): score difference against voc, paired, 95% CI\n"
-        "(* = interval excludes 0; n/a = no version of the policy for this kind)",
+        "(* = interval excludes 0; n/a = no version of the policy for this kind;\n"
+        "inert = the ablated part never acts in these scenarios)",
     )
     width = max(len(a.policy) for a in ABLATIONS if a.policy is not None)
     table.add_column("policy / §21 condition", overflow="fold", min_width=width)
@@ -162,7 +177,9 @@ def print_ablations(results: Results, console: Console | None = None) -> None:
                 cells.append(f"score {ref.get(g, '—')}")
                 continue
             d = diffs.get(a.policy, {}).get(g)
-            if d is None:
+            if g in a.inert:
+                cells.append(INERT)
+            elif d is None:
                 cells.append("n/a")
             elif d.a_better == d.b_better == 0:
                 cells.append("identical on\nevery trial")

@@ -42,6 +42,10 @@ def _mean(m: MeanCI | None, digits: int, ci: bool = True) -> str:
     return f"{m.mean:.{digits}f}" + (f" [{m.lo:.{digits}f}, {m.hi:.{digits}f}]" if ci else "")
 
 
+#: The gap cell of a policy that reads no task text (its gap is 0 by construction).
+NOT_READING = "n/a — reads no task text"
+
+
 def _diff(d: PairedDiff | None, digits: int, sep: str = " ") -> str:
     if d is None:
         return "—"
@@ -69,6 +73,8 @@ def gap_cells(row: InitiationGapRow, *, compact: bool = False) -> list[str]:
     """The cells of one initiation-gap row, in :data:`GAP_HEADERS` order (``compact``: each
     interval on the line under its value)."""
     sep = "\n" if compact else " "
+    if not row.reads_task:
+        return [row.family, row.policy, NOT_READING, "n/a", "n/a", str(row.n_pairs)]
     return [
         row.family,
         row.policy,

@@ -6,6 +6,7 @@ The HTML has inline CSS and inline SVG only — no scripts, fonts or images from
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -124,10 +125,23 @@ def _bar_chart(rows: Sequence[AggregateRow], colours: dict[str, str]) -> str:
     return "".join(parts)
 
 
+def histogram_range(values: Sequence[float]) -> float:
+    """The top of the regret histograms: the largest finite regret if it is above 0, else 1.
+
+    Regrets are ``V* − V(S)`` in floating point: every one can be ≤ 0 with one at −1.1e-16, and a
+    range ending below its start made ``np.histogram`` raise after results.json was written.
+    """
+    finite = [float(v) for v in values if math.isfinite(v)]
+    top = max(finite, default=0.0)
+    return top if top > 0.0 else 1.0
+
+
 def _histogram(values: Sequence[float], top: float, bins: int = 12) -> str:
-    """A small histogram of regret values on ``[0, top]``."""
+    """A small histogram of regret values on ``[0, top]`` (a ``top`` ≤ 0 or not finite: 1)."""
     width, height = 240, 80
-    counts, edges = np.histogram(np.clip(values, 0.0, top), bins=bins, range=(0.0, top))
+    top = top if math.isfinite(top) and top > 0.0 else 1.0
+    finite = [float(v) for v in values if math.isfinite(v)]
+    counts, edges = np.histogram(np.clip(finite, 0.0, top), bins=bins, range=(0.0, top))
     peak = max(int(counts.max()), 1)
     bw = (width - 10) / bins
     parts = [svg_open(width, height + 16, role="img", aria_label="regret")]
@@ -200,7 +214,7 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
 
     if results.trials:
         out.append("<h2>Regret distribution (V* − V(S), all trials)</h2><div class='grid'>")
-        top = max(t.regret for t in results.trials) or 1.0
+        top = histogram_range([t.regret for t in results.trials])
         regrets: dict[str, list[float]] = {}
         for t in results.trials:
             regrets.setdefault(t.policy, []).append(t.regret)

@@ -297,7 +297,12 @@ class InitiationRow(_Model):
 
 
 class InitiationGapRow(_Model):
-    """Initiation gap (document 000 §15.3): announced minus unprompted, on matched trials."""
+    """Initiation gap (document 000 §15.3): announced minus unprompted, on matched trials.
+
+    ``reads_task`` is False for a policy whose choices never depend on the task text: its gap is
+    0 by construction, so the differences are left out (None) and the tables say "n/a — reads no
+    task text" (issue 23).
+    """
 
     family: str
     policy: str
@@ -305,6 +310,7 @@ class InitiationGapRow(_Model):
     score: PairedDiff | None
     net_utility: PairedDiff | None
     claim_accuracy: PairedDiff | None
+    reads_task: bool = True
 
 
 def _row_kind(value: Any) -> str:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from heedful import decision
 from heedful.bench.config import BenchConfig
+from heedful.bench.policy import policy_class
 from heedful.bench.results import (
     Aggregates,
     InitiationGapRow,
@@ -35,6 +36,7 @@ from heedful.bench.score.aggregate import cluster_diff, cluster_mean, informativ
 from heedful.bench.seeds import Stream, generator
 from heedful.bench.stats import clustered_proportion
 from heedful.bench.worlds.families.unprompted import announced_id
+from heedful.errors import HeedfulError
 from heedful.model import Condition, Scenario, ScenarioView, Volatility
 
 if TYPE_CHECKING:
@@ -212,6 +214,15 @@ def _net(t: TrialRecord) -> float | None:
     return t.net_utility
 
 
+def reads_task(policy: str) -> bool:
+    """Whether a policy's choices can depend on the task text (agents under test and unknown
+    names: assumed so; a registered policy says it with ``Policy.reads_task``)."""
+    try:
+        return bool(policy_class(policy).reads_task)
+    except HeedfulError:
+        return True
+
+
 def initiation_gaps(
     trials: Sequence[TrialRecord], policies: Sequence[str], config: BenchConfig, seed: int
 ) -> list[InitiationGapRow]:
@@ -236,6 +247,19 @@ def initiation_gaps(
                 if a is not None and a.family == fam:
                     pairs.append((a, u))
             if not pairs:
+                continue
+            if not reads_task(pol):
+                rows.append(
+                    InitiationGapRow(
+                        family=fam,
+                        policy=pol,
+                        n_pairs=len(pairs),
+                        score=None,
+                        net_utility=None,
+                        claim_accuracy=None,
+                        reads_task=False,
+                    )
+                )
                 continue
             rng = generator(seed, Stream.STATS)
             rows.append(

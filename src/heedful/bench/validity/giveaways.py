@@ -1,12 +1,26 @@
 """Give-away probes: policies that read only surface features a scenario must not leak.
 
-A probe learns, on a training set of scenarios, how often a source with a given surface feature
-(its ``kind``, whether its id carries a ``-N`` suffix, its position in the list, the words of its
-label) is *critical* — a member of an optimal static set — and then inspects, on other scenarios,
-the ``budget`` sources whose features were most often critical (ties broken at random). If the
-surface carried nothing about criticality, such a probe scores like random: 0 on the normalised
-scale where the static oracle is 100 (document 000 §14.5). A probe far above 0 has found a
-give-away (issue 9: a policy reading only ``kind`` scored 90.8 on family B).
+Every probe ranks the sources **that report a decision variable** (which any policy may read
+off the view: a source that reports none is never worth a read, and says so openly) by surface
+features alone and inspects the top ``budget``. Its score (the static oracle 100, random over
+all sources 0; document 000 §14.5) is compared with **random among the relevant sources** — a
+policy that knows which sources report what the decision needs and nothing else. If the surface
+carried nothing about which of those is critical (in an optimal set), the probe scores like that
+baseline.
+
+Two kinds of probe:
+
+* **token probes** (``kind``, ``id-suffix``, ``position``, ``label-words``) learn, on a training
+  set, how often a source carrying each token is critical (Laplace-smoothed rates);
+* **fitted probes** (``lengths``, ``loudness``, ``salience``, ``cost``, ``surface``) fit an
+  L2-regularised logistic regression of criticality on numeric view features a rational policy
+  should not need — text lengths, counts of capitals and urgent words, the ``salience`` fields,
+  the cost, and all of them together — each taken as ``log1p`` and centred within its scenario
+  (so a rule like "the shortest teaser among the relevant sources" is one weight).
+
+They are fitted on one seed stream and scored on another (issue 9: ``kind`` alone scored 90.8 on
+family B; issue 23: "the shortest relevant teaser" scored 82 on B and I, the dearest relevant
+source 79.9 on B).
 """
 
 from __future__ import annotations
@@ -15,17 +29,22 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 
 from heedful import decision
 from heedful.model import Scenario, ScenarioView
 
-#: The surface features of the source at ``position`` of a view, as tokens.
+#: The surface tokens of the source at ``position`` of a view.
 Features = Callable[[ScenarioView, int], tuple[str, ...]]
+#: The numeric surface features of the source at ``position`` of a view.
+Numeric = Callable[[ScenarioView, int], tuple[float, ...]]
 
 _SUFFIX = re.compile(r"-\d+$")
 _WORD = re.compile(r"[a-z0-9]+")
+_CAPS = re.compile(r"[A-Z]")
+_SHOUT = re.compile(r"\b[A-Z][A-Z0-9-]{1,}\b")
 
 
 def _kind(view: ScenarioView, i: int) -> tuple[str, ...]:
@@ -46,25 +65,68 @@ def _label_words(view: ScenarioView, i: int) -> tuple[str, ...]:
     return tuple(sorted(set(_WORD.findall(view.sources[i].label.lower())))) or ("<none>",)
 
 
-#: The probes every family is checked against, by name.
-PROBES: dict[str, Features] = {
+def _lengths(view: ScenarioView, i: int) -> tuple[float, ...]:
+    s = view.sources[i]
+    return (len(s.content), len(s.content.split()), len(s.label), len(s.id))
+
+
+def _loudness(view: ScenarioView, i: int) -> tuple[float, ...]:
+    text = view.sources[i].content
+    return (
+        len(_CAPS.findall(text)),
+        len(_SHOUT.findall(text)),
+        text.count("!") + text.count("repeated"),
+    )
+
+
+def _salience(view: ScenarioView, i: int) -> tuple[float, ...]:
+    c = view.sources[i].salience
+    # An unknown recency counts as long ago (a day).
+    recency = 86_400.0 if c.recency_s is None else c.recency_s
+    return (c.urgent_words, c.verbosity, recency, c.repeats)
+
+
+def _cost(view: ScenarioView, i: int) -> tuple[float, ...]:
+    c = view.sources[i].cost
+    return (c.tokens, c.latency_ms, c.tool_calls)
+
+
+def _surface(view: ScenarioView, i: int) -> tuple[float, ...]:
+    return (*_lengths(view, i), *_loudness(view, i), *_salience(view, i), *_cost(view, i))
+
+
+#: The token probes, by name.
+TOKEN_PROBES: dict[str, Features] = {
     "kind": _kind,
     "id-suffix": _id_suffix,
     "position": _position,
     "label-words": _label_words,
 }
+#: The fitted probes, by name.
+FITTED_PROBES: dict[str, Numeric] = {
+    "lengths": _lengths,
+    "loudness": _loudness,
+    "salience": _salience,
+    "cost": _cost,
+    "surface": _surface,
+}
+#: Every probe a family is checked against.
+PROBES: tuple[str, ...] = (*TOKEN_PROBES, *FITTED_PROBES)
 
 
 @dataclass(frozen=True)
 class ProbeScore:
-    """A probe's mean normalised score with its 95% confidence interval.
+    """A probe's mean normalised score, beside random among the relevant sources.
 
     Attributes:
         probe: The probe's name.
         mean: Mean score over the informative test scenarios (random = 0, oracle = 100).
-        low: Lower end of the 95% interval (normal approximation).
+        low: Lower end of the 95% interval of ``mean`` (normal approximation).
         high: Upper end.
         n: Informative test scenarios scored.
+        baseline: Mean score of random among the relevant sources on the same scenarios.
+        excess_low: Lower end of the 95% interval of the paired excess ``mean − baseline``.
+        excess_high: Upper end.
     """
 
     probe: str
@@ -72,6 +134,14 @@ class ProbeScore:
     low: float
     high: float
     n: int
+    baseline: float = 0.0
+    excess_low: float = -math.inf
+    excess_high: float = math.inf
+
+    @property
+    def excess(self) -> float:
+        """``mean − baseline``: what the surface adds to knowing which sources are relevant."""
+        return self.mean - self.baseline
 
 
 @dataclass(frozen=True)
@@ -79,26 +149,64 @@ class _Solved:
     view: ScenarioView
     problem: decision.DecisionProblem
     static: decision.StaticOracleResult
+    relevant: tuple[int, ...]
+    baseline: float
+
+
+def decision_relevant(view: ScenarioView) -> tuple[int, ...]:
+    """Positions of the sources that report a variable some utility rule depends on."""
+    needed = {v for a in view.actions.values() for rule in a.utility for v in rule.when}
+    return tuple(i for i, s in enumerate(view.sources) if set(s.reports) & needed)
+
+
+#: Subsets of the relevant sources valued for the random-among-relevant baseline (all of them
+#: when there are no more).
+_RANDOM_SUBSETS = 64
+
+
+def _normalised(static: decision.StaticOracleResult, value: float) -> float:
+    return 100.0 * (value - static.u_random) / (static.v_star - static.u_random)
+
+
+def _random_relevant(
+    view: ScenarioView, problem: decision.DecisionProblem, relevant: Sequence[int]
+) -> float:
+    # Exact mean over every subset of the relevant sources of size min(budget, n) (sampled,
+    # seeded by the scenario, when there are more than 64).
+    ids = [view.sources[i].id for i in relevant]
+    k = min(view.budget, len(ids))
+    if math.comb(len(ids), k) <= _RANDOM_SUBSETS:
+        subsets = [list(c) for c in combinations(ids, k)]
+    else:
+        rng = np.random.default_rng(len(view.sources) * 7919 + view.budget)
+        subsets = [
+            [ids[j] for j in rng.choice(len(ids), size=k, replace=False)]
+            for _ in range(_RANDOM_SUBSETS)
+        ]
+    return float(np.mean([decision.value(problem, s) for s in subsets]))
 
 
 def solve(scenarios: Sequence[Scenario]) -> list[_Solved]:
-    """Compile every informative scenario and run its static oracle."""
+    """Compile every informative scenario, run its static oracle and value random among its
+    relevant sources."""
     out = []
     for s in scenarios:
         problem = decision.compile_problem(s.view, s.truth)
         static = decision.static_oracle(problem, s.view.budget)
         if static.informative:
-            out.append(_Solved(s.view, problem, static))
+            relevant = decision_relevant(s.view)
+            base = _normalised(static, _random_relevant(s.view, problem, relevant))
+            out.append(_Solved(s.view, problem, static, relevant, base))
     return out
 
 
-def _rates(train: Sequence[_Solved], features: Features) -> tuple[dict[str, float], float]:
+def _token_model(train: Sequence[_Solved], features: Features) -> Callable[[_Solved], list[float]]:
     hits: dict[str, list[int]] = {}
     total_hit = total = 0
     for sv in train:
         critical = set(sv.static.critical)
-        for i, src in enumerate(sv.view.sources):
-            hit = int(src.id in critical)
+        for i in sv.relevant:
+            hit = int(sv.view.sources[i].id in critical)
             total_hit, total = total_hit + hit, total + 1
             for tok in features(sv.view, i):
                 h = hits.setdefault(tok, [0, 0])
@@ -106,7 +214,57 @@ def _rates(train: Sequence[_Solved], features: Features) -> tuple[dict[str, floa
                 h[1] += 1
     base = (total_hit + 1) / (total + 2)
     # Laplace-smoothed towards the base rate, so a token seen once does not decide alone.
-    return {t: (h + 2 * base) / (n + 2) for t, (h, n) in hits.items()}, base
+    rates = {t: (h + 2 * base) / (n + 2) for t, (h, n) in hits.items()}
+
+    def key(sv: _Solved) -> list[float]:
+        return [
+            float(np.mean([rates.get(t, base) for t in features(sv.view, i)])) for i in sv.relevant
+        ]
+
+    return key
+
+
+def _design(sv: _Solved, features: Numeric) -> np.ndarray:
+    x = np.log1p(np.maximum(np.asarray([features(sv.view, i) for i in sv.relevant], float), 0.0))
+    return x - x.mean(axis=0) if len(x) else x
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, *, l2: float = 1.0, steps: int = 25) -> np.ndarray:
+    """Weights (intercept first) of an L2-regularised logistic regression, by Newton's method.
+
+    The features are standardised inside; the returned weights apply to the raw ``x``.
+    """
+    mu, sd = x.mean(axis=0), x.std(axis=0)
+    sd = np.where(sd > 1e-12, sd, 1.0)
+    z = np.hstack([np.ones((len(x), 1)), (x - mu) / sd])
+    w = np.zeros(z.shape[1])
+    penalty = np.full(z.shape[1], l2)
+    penalty[0] = 0.0
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -30, 30)))
+        grad = z.T @ (p - y) + penalty * w
+        hess = (z * (p * (1 - p))[:, None]).T @ z + np.diag(penalty + 1e-9)
+        w = w - np.linalg.solve(hess, grad)
+    raw = np.empty_like(w)
+    raw[1:] = w[1:] / sd
+    raw[0] = w[0] - float(raw[1:] @ mu)
+    return raw
+
+
+def _fitted_model(train: Sequence[_Solved], features: Numeric) -> Callable[[_Solved], list[float]]:
+    xs: list[np.ndarray] = []
+    ys: list[float] = []
+    for sv in train:
+        critical = set(sv.static.critical)
+        xs.append(_design(sv, features))
+        ys.extend(float(sv.view.sources[i].id in critical) for i in sv.relevant)
+    x = np.vstack([a for a in xs if len(a)]) if any(len(a) for a in xs) else np.zeros((0, 1))
+    w = fit_logistic(x, np.asarray(ys)) if len(x) else np.zeros(2)
+
+    def key(sv: _Solved) -> list[float]:
+        return [float(v) for v in _design(sv, features) @ w[1:]] if sv.relevant else []
+
+    return key
 
 
 def score_probe(
@@ -118,25 +276,33 @@ def score_probe(
     tie_breaks: int = 3,
 ) -> ProbeScore:
     """Learn the probe ``name`` on ``train`` and score it on ``test`` (see the module doc)."""
-    features = PROBES[name]
-    rates, base = _rates(train, features)
-    scores = []
+    if name in TOKEN_PROBES:
+        key_of = _token_model(train, TOKEN_PROBES[name])
+    elif name in FITTED_PROBES:
+        key_of = _fitted_model(train, FITTED_PROBES[name])
+    else:
+        raise KeyError(f"unknown probe {name!r}; probes: {', '.join(PROBES)}")
+    scores, excess = [], []
     for sv in test:
-        view = sv.view
-        key = [
-            float(np.mean([rates.get(t, base) for t in features(view, i)]))
-            for i in range(len(view.sources))
-        ]
-        budget = min(view.budget, len(view.sources))
+        key = key_of(sv)
+        budget = min(sv.view.budget, len(sv.relevant))
         values = []
         for _ in range(tie_breaks):
             jitter = rng.random(len(key))
-            order = sorted(range(len(key)), key=lambda i: (-key[i], jitter[i]))
-            chosen = [view.sources[i].id for i in order[:budget]]
+            order = sorted(range(len(key)), key=lambda j: (-key[j], jitter[j]))
+            chosen = [sv.view.sources[sv.relevant[j]].id for j in order[:budget]]
             values.append(decision.value(sv.problem, chosen))
-        st = sv.static
-        scores.append(100.0 * (float(np.mean(values)) - st.u_random) / (st.v_star - st.u_random))
-    arr = np.asarray(scores)
+        score = _normalised(sv.static, float(np.mean(values)))
+        scores.append(score)
+        excess.append(score - sv.baseline)
+    mean, low, high = _interval(scores)
+    _, ex_low, ex_high = _interval(excess)
+    base = float(np.mean([sv.baseline for sv in test])) if test else math.nan
+    return ProbeScore(name, mean, low, high, len(scores), base, ex_low, ex_high)
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float, float]:
+    arr = np.asarray(values, float)
     mean = float(arr.mean()) if arr.size else math.nan
     se = float(arr.std(ddof=1) / math.sqrt(arr.size)) if arr.size > 1 else math.inf
-    return ProbeScore(name, mean, mean - 1.96 * se, mean + 1.96 * se, int(arr.size))
+    return mean, mean - 1.96 * se, mean + 1.96 * se

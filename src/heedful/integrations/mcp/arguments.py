@@ -31,6 +31,7 @@ __all__ = [
     "RecordBeliefArgs",
     "RegisterSourceArgs",
     "ResolveArgs",
+    "ReviewProposalArgs",
     "RunCycleArgs",
     "SetGoalArgs",
     "SurveyArgs",
@@ -134,9 +135,20 @@ class RunCycleArgs(ToolArgs):
         default=None,
         description=(
             "Override the configured autonomy level for this cycle only. Must not exceed the "
-            "governance maximum; null keeps the configured level."
+            "operator's ceiling (observe unless the operator raised it); null keeps the "
+            "configured level."
         ),
     )
+
+
+class ReviewProposalArgs(ToolArgs):
+    """Arguments of ``attention_review_proposal``."""
+
+    proposal_id: Id = Field(description="The proposal ('p-...', from attention_engine_status).")
+    decision: Literal["approve", "reject"] = Field(
+        description="approve: run it now at act level (needs the act ceiling); reject: drop it."
+    )
+    reason: str = Field(default="", max_length=2000, description="Why, kept in the journal.")
 
 
 class CostArgs(ToolArgs):

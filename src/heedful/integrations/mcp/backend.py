@@ -28,12 +28,12 @@ from heedful.engine import (
 from heedful.engine.config import AutonomyLevel
 from heedful.engine.governance import parse_level
 from heedful.engine.host import BackgroundHeartbeat
-from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate
 from heedful.model.goal import Goal
 
-__all__ = ["Backend", "StoreBackend", "open_backend"]
+__all__ = ["Backend", "SessionBackends", "StoreBackend", "open_backend"]
 
 
 class Backend(Protocol):
@@ -45,6 +45,10 @@ class Backend(Protocol):
 
     def run_cycle(self, autonomy_override: str | None) -> Mapping[str, Any]:
         """Run one attention cycle (document 002 §3.4 response)."""
+        ...
+
+    def review_proposal(self, proposal_id: str, decision: str, reason: str) -> Mapping[str, Any]:
+        """Approve (within the operator's ceiling) or reject a queued advise proposal."""
         ...
 
     def rank(
@@ -117,6 +121,11 @@ class StoreBackend:
         controller: The attention controller over ``store``.
         lock: Guards the controller (default: a new re-entrant lock).
         heartbeat: The engine's running heartbeat, if any (stopped by :meth:`close`).
+        session: The client session this backend serves (``None``: the store's own); its
+            controller's trace events are tagged ``<session>.<random>`` and ``attention_health``
+            reads only those.
+        owns_store: Whether :meth:`close` closes the store and stops the engine (a session
+            sharing another backend's store does not).
     """
 
     def __init__(
@@ -127,12 +136,28 @@ class StoreBackend:
         *,
         lock: threading.RLock | None = None,
         heartbeat: BackgroundHeartbeat | None = None,
+        session: str | None = None,
+        owns_store: bool = True,
     ) -> None:
         self.store = store
         self.engine = engine
         self.controller = controller
         self.lock = lock if lock is not None else threading.RLock()
         self.heartbeat = heartbeat
+        self.session = session
+        #: Who this backend's client is, recorded with its decisions on proposals.
+        self.client = session or "stdio"
+        self.owns_store = owns_store
+        if session is not None and controller.mirror is not None:
+            controller.mirror.session = f"{session}.{controller.mirror.session}"
+
+    def session_backend(self, session: str) -> StoreBackend:
+        """A backend for another client session on this store: same memory and engine, its own
+        controller (turn, budget, candidates in flight), so one session can never resolve or
+        see another's selection."""
+        return StoreBackend(
+            self.store, self.engine, Controller(self.store), session=session, owns_store=False
+        )
 
     # --- engine (document 002 §3.3–§3.4) --------------------------------------------------------
 
@@ -141,8 +166,15 @@ class StoreBackend:
         return self.engine.survey(include_idle=include_idle)
 
     def run_cycle(self, autonomy_override: str | None) -> Mapping[str, Any]:
-        """Forward to :meth:`Engine.run_cycle` (raises GovernanceError above the maximum)."""
+        """Forward to :meth:`Engine.run_cycle` (raises GovernanceError above the ceiling)."""
         return self.engine.run_cycle(autonomy_override)
+
+    def review_proposal(self, proposal_id: str, decision: str, reason: str) -> Mapping[str, Any]:
+        """Forward to :meth:`Engine.approve` (within an act ceiling only) or ``reject``."""
+        by = f"mcp:{self.client}"
+        if decision == "approve":
+            return self.engine.approve(proposal_id, by=by, within_ceiling=True)
+        return self.engine.reject(proposal_id, by=by, reason=reason)
 
     # --- controller (document 000 §6, §11, §19) -------------------------------------------------
 
@@ -248,7 +280,11 @@ class StoreBackend:
             config = self.controller.config.health
             if window_turns is not None:
                 config = replace(config, window_turns=window_turns)
-            return {"status": "ok", **health(rows_from_store(self.store.trace()), config).to_dict()}
+            records = self.store.trace()
+            if self.session is not None:
+                mine = f"{self.session}."
+                records = [r for r in records if str(r.payload.get("session", "")).startswith(mine)]
+            return {"status": "ok", **health(rows_from_store(records), config).to_dict()}
 
     def engine_status(self, recent: int) -> Mapping[str, Any]:
         """:meth:`Engine.status` plus its latest notices and journal entries (newest last)."""
@@ -278,19 +314,15 @@ class StoreBackend:
 
     def close(self) -> None:
         """Stop the engine's heartbeat (a cycle in flight finishes first), close the store."""
+        if not self.owns_store:
+            return
         if self.heartbeat is not None:
             self.heartbeat.stop()
         self.engine.deactivate()
         self.store.close()
 
     def _known_claim(self, claim_id: str) -> None:
-        world = self.controller.world
-        if claim_id in world.beliefs or any(claim_id in s.reports for s in world.sources.values()):
-            return
-        raise UnknownNameError(
-            f"unknown claim {claim_id!r}: record a belief about it or register a source that "
-            "reports it first"
-        )
+        self.controller.world.require_claim(claim_id)
 
 
 def open_backend(
@@ -334,3 +366,65 @@ def open_backend(
         store.close()
         raise
     return backend
+
+
+class SessionBackends:
+    """One backend per authenticated client of the HTTP transport (issue 25).
+
+    Each token's name is a session. By default every session but the first has its own store
+    beside the served one (``agent.db`` → ``agent.<name>.db``): beliefs, goals, turns and
+    candidates are private, so one client can never resolve, overwrite or even see another's.
+    With ``shared_store`` (the operator's choice) all sessions share the served store and its
+    engine, each still with its own controller (turn, budget, candidates in flight).
+
+    Args:
+        main: The backend on the served store (the first token's session).
+        main_session: The name of the session ``main`` serves.
+        db: The served store's path (for the siblings' paths).
+        engine_config: Configuration of the siblings' engines.
+        shared_store: Share ``main``'s store between sessions.
+    """
+
+    def __init__(
+        self,
+        main: StoreBackend,
+        main_session: str,
+        db: str | os.PathLike[str],
+        engine_config: EngineConfig | None = None,
+        *,
+        shared_store: bool = False,
+    ) -> None:
+        self.main = main
+        self.main_session = main_session
+        self.db = os.fspath(db)
+        self.engine_config = engine_config
+        self.shared_store = shared_store
+        self._sessions: dict[str, StoreBackend] = {main_session: main}
+        self._lock = threading.Lock()
+
+    def store_path(self, session: str) -> str:
+        """Where ``session``'s store lives (the served one when shared or the main session)."""
+        if self.shared_store or session == self.main_session or self.db == ":memory:":
+            return self.db
+        root, dot, ext = self.db.rpartition(".")
+        return f"{root}.{session}.{ext}" if dot and "/" not in ext else f"{self.db}.{session}"
+
+    def get(self, session: str) -> StoreBackend:
+        """The backend of ``session`` (opened on first use)."""
+        with self._lock:
+            found = self._sessions.get(session)
+            if found is None:
+                if self.shared_store or self.db == ":memory:":
+                    found = self.main.session_backend(session)
+                else:
+                    found = open_backend(self.store_path(session), self.engine_config)
+                    found.client = session
+                self._sessions[session] = found
+            return found
+
+    def close(self) -> None:
+        """Close every session's backend (the main one last)."""
+        for name, backend in list(self._sessions.items()):
+            if name != self.main_session:
+                backend.close()
+        self.main.close()

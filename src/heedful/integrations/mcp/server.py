@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import anyio
@@ -21,7 +21,9 @@ from mcp.server.stdio import stdio_server
 
 from heedful import __version__
 from heedful.errors import InvalidArgumentError
-from heedful.integrations.mcp.backend import Backend
+from heedful.integrations.mcp.auth import BearerAuth
+from heedful.integrations.mcp.backend import Backend, SessionBackends
+from heedful.integrations.mcp.stdio_guard import GuardedLines
 from heedful.integrations.mcp.tools import TOOLS, ToolFailure, call_tool
 
 __all__ = ["SERVER_NAME", "build_server", "serve_http", "serve_stdio"]
@@ -63,8 +65,13 @@ def _tool_list() -> list[types.Tool]:
     ]
 
 
-def build_server(backend: Backend) -> Server[Any]:
+def build_server(
+    backend: Backend, backend_for: Callable[[Any], Backend] | None = None
+) -> Server[Any]:
     """Return an MCP server whose tools call ``backend``.
+
+    ``backend_for``, when given, picks the backend of each call from its request context
+    (the HTTP transport: the session of the caller's bearer token).
 
     Every call returns either the response as JSON text plus ``structuredContent``, or a tool
     error: invalid or unknown arguments, unknown tool names and heedful errors carry their own
@@ -83,9 +90,10 @@ def build_server(backend: Backend) -> Server[Any]:
 
     async def handle_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
+            target = backend if backend_for is None else backend_for(ctx)
             async with lock:
                 result = await anyio.to_thread.run_sync(
-                    call_tool, backend, params.name, params.arguments
+                    call_tool, target, params.name, params.arguments
                 )
         except ToolFailure as exc:
             logger.info("tool %s refused: %s", params.name, exc)
@@ -111,14 +119,34 @@ def build_server(backend: Backend) -> Server[Any]:
 
 
 def serve_stdio(backend: Backend) -> None:
-    """Serve ``backend`` over stdin/stdout until the client closes stdin."""
+    """Serve ``backend`` over stdin/stdout until the client closes stdin.
+
+    Every request gets an answer: one the SDK cannot parse (nesting ≥ 250, a lone surrogate
+    escape) gets a JSON-RPC error from :class:`~.stdio_guard.GuardedLines` instead of silence.
+    """
+    import io
+    import sys
+
+    from mcp.shared.message import SessionMessage
+
     server = build_server(backend)
 
     async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        text = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        lines = GuardedLines(anyio.wrap_file(text))
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+
+            async def reply(error: types.JSONRPCError) -> None:
+                await write_stream.send(SessionMessage(error))
+
+            lines.attach(reply)
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run)
+
+
+async def _no_app(scope: Any, receive: Any, send: Any) -> None:
+    raise RuntimeError("BearerAuth used before its app was set")  # pragma: no cover
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -139,26 +167,50 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def serve_http(
-    backend: Backend,
+    sessions: SessionBackends,
     host: str,
     port: int,
     path: str = "/mcp",
     ready: Callable[[str], None] | None = None,
+    *,
+    tokens: Mapping[str, str],
 ) -> None:
-    """Serve ``backend`` over streamable HTTP at ``http://host:port{path}`` until interrupted.
+    """Serve over streamable HTTP at ``http://host:port{path}`` until interrupted.
 
-    On a loopback host the SDK's DNS-rebinding protection is on (only loopback Host and Origin
-    headers are accepted). ``ready`` is called with the endpoint URL once the port is bound.
+    Every request needs ``Authorization: Bearer <token>`` (401 otherwise, before the MCP app
+    sees it); each token's name is a session of ``sessions``, and a call is served by the
+    backend of the token it carries — never by another session's. On a loopback host the
+    SDK's DNS-rebinding protection is on too (only loopback Host and Origin headers).
+    ``ready`` is called with the endpoint URL once the port is bound.
+
+    Args:
+        sessions: The backend of each session.
+        host: Address to bind.
+        port: Port to bind.
+        path: Endpoint path.
+        ready: Called with the URL once listening.
+        tokens: Session name → token (at least one).
 
     Raises:
-        InvalidArgumentError: The address cannot be bound (unknown host, port in use...).
+        InvalidArgumentError: No token, or the address cannot be bound (unknown host, port in
+            use...).
     """
     import uvicorn
 
+    auth = BearerAuth(_no_app, tokens)  # checks the tokens before anything is bound
+
+    def backend_for(ctx: Any) -> Backend:
+        request = getattr(ctx, "request", None)
+        headers = getattr(request, "headers", None)
+        name = auth.session_of(headers.get("authorization") if headers is not None else None)
+        if name is None:  # unreachable behind the middleware; refuse rather than guess
+            raise ToolFailure("unauthenticated call")
+        return sessions.get(name)
+
     sock = _listen(host, port)
-    server = build_server(backend)
-    app = server.streamable_http_app(streamable_http_path=path, host=host)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    server = build_server(sessions.main, backend_for)
+    auth.app = server.streamable_http_app(streamable_http_path=path, host=host)
+    config = uvicorn.Config(auth, host=host, port=port, log_level="warning")
     if ready is not None:
         ready(f"http://{host}:{port}{path}")
     try:

@@ -26,6 +26,7 @@ from heedful.integrations.mcp.arguments import (
     RecordBeliefArgs,
     RegisterSourceArgs,
     ResolveArgs,
+    ReviewProposalArgs,
     RunCycleArgs,
     SetGoalArgs,
     SurveyArgs,
@@ -82,8 +83,18 @@ class ToolSpec:
         schema.pop("description", None)
         defs = schema.get("$defs", {})
         for name, prop in schema.get("properties", {}).items():
-            schema["properties"][name] = _typed_optional(prop, defs)
+            schema["properties"][name] = _typed_ref(_typed_optional(prop, defs), defs)
         return schema
+
+
+def _typed_ref(prop: dict[str, Any], defs: Mapping[str, Any]) -> dict[str, Any]:
+    """A bare ``{"$ref": ...}`` property also states its target's ``type``: a client that
+    converts command-line text by a property's top-level type (the MCP Inspector CLI) would
+    otherwise send ``cost={"tool_calls": 2}`` as a string."""
+    if "type" in prop or "$ref" not in prop:
+        return prop
+    target = defs.get(str(prop["$ref"]).rsplit("/", 1)[-1], {})
+    return {**prop, "type": target["type"]} if "type" in target else prop
 
 
 def _typed_optional(prop: dict[str, Any], defs: Mapping[str, Any]) -> dict[str, Any]:
@@ -112,6 +123,10 @@ def _survey(backend: Backend, args: SurveyArgs) -> Mapping[str, Any]:
 
 def _run_cycle(backend: Backend, args: RunCycleArgs) -> Mapping[str, Any]:
     return backend.run_cycle(autonomy_override=args.autonomy_override)
+
+
+def _review_proposal(backend: Backend, args: ReviewProposalArgs) -> Mapping[str, Any]:
+    return backend.review_proposal(args.proposal_id, args.decision, args.reason)
 
 
 def _engine_status(backend: Backend, args: EngineStatusArgs) -> Mapping[str, Any]:
@@ -193,10 +208,24 @@ TOOLS: tuple[ToolSpec, ...] = (
         description=(
             "Trigger one attention cycle: survey goals and coverage, triage, and dispatch "
             "according to the autonomy level. Returns what was dispatched and the outcomes. "
-            "An autonomy_override above the governance maximum is refused."
+            "The operator sets a ceiling (observe unless raised with --max-autonomy or a "
+            "governance file); an autonomy_override above it is refused. At advise, each "
+            "dispatch is queued as a proposal for a person to approve."
         ),
         args=RunCycleArgs,
         run=_run_cycle,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="attention_review_proposal",
+        description=(
+            "Approve or reject a proposal the engine queued at advise level (ids in "
+            "attention_engine_status 'pending_proposals'). Approving runs that one dispatch "
+            "now at act level and is refused unless the operator's ceiling is act; rejecting "
+            "is always allowed. Both are journaled."
+        ),
+        args=ReviewProposalArgs,
+        run=_review_proposal,
         read_only=False,
     ),
     ToolSpec(

@@ -1,25 +1,51 @@
-"""A small builder that turns a generator's structural choices into a validated scenario.
+"""The one family builder: the shared shape of every inspection generator, written once.
 
-Structural draws (priors, accuracies, roles, metadata) use ``rng``; names, labels, teasers and the
-task text use ``wording``. Hidden fields are always derived from visible ones through
+A family module writes only what makes it different — its variables, its utility rules and the
+sources that watch them — inside a *body* ``body(b: Builder) -> None`` registered with
+:func:`family`; the decorator draws the budget, starts the builder, builds, mixes the surface and
+validates (SPEC §5; document 000 §14, §16).
+
+Structural draws (priors, accuracies, roles, metadata) use ``b.rng``; names, labels, teasers and
+the task text use ``b.wording``. Hidden fields are always derived from visible ones through
 :mod:`heedful.bench.worlds.families._signals` and the scenario's hidden model (:mod:`._worlds`).
-Surface fields carry nothing about a source's role: the ``kind`` and label are wording draws, the
-order is shuffled, and ids are given *after* the shuffle (so a ``-2`` suffix marks a later
-position, not a role).
+
+Surface fields carry nothing about a source's role:
+
+* the ``kind`` and label are wording draws, the order is shuffled, and ids are given *after* the
+  shuffle (so a ``-2`` suffix marks a later position, not a role);
+* **the surface is mixed** (issue 23): every source a family adds with ``mix=True`` (all but the
+  distractors) gets its look — salience cues and the teaser rendered from them (with any
+  injected text) — from a random permutation of the looks the family drew for its roles, and its
+  cost from another. So a family still has its loud item, its cheap cached copy and its terse
+  quiet record, but the loud item is the instrument as often as the echo: among the sources that
+  report what the decision needs, length, verbosity, repeats, urgent words, capitals and cost are
+  drawn from one distribution, and only reports, authority and age (and the decision) carry
+  the answer.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from heedful.bench.worlds.families import _signals as signals
 from heedful.bench.worlds.families import _words as words
-from heedful.bench.worlds.families._worlds import World
+from heedful.bench.worlds.families._registry import Maker, register_family
+from heedful.bench.worlds.families._worlds import World, WorldSpec
 from heedful.model import FORMAT_V1, Scenario, Volatility, scenario_from_dict
+
+#: A number given either fixed or as a ``(low, high)`` range to draw from uniformly (with ``rng``).
+Range = float | tuple[float, float]
+#: Salience cues given as a dict, or as a function of the structure rng that draws them.
+Cues = dict[str, Any] | Callable[[np.random.Generator], dict[str, Any]]
+#: A cost given as a dict, or as a function of the structure rng that draws it.
+Cost = dict[str, Any] | Callable[[np.random.Generator], dict[str, Any]]
+#: The surface bundles mixed among the ``mix=True`` sources, each by its own permutation.
+SURFACE = (("salience", "content"), ("cost",))
 
 
 def _slug(text: str) -> str:
@@ -54,10 +80,12 @@ class Builder:
         self.scenario_id = scenario_id
         self.family = family
         self.system = system
+        self.budget = 1
         self.variables: dict[str, dict[str, Any]] = {}
         self.beliefs: list[dict[str, Any]] = []
         self.actions: dict[str, dict[str, Any]] = {}
         self.sources: list[dict[str, Any]] = []
+        self._mixed: list[bool] = []
         self._ids: set[str] = set()
 
     @classmethod
@@ -80,13 +108,33 @@ class Builder:
             world=world,
         )
 
+    # -- structure draws ------------------------------------------------------------------------
+
+    def draw(self, value: Range) -> float:
+        """A fixed number, or a uniform structure draw from a ``(low, high)`` range."""
+        return float(self.rng.uniform(*value)) if isinstance(value, tuple) else float(value)
+
+    def count(self, low: int, high: int) -> int:
+        """A count drawn uniformly from ``[low, high)``."""
+        return int(self.rng.integers(low, high))
+
+    def chance(self, p: float) -> bool:
+        """A coin with probability ``p`` (one structure draw)."""
+        return bool(self.rng.random() < p)
+
     def values(self, table: tuple[tuple[str, ...], ...]) -> list[str]:
         """Draw (with ``wording``) one value set of a ``words`` table, as a variable's domain."""
         return list(table[int(self.wording.integers(len(table)))])
 
+    def aspects(self, k: int) -> list[str]:
+        """``k`` distinct aspect words (wording) for the names of conditions."""
+        return [str(a) for a in signals.pick(self.wording, words.ASPECTS, k)]
+
     def volatility(self, *classes: Volatility) -> Volatility:
         """Draw (with ``rng``) one of the given volatility classes, uniformly."""
         return Volatility(self.rng.choice([v.value for v in classes]))
+
+    # -- variables ------------------------------------------------------------------------------
 
     def variable(
         self,
@@ -124,6 +172,27 @@ class Builder:
         self.variables[name] = {"domain": domain, "prior": prior, "volatility": volatility.value}
         return name
 
+    def state(
+        self,
+        table: tuple[tuple[str, ...], ...],
+        *classes: Volatility,
+        name: str = "state",
+        believe: bool = True,
+        confidence: tuple[float, float] = (0.6, 0.95),
+        age_s: tuple[float, float] = (600.0, 86_400.0),
+        origin: str | None = None,
+    ) -> str:
+        """Add the decision's latent state ``<system>_<name>``, believed by default."""
+        return self.variable(
+            f"{self.system}_{name}",
+            self.values(table),
+            self.volatility(*classes),
+            believe=believe,
+            confidence=confidence,
+            age_s=age_s,
+            origin=origin,
+        )
+
     def condition(self, aspect: str) -> str:
         """Add an unbelieved auxiliary condition ``<system>_<aspect>``: two values, low or medium
         volatility."""
@@ -134,18 +203,33 @@ class Builder:
             believe=False,
         )
 
-    def irrelevant(self, volatility: Volatility) -> str:
+    def irrelevant(self, *classes: Volatility) -> str:
         """Add an unbelieved two-valued variable named from :data:`words.IRRELEVANT`."""
         name = str(self.wording.choice(words.IRRELEVANT))
-        return self.variable(name, self.values(words.BINARY_VALUES), volatility, believe=False)
+        return self.variable(
+            name, self.values(words.BINARY_VALUES), self.volatility(*classes), believe=False
+        )
 
     def domain(self, name: str) -> list[str]:
         """Return the domain of a variable added earlier."""
         return list(self.variables[name]["domain"])
 
-    def belief_of(self, name: str) -> dict[str, Any] | None:
-        """Return the belief held about a variable, if any."""
-        return next((b for b in self.beliefs if b["variable"] == name), None)
+    def belief_of(self, name: str) -> dict[str, Any]:
+        """Return the belief held about a variable.
+
+        Raises:
+            KeyError: no belief is held about it.
+        """
+        found = next((b for b in self.beliefs if b["variable"] == name), None)
+        if found is None:
+            raise KeyError(f"no belief about {name!r}")
+        return found
+
+    def echo_of(self, name: str) -> dict[str, str]:
+        """The fixed report of a source that only repeats the belief about ``name``."""
+        return {name: str(self.belief_of(name)["value"])}
+
+    # -- actions --------------------------------------------------------------------------------
 
     def action(self, verb: str, rules: list[tuple[dict[str, str], float]]) -> None:
         """Add an action whose utility is the given first-match rules."""
@@ -157,10 +241,53 @@ class Builder:
             ],
         }
 
+    def verbs(self, k: int) -> list[str]:
+        """``k`` distinct action verbs (wording)."""
+        return [str(v) for v in signals.pick(self.wording, words.VERBS, k)]
+
+    def stakes(
+        self,
+        state: str,
+        conditions: Sequence[str | None],
+        *,
+        gain: Range = (0.6, 1.2),
+        penalty: Range = (0.5, 1.5),
+        loss: Range = (0.5, 1.5),
+        last: Range | None = None,
+        hedge: Range = (-0.3, 0.1),
+    ) -> list[str]:
+        """Add one committing action per entry of ``conditions`` and a last, safer action.
+
+        Committing action ``i`` pays ``gain`` in the ``i``-th value of ``state`` — less
+        ``penalty`` there unless its condition (if any) holds at its first value — and loses
+        ``loss`` elsewhere. The last action pays ``last`` in the next value of the state (if the
+        state has one and ``last`` is given) and ``hedge`` otherwise. Returns the verbs.
+        """
+        values = self.domain(state)
+        verbs = self.verbs(len(conditions) + 1)
+        for i, cond in enumerate(conditions):
+            g = self.draw(gain)
+            rules: list[tuple[dict[str, str], float]] = []
+            if cond is not None:
+                rules.append(({state: values[i], cond: self.domain(cond)[0]}, g))
+                rules.append(({state: values[i]}, g - self.draw(penalty)))
+            else:
+                rules.append(({state: values[i]}, g))
+            rules.append(({}, -self.draw(loss)))
+            self.action(verbs[i], rules)
+        tail: list[tuple[dict[str, str], float]] = []
+        if last is not None and len(values) > len(conditions):
+            tail.append(({state: values[len(conditions)]}, self.draw(last)))
+        tail.append(({}, self.draw(hedge)))
+        self.action(verbs[-1], tail)
+        return verbs
+
     def echoes(self, default: float) -> bool:
         """Draw whether a would-be echo source echoes (its family's default rate, moved by the
         hidden model). One structure draw at every shift."""
         return bool(self.rng.random() < self.world.echo_rate(default))
+
+    # -- sources --------------------------------------------------------------------------------
 
     def _new_id(self, label: str) -> str:
         base = _slug(label)
@@ -174,34 +301,41 @@ class Builder:
         self,
         reports: list[str],
         *,
-        authority: float,
-        age_s: float,
-        cues: dict[str, Any],
-        cost: dict[str, Any] | None = None,
+        authority: Range,
+        age_s: Range,
+        cues: Cues = signals.mixed_cues,
+        cost: Cost | None = None,
         echo: dict[str, str] | None = None,
         fails: float | None = None,
         label: str | None = None,
         suffix: str = "",
+        mix: bool = True,
     ) -> None:
         """Add a source; its hidden accuracy follows its authority and age (unless ``echo``).
 
-        ``label`` overrides the drawn label; ``suffix`` is appended to the teaser (family H's
-        injected text); ``fails`` is the family's default failure rate (else drawn in
-        ``[0, 0.1)``), moved by the hidden model. The ``kind`` is a wording draw from one pool
-        for every source. The id is given by :meth:`build`, after the sources are shuffled.
+        ``authority`` and ``age_s`` are numbers or ``(low, high)`` ranges; ``cues`` a dict or a
+        function of the rng (default :func:`signals.mixed_cues`), ``cost`` too (default
+        :func:`signals.draw_cost`). ``label`` overrides the drawn
+        label; ``suffix`` is appended to the teaser (family H's injected text); ``fails`` is the
+        family's default failure rate (else drawn in ``[0, 0.1)``), moved by the hidden model.
+        ``mix`` puts the source's surface bundle in the mix (see the module doc; distractors
+        keep theirs). The ``kind`` is a wording draw from one pool for every source. The id is
+        given by :meth:`build`, after the sources are shuffled.
         """
-        authority = round(float(authority), 3)
+        auth = round(self.draw(authority), 3)
+        age = self.draw(age_s)
+        drawn = cues(self.rng) if callable(cues) else dict(cues)
         label = label or signals.source_label(self.wording, self.system)
         topic = str(self.wording.choice(words.ASPECTS + words.SYSTEMS))
         src: dict[str, Any] = {
             "label": label,
             "kind": str(self.wording.choice(words.KINDS)),
             "reports": list(reports),
-            "authority": authority,
-            "age_s": round(float(age_s), 1),
-            "cost": cost or signals.draw_cost(self.rng),
-            "salience": cues,
-            "content": (signals.teaser(self.wording, cues, topic) + " " + suffix).strip(),
+            "authority": auth,
+            "age_s": round(age, 1),
+            "cost": (cost(self.rng) if callable(cost) else cost) or signals.draw_cost(self.rng),
+            "salience": drawn,
+            "content": (signals.teaser(self.wording, drawn, topic) + " " + suffix).strip(),
             "fails": round(
                 self.world.fails(float(self.rng.uniform(0.0, 0.1) if fails is None else fails)), 3
             ),
@@ -211,8 +345,8 @@ class Builder:
         accs = [
             signals.honest_accuracy(
                 self.rng,
-                authority,
-                age_s,
+                auth,
+                age,
                 Volatility(self.variables[v]["volatility"]),
                 len(self.variables[v]["domain"]),
                 self.world,
@@ -226,27 +360,79 @@ class Builder:
         if reports:
             src["render"] = f"{label}: " + ", ".join(f"{v} is {{{v}}}" for v in reports)
         self.sources.append(src)
+        self._mixed.append(mix)
 
-    def distractors(self, n: int, noise: str, *, silent: float = 0.5, loud: float = 0.85) -> None:
-        """Add ``n`` distractors of any authority and age, with loud or (else) mixed cues.
+    def cached_copy(self, var: str, *, authority: Range, echo_rate: float) -> None:
+        """Add a cheap cached copy of the belief about ``var``: its data as old as the belief,
+        it never fails, and it echoes the believed value at ``echo_rate`` (moved by the hidden
+        model), else reports it with the accuracy its authority and age give."""
+        self.source(
+            [var],
+            authority=authority,
+            age_s=float(self.belief_of(var)["age_s"]),
+            cues=signals.cached_cues,
+            cost=signals.cheap_cost,
+            echo=self.echo_of(var) if self.echoes(echo_rate) else None,
+            fails=0.0,
+        )
+
+    def live_instrument(self, var: str, *, authority: Range, age_s: Range) -> None:
+        """Add a live instrument on ``var``: quiet cues, the cost of a live read."""
+        self.source(
+            [var], authority=authority, age_s=age_s, cues=signals.quiet_cues, cost=signals.dear_cost
+        )
+
+    def distractors(
+        self,
+        n: int,
+        noise: str,
+        *,
+        silent: float = 0.5,
+        loud: float = 0.85,
+        cues: Cues | None = None,
+        label: Callable[[], str | None] | None = None,
+        suffix: Callable[[], str] | None = None,
+    ) -> None:
+        """Add ``n`` distractors of any authority and age; their surface is not mixed.
 
         Args:
             n: How many.
             noise: The irrelevant variable a distractor reports when it reports anything.
             silent: Chance that a distractor reports nothing at all.
-            loud: Chance that its cues are :func:`signals.loud_cues` (else mixed).
+            loud: Chance that its cues are :func:`signals.loud_cues` (else mixed), unless
+                ``cues`` is given.
+            cues: The cues of every distractor.
+            label: Draws a distractor's label (``None``: the ordinary label).
+            suffix: Draws the text appended to a distractor's teaser.
         """
-        rng = self.rng
         for _ in range(n):
+            reports = [] if self.rng.random() < silent else [noise]
+            drawn: Cues = cues or (
+                signals.loud_cues if self.rng.random() < loud else signals.mixed_cues
+            )
             self.source(
-                [] if rng.random() < silent else [noise],
-                authority=rng.uniform(0.2, 0.99),
-                age_s=rng.uniform(0.0, 86_400.0),
-                cues=signals.loud_cues(rng) if rng.random() < loud else signals.mixed_cues(rng),
+                reports,
+                authority=(0.2, 0.99),
+                age_s=(0.0, 86_400.0),
+                cues=drawn,
+                label=label() if label else None,
+                suffix=suffix() if suffix else "",
+                mix=False,
             )
 
-    def build(self, *, budget: int, cost_weight: float, actions_text: list[str]) -> dict[str, Any]:
-        """Return the scenario as a file-form dict (sources shuffled: position says nothing)."""
+    def _mix_surface(self) -> None:
+        # Two independent permutations: the look (cues and the teaser rendered from them) and
+        # the cost, so loudness is no proxy for cheapness either.
+        pool = [i for i, mixed in enumerate(self._mixed) if mixed]
+        for fields in SURFACE:
+            bundles = [{k: self.sources[i][k] for k in fields} for i in pool]
+            for i, j in zip(pool, self.rng.permutation(len(pool)), strict=True):
+                self.sources[i] |= bundles[int(j)]
+
+    def build(self, *, cost_weight: float) -> dict[str, Any]:
+        """Return the scenario as a file-form dict: the surface mixed, the sources shuffled
+        (position says nothing)."""
+        self._mix_surface()
         order = self.rng.permutation(len(self.sources))
         # Ids in the shuffled order: a "-2" suffix says only that the label came up before.
         sources = [
@@ -260,8 +446,8 @@ class Builder:
             "kind": "inspection",
             "family": self.family,
             "condition": "announced",
-            "task": template.format(system=self.system, actions=" / ".join(actions_text)),
-            "budget": budget,
+            "task": template.format(system=self.system, actions=" / ".join(self.actions)),
+            "budget": self.budget,
             "cost_weight": round(cost_weight, 4),
             "variables": self.variables,
             "actions": self.actions,
@@ -272,3 +458,49 @@ class Builder:
     def validate(self, raw: dict[str, Any]) -> Scenario:
         """Validate through the ordinary loader, so generated and hand-written files agree."""
         return scenario_from_dict(raw, file=f"<generated {self.scenario_id}>")
+
+
+#: A family's body: adds the variables, actions and sources of one scenario to the builder.
+Body = Callable[[Builder], None]
+
+
+def family(
+    code: str,
+    name: str,
+    *,
+    version: str,
+    description: str,
+    budget: tuple[int, int],
+    cost_weight: tuple[float, float],
+    world: WorldSpec | None = None,
+) -> Callable[[Body], Maker]:
+    """Register a family from its body (the part that makes it different).
+
+    The generator it registers draws the budget from ``[budget[0], budget[1])``, starts a
+    :class:`Builder`, runs ``body``, draws the cost weight, mixes the surface, shuffles and
+    validates. Returns the generator (a :data:`~heedful.bench.worlds.families.Maker`).
+
+    Example::
+
+        @family("G", "budgeted", version="G-v3", description="…", budget=(3, 6),
+                cost_weight=(0.002, 0.012))
+        def budgeted(b: Builder) -> None: ...
+    """
+
+    def decorate(body: Body) -> Maker:
+        def make(
+            rng: np.random.Generator, wording: np.random.Generator, scenario_id: str, world_: World
+        ) -> Scenario:
+            b = Builder.start(rng, wording, scenario_id, family=code, world=world_)
+            b.budget = b.count(*budget)
+            body(b)
+            return b.validate(b.build(cost_weight=b.draw(cost_weight)))
+
+        make.__name__ = make.__qualname__ = f"generate_{body.__name__}"
+        make.__doc__ = f"Generate one family-{code} scenario from :func:`{body.__name__}`."
+        make.__module__ = body.__module__
+        return register_family(code, name, version=version, description=description, world=world)(
+            make
+        )
+
+    return decorate

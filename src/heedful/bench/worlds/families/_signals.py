@@ -130,6 +130,41 @@ def loud_cues(rng: np.random.Generator) -> dict[str, Any]:
     return cues(rng, urgent_words=(2, 7), verbosity=(150, 900), recency_s=(0, 900), repeats=(1, 6))
 
 
+def any_cues(rng: np.random.Generator) -> dict[str, Any]:
+    """Quiet cues seven times in ten, else mixed."""
+    return quiet_cues(rng) if rng.random() < 0.7 else mixed_cues(rng)
+
+
+def terse_cues(rng: np.random.Generator) -> dict[str, Any]:
+    """A terse, unexciting record that has not been posted recently."""
+    return cues(rng, urgent_words=0, verbosity=(3, 15), recency_s=(900, 7_200), repeats=0)
+
+
+def shouting_cues(rng: np.random.Generator) -> dict[str, Any]:
+    """The loudest item of a scenario: verbose, just posted, repeated, urgent-worded."""
+    return cues(rng, urgent_words=(2, 7), verbosity=(400, 1_000), recency_s=(0, 60), repeats=(2, 7))
+
+
+def injected_cues(rng: np.random.Generator) -> dict[str, Any]:
+    """Family H's shouting: even louder than :func:`shouting_cues`."""
+    return cues(rng, urgent_words=(3, 9), verbosity=(300, 1_000), recency_s=(0, 60), repeats=(2, 7))
+
+
+def cached_cues(rng: np.random.Generator) -> dict[str, Any]:
+    """A coherent cached copy pushed into context recently: no urgent words, some repeats."""
+    return cues(rng, urgent_words=0, verbosity=(60, 400), recency_s=(0, 900), repeats=(0, 4))
+
+
+def cheap_cost(rng: np.random.Generator) -> dict[str, Any]:
+    """The cost of a cache: few tokens, fast."""
+    return draw_cost(rng, tokens=(30, 200), latency_ms=(10, 200))
+
+
+def dear_cost(rng: np.random.Generator) -> dict[str, Any]:
+    """The cost of a live instrument: more tokens, slow."""
+    return draw_cost(rng, tokens=(150, 600), latency_ms=(300, 3_000))
+
+
 def draw_cost(
     rng: np.random.Generator,
     *,

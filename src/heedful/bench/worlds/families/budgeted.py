@@ -9,18 +9,13 @@ distractors that report nothing relevant. Budget 3–5, costs low: the budget bi
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
-
 from heedful.bench.worlds.families import _signals as signals
 from heedful.bench.worlds.families import _words as words
-from heedful.bench.worlds.families._common import Builder
-from heedful.bench.worlds.families._registry import register_family
-from heedful.bench.worlds.families._worlds import World, WorldSpec
-from heedful.model import Scenario, Volatility
+from heedful.bench.worlds.families._common import Builder, family
+from heedful.bench.worlds.families._worlds import WorldSpec
+from heedful.model import Volatility
 
-VERSION = "G-v2"
+VERSION = "G-v3"
 #: The family's own hidden model per unit of shift (docs/benchmark.md): faster change with a long
 #: tail, overclaiming authorities and confidence.
 WORLD = WorldSpec(
@@ -29,32 +24,24 @@ WORLD = WorldSpec(
 N_HIGH = 4
 
 
-@register_family(
+@family(
     "G",
     "budgeted",
     version=VERSION,
     world=WORLD,
     description="budgeted inspection: many candidates, hard budget",
+    budget=(3, 6),
+    cost_weight=(0.002, 0.012),
 )
-def generate_budgeted(
-    rng: np.random.Generator,
-    wording: np.random.Generator,
-    scenario_id: str,
-    world: World,
-) -> Scenario:
-    """Generate one family-G scenario (a :data:`heedful.bench.worlds.families.Maker`)."""
-    n_sources = int(rng.integers(12, 25))
-    budget = int(rng.integers(3, 6))
-    n_partial = int(rng.integers(3, 7))
-    n_distract = n_sources - N_HIGH - n_partial
-
-    b = Builder.start(rng, wording, scenario_id, family="G", world=world)
-    aspects = signals.pick(wording, words.ASPECTS, 2)
-    state = b.variable(
-        f"{b.system}_state",
-        b.values(words.STATE_TRIPLES),
-        b.volatility(Volatility.MEDIUM, Volatility.HIGH),
-        believe=True,
+def budgeted(b: Builder) -> None:
+    """Four good instruments, 3–6 partial views, distractors up to 12–24 sources."""
+    n_partial = b.count(3, 7)
+    n_distract = b.count(12, 25) - N_HIGH - n_partial
+    aspects = b.aspects(2)
+    state = b.state(
+        words.STATE_TRIPLES,
+        Volatility.MEDIUM,
+        Volatility.HIGH,
         confidence=(0.55, 0.95),
         age_s=(600.0, 43_200.0),
     )
@@ -63,54 +50,26 @@ def generate_budgeted(
         f"{b.system}_{aspects[0]}",
         b.values(words.BINARY_VALUES),
         b.volatility(Volatility.LOW, Volatility.MEDIUM),
-        believe=bool(rng.random() < 0.5),
+        believe=b.chance(0.5),
         confidence=(0.6, 0.95),
         age_s=(3_600.0, 172_800.0),
     )
     aux2 = b.condition(aspects[1])
-    noise = b.irrelevant(b.volatility(*(v for v in Volatility if v is not Volatility.IMMUTABLE)))
-
-    s0, s1, s2 = b.domain(state)
-    ok1, ok2 = b.domain(aux1)[0], b.domain(aux2)[0]
-    verbs = signals.pick(wording, words.VERBS, 3)
-    gain0, gain1 = rng.uniform(0.6, 1.2, size=2)
-    loss0, loss1 = rng.uniform(0.4, 1.5, size=2)
-    penalty1, penalty2 = rng.uniform(0.5, 1.5, size=2)
+    noise = b.irrelevant(*(v for v in Volatility if v is not Volatility.IMMUTABLE))
     # Each committing action pays off only in its state *and* when its auxiliary condition holds.
-    b.action(
-        verbs[0], [({state: s0, aux1: ok1}, gain0), ({state: s0}, gain0 - penalty1), ({}, -loss0)]
-    )
-    b.action(
-        verbs[1], [({state: s1, aux2: ok2}, gain1), ({state: s1}, gain1 - penalty2), ({}, -loss1)]
-    )
-    b.action(verbs[2], [({state: s2}, rng.uniform(0.3, 0.8)), ({}, rng.uniform(-0.3, 0.1))])
+    b.stakes(state, [aux1, aux2], loss=(0.4, 1.5), last=(0.3, 0.8))
 
     # High value: two good instruments on the state, one on each auxiliary condition.
     for reports in ([state], [state], [aux1], [aux2]):
-        b.source(
-            reports,
-            authority=rng.uniform(0.75, 0.95),
-            age_s=rng.uniform(0.0, 600.0),
-            cues=signals.quiet_cues(rng) if rng.random() < 0.7 else signals.mixed_cues(rng),
-        )
+        b.source(reports, authority=(0.75, 0.95), age_s=(0.0, 600.0), cues=signals.any_cues)
     # Partially useful: weaker or older views of the same variables.
     for _ in range(n_partial):
-        shape = rng.integers(3)
+        shape = b.count(0, 3)
+        aux = aux1 if b.chance(0.5) else aux2
         if shape == 0:
-            reports = [aux1 if rng.random() < 0.5 else aux2]
-            authority, age = rng.uniform(0.55, 0.8), rng.uniform(0.0, 7_200.0)
+            b.source([aux], authority=(0.55, 0.8), age_s=(0.0, 7_200.0))
         elif shape == 1:
-            reports = [state]
-            authority, age = rng.uniform(0.45, 0.75), rng.uniform(1_800.0, 86_400.0)
+            b.source([state], authority=(0.45, 0.75), age_s=(1_800.0, 86_400.0))
         else:
-            reports = [state, aux1 if rng.random() < 0.5 else aux2]
-            authority, age = rng.uniform(0.5, 0.75), rng.uniform(0.0, 7_200.0)
-        b.source(reports, authority=authority, age_s=age, cues=signals.mixed_cues(rng))
+            b.source([state, aux], authority=(0.5, 0.75), age_s=(0.0, 7_200.0))
     b.distractors(n_distract, noise)
-
-    raw: dict[str, Any] = b.build(
-        budget=budget,
-        cost_weight=float(rng.uniform(0.002, 0.012)),
-        actions_text=verbs,
-    )
-    return b.validate(raw)
