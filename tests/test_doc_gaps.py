@@ -14,9 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_mcp_python_client_finds_the_venvs_heedful() -> None:
     text = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
-    block = re.search(r"```python\n(.*?)```", text[text.index("From Python") :], re.S)
-    assert block is not None
-    code = block.group(1)
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    (code,) = [b for b in blocks if "StdioServerParameters" in b]
     assert 'command="heedful"' not in code
     # Run the lines that name the command (not the client itself) with this test's Python.
     setup = "\n".join(

@@ -16,7 +16,7 @@ def register(root: typer.Typer) -> None:
 
 def _first_line(doc: str | None) -> str:
     text = (doc or "").strip().split("\n\n")[0]
-    return " ".join(text.split()).replace("``", "`")
+    return " ".join(text.split()).replace("``", "`") or "(no description)"
 
 
 def _join(docs: list[str]) -> str:
