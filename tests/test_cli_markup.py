@@ -28,7 +28,8 @@ def test_engine_tables_print_bracketed_goal_titles_as_written(tmp_path: Path) ->
         ["survey", "--include-idle"],
         ["cycle", "--autonomy", "act", "--max-autonomy", "act"],
     ):
-        result = runner.invoke(app, ["engine", *command, "--db", db])
+        # Piped with no COLUMNS (pytest-xdist's workers set COLUMNS=80, which the CLI honours).
+        result = runner.invoke(app, ["engine", *command, "--db", db], env={"COLUMNS": None})
         assert result.exit_code == 0, result.output
         assert TITLE in result.output
 

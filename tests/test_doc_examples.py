@@ -2,7 +2,8 @@
 interpreter (a later block may use names an earlier one defined, as a reader would).
 
 Left out: docs/learn.md (its one example is the Gymnasium environment, tested in
-tests/integrations/gym) and docs/ray.md (it connects to a running Ray cluster).
+tests/integrations/gym), docs/ray.md (it connects to a running Ray cluster) and docs/inspect.md
+(it calls a model provider; tests/integrations/inspect_eval runs the same tasks on the mock model).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP = {"learn.md", "ray.md"}
+SKIP = {"learn.md", "ray.md", "inspect.md"}
 PAGES = {
     p.name: re.findall(r"```python\n(.*?)```", p.read_text(), flags=re.S)
     for p in sorted((ROOT / "docs").glob("*.md"))

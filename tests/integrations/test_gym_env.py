@@ -80,9 +80,18 @@ def test_an_invalid_action_ends_the_episode_like_a_protocol_violation(scenarios)
     assert term and info["invalid"] and info["inspected"] == [scenarios[0].view.sources[0].id]
 
 
-def test_a_task_source_is_required() -> None:
-    with pytest.raises(InvalidArgumentError, match="exactly one task source"):
-        BudgetedInspectionEnv()
+def test_make_with_no_arguments_plays_family_g() -> None:
+    env = gymnasium.make(ENV_ID)
+    scenarios = env.unwrapped.scenarios
+    assert scenarios == training_scenarios("G", 20, 0)
+    assert {s.view.family for s in scenarios} == {"G"}
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+
+
+def test_two_task_sources_are_refused(tmp_path) -> None:
+    with pytest.raises(InvalidArgumentError, match="not both"):
+        BudgetedInspectionEnv(scenario_file=str(tmp_path / "x.yaml"), family="G")
 
 
 def test_observation_is_in_the_space(scenarios) -> None:

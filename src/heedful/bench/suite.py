@@ -5,7 +5,7 @@ This is what ``heedful bench run`` and ``heedful run`` call; the CLI only parses
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +21,7 @@ from heedful.bench.report.timeline import write_timeline
 from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.bench.run import kind_suite as kinds
 from heedful.bench.run.backend import Backend
+from heedful.bench.run.checkpoint import Checkpoint
 from heedful.bench.run.kinds import KindScenario, run_kinds
 from heedful.bench.run.plays import Plays
 from heedful.bench.run.spec import RunSpec, run_spec
@@ -160,6 +161,8 @@ def run_to_folder(
     agent_run: AgentRun | None = None,
     backend: Backend | None = None,
     progress: bool | None = None,
+    resume: Path | None = None,
+    run_args: Mapping[str, Any] | None = None,
     **fields: Any,
 ) -> RunOutput:
     """Run the benchmark described by ``spec`` and write ``results.json``, its trial records and
@@ -174,6 +177,11 @@ def run_to_folder(
             :mod:`heedful.bench.run.backend`); ``workers`` then only parallelise the aggregation.
             The results are the same.
         progress: Progress bar (default: when stderr is a terminal).
+        resume: A killed run's folder, to finish (the spec is that run's): its finished
+            scenarios are read, not played again (:mod:`heedful.bench.run.checkpoint`); the
+            results are those of one uninterrupted run. D/J scenarios and agent trials are
+            played again.
+        run_args: The command's arguments, kept in the folder for a later ``--resume``.
 
     With ``condition`` ``unprompted``/``both`` every trial records the document 000 §15.2
     metrics, ``all`` policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and
@@ -269,7 +277,15 @@ def run_to_folder(
         )
     # Make the output folder before the run, so a bad --out fails at once, not after the work.
     try:
-        if out is None:
+        if resume is not None:
+            if not resume.is_dir():
+                raise InvalidArgumentError(f"--resume: {resume} is not a run folder")
+            if (resume / "results.json").exists():
+                raise InvalidArgumentError(
+                    f"--resume: {resume} holds a finished run (results.json)"
+                )
+            folder = resume
+        elif out is None:
             folder = new_run_folder(runs_root, seed, "holdout" if holdout is not None else "")
         else:
             folder = out
@@ -283,6 +299,12 @@ def run_to_folder(
         raise InvalidArgumentError(
             f"cannot use {where} as the output folder: {exc.strerror}"
         ) from None
+    # A sealed hold-out keeps no checkpoint: its trial records never reach the disk.
+    checkpoint = Checkpoint(folder) if holdout is None else None
+    if checkpoint is not None and resume is None:
+        checkpoint.clear()  # a killed earlier run in this --out is not this run's
+        if run_args is not None:
+            checkpoint.save_args(run_args)
     # The controller policies' plays, kept for the calibration and health tables (no replays):
     # static runs only, where each scenario is played once per policy (an adaptive run plays
     # every trial, and the health table replays at most 400 of them per policy).
@@ -306,6 +328,7 @@ def run_to_folder(
             workers=workers,
             backend=backend,
             plays=plays if holdout is None and not adaptive else None,
+            checkpoint=checkpoint,
         )
         if holdout is None and names:
             # Calibration replays static plays with default parameters: only those are reused.
@@ -333,4 +356,6 @@ def run_to_folder(
             folder, results, scenarios, world_keys=twin_world_keys(scenarios), plays=plays
         )
     report_path = write_report(results, folder / "report.html")
+    if checkpoint is not None:
+        checkpoint.clear()
     return RunOutput(results, folder, results_path, report_path)

@@ -15,10 +15,21 @@ Adding a command group:
 
 from __future__ import annotations
 
-from heedful.cli import agent, attention, bench, engine, holdout, learn, mcp, salience, scenario
+from heedful.cli import (
+    agent,
+    attention,
+    bench,
+    engine,
+    holdout,
+    learn,
+    listing,
+    mcp,
+    salience,
+    scenario,
+)
 from heedful.cli._app import app, fail, main
 
-GROUPS = (bench, scenario, holdout, engine, mcp, salience, attention, learn, agent)
+GROUPS = (bench, scenario, holdout, engine, mcp, salience, attention, learn, agent, listing)
 """Command-group modules, in the order their commands are registered."""
 
 for _group in GROUPS:

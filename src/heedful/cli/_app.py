@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any
+from typing import IO, Any
 
 import typer
 from rich.console import Console
@@ -21,6 +22,11 @@ class _HeedfulGroup(TyperGroup):
     invoked directly, as Typer's test runner does.
     """
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        # Every subcommand is attached by now (Typer adds them after building this group).
+        name_placeholders(self)
+        return super().main(*args, **kwargs)
+
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
@@ -34,8 +40,103 @@ app = typer.Typer(
     help="Attention for persistent LLM agents, and a benchmark against an exact oracle.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    # `heedful --install-completion` / `--show-completion` (bash, zsh, fish, PowerShell).
+    add_completion=True,
 )
+
+#: Placeholders of option values in help: what the value *is* (Typer would print the Python
+#: type, ``<str>``, ``<int>``); options not listed get one from their type (``N``, ``NUMBER``)
+#: or their name.
+PLACEHOLDERS: dict[str, str] = {
+    "--scenarios": "PATH",
+    "--family": "CODES",
+    "--count": "N",
+    "--policies": "NAMES",
+    "--policy": "NAME",
+    "--trials": "N",
+    "--seed": "N",
+    "--out": "PATH",
+    "--holdout": "DIR",
+    "--condition": "NAME",
+    "--model": "NAME",
+    "--base-url": "URL",
+    "--api-key-env": "VAR",
+    "--concurrency": "N",
+    "--mode": "NAME",
+    "--temperature": "T",
+    "--max-tokens": "N",
+    "--timeout": "SECONDS",
+    "--retries": "N",
+    "--cache": "FILE",
+    "--model-file": "FILE",
+    "--shift": "DISTANCE",
+    "--workers": "N",
+    "--backend": "NAME",
+    "--address": "ADDRESS",
+    "--db": "FILE",
+    "--resume": "RUN_DIR",
+    "--key-file": "FILE",
+    "--metric": "NAME",
+    "--min-diff": "DIFF",
+    "--power": "POWER",
+    "--config": "FILE",
+    "--triage": "METHOD",
+    "--governance": "NAME",
+    "--autonomy": "LEVEL",
+    "--transport": "NAME",
+    "--fragment": "TEXT",
+    "--history": "TEXT",
+    "--heartbeat-ms": "MS",
+    "--latency-ms": "MS",
+    "--behaviour": "NAME",
+}
+_BY_TYPE = {"int": "N", "float": "NUMBER", "Path": "PATH"}
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+def _flag_help(command: Any) -> None:
+    """``--help`` is made per invocation (Click's ``get_help_option``): a flag, no placeholder."""
+    make = command.get_help_option
+    if getattr(make, "_heedful", False):
+        return
+
+    def get_help_option(ctx: Any) -> Any:
+        option = make(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+    get_help_option._heedful = True  # type: ignore[attr-defined]
+    command.get_help_option = get_help_option
+
+
+def name_placeholders(group: Any) -> None:
+    """Give every option of ``group`` and its subcommands a placeholder that says what its value
+    is (see :data:`PLACEHOLDERS`); a flag gets none (it takes no value)."""
+    for command in getattr(group, "commands", {}).values():
+        name_placeholders(command)
+    _flag_help(group)
+    for param in getattr(group, "params", []):
+        if getattr(param, "param_type_name", "") == "argument":
+            # Its name (FILE..., RESULTS) already says what it is: no Python type beside it.
+            param.display_type_rich = _no_type
+            if param.metavar is None and param.name:
+                param.metavar = param.name.upper() + ("..." if param.nargs != 1 else "")
+            continue
+        # Duck-typed: Typer ≥ 0.20 vendors its own Click, whose classes are not click's.
+        if getattr(param, "param_type_name", "") != "option" or param.metavar is not None:
+            continue
+        if param.is_flag or param.count:
+            param.metavar = ""
+            continue
+        long = max(param.opts, key=len)
+        kind = param.bare_type() if hasattr(param, "bare_type") else ""
+        param.metavar = PLACEHOLDERS.get(long) or _BY_TYPE.get(
+            kind, long.lstrip("-").upper().replace("-", "_")
+        )
 
 
 def fail(message: str) -> typer.Exit:
@@ -44,13 +145,55 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
-def console() -> Console:
-    """A console for tables: the terminal's width, or 160 columns when piped.
+#: Width of tables written to a pipe or file when ``COLUMNS`` does not say.
+PIPED_WIDTH = 160
+
+
+class _TrimmedLines:
+    """A text stream that drops the spaces Rich pads lines with (a centred title, a table cell
+    at the end of a line): piped output carries no trailing blanks."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.pending = ""
+
+    def write(self, text: str) -> int:
+        self.pending += text
+        *lines, self.pending = self.pending.split("\n")
+        for line in lines:
+            self.out.write(line.rstrip(" ") + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        if self.pending:
+            self.out.write(self.pending.rstrip(" "))
+            self.pending = ""
+        self.out.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+
+def output_width(stream: IO[str] | None = None) -> int | None:
+    """Columns for terminal output: ``COLUMNS`` when set, else the terminal's (``None``: ask
+    it), else :data:`PIPED_WIDTH` for a pipe or a file."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    stream = stream or sys.stdout
+    return None if stream.isatty() else PIPED_WIDTH
+
+
+def console(*, stderr: bool = False) -> Console:
+    """A console for tables: ``COLUMNS`` wide when set, else the terminal's width, else
+    :data:`PIPED_WIDTH` columns — and, piped, without trailing padding.
 
     Markup is off: tables hold user text (goal titles, scenario ids, family labels) that Rich
     would otherwise read as tags — ``[/x]`` in a title was a traceback.
     """
-    return Console(width=None if sys.stdout.isatty() else 160, markup=False)
+    stream = sys.stderr if stderr else sys.stdout
+    file: Any = stream if stream.isatty() else _TrimmedLines(stream)
+    return Console(width=output_width(stream), markup=False, file=file)
 
 
 @app.command()
@@ -89,6 +232,7 @@ def _root(
     show_version: bool = typer.Option(
         False,
         "--version",
+        "-V",
         callback=_version_flag,
         is_eager=True,
         help="Print the heedful version and exit.",

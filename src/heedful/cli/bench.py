@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from heedful.cli._app import console
+from heedful.cli._app import console, fail
 from heedful.cli._backend import address_option, backend_option, open_backend
 from heedful.cli.agent import DEFAULT_CACHE, build_agent_run
 
@@ -42,7 +42,7 @@ def _print_results(results: object) -> None:
     assert isinstance(results, Results)
     kind_rows = results.aggregates.kind_rows()
     if results.aggregates.inspection_rows() or not kind_rows:
-        print_tables(results)
+        print_tables(results, console())
     if kind_rows:
         from heedful.bench.report.kinds import print_kind_tables
 
@@ -53,10 +53,67 @@ def _print_results(results: object) -> None:
         console().print(calibration_table(results.calibration))
 
 
-def _print_run(output: object) -> None:
+def _interval(ci: object) -> dict[str, float] | None:
+    if ci is None:
+        return None
+    return {k: getattr(ci, k) for k in ("mean", "lo", "hi")}
+
+
+def run_summary(output: object) -> dict[str, object]:
+    """The ``--json`` summary of a run: where its files are, what ran, and each policy's
+    numbers over every family (mean with its 95% interval; docs/metrics.md)."""
+    from heedful.bench.results import ALL_FAMILIES
     from heedful.bench.suite import RunOutput
 
     assert isinstance(output, RunOutput)
+    results, m = output.results, output.results.manifest
+    inspection = results.aggregates.inspection_rows()
+    rows = [r for r in inspection if r.family == ALL_FAMILIES]
+    rows.sort(key=lambda r: -(r.score.mean if r.score is not None else float("-inf")))
+    return {
+        "folder": str(output.folder),
+        "results": str(output.results_path),
+        "report": str(output.report_path),
+        "seed": m.seed,
+        "trials": m.trials,
+        "condition": m.condition,
+        "scenarios": m.n_scenarios,
+        "sealed": results.sealed,
+        "families": sorted({r.family for r in inspection} - {ALL_FAMILIES}),
+        "policies": [
+            {
+                "policy": r.policy,
+                "score": _interval(r.score),
+                "regret": _interval(r.regret),
+                "net_utility": _interval(r.net_utility),
+                "optimal": r.optimal.p,
+                "trials": r.n_trials,
+            }
+            for r in rows
+        ],
+        # Families D and J: each policy's numbers per family (their tables: `bench report`).
+        "kind_families": [
+            {
+                "family": r.family,
+                "kind": r.kind,
+                "policy": r.policy,
+                "score": _interval(r.score),
+                "regret": _interval(r.regret),
+            }
+            for r in results.aggregates.kind_rows()
+        ],
+    }
+
+
+def _print_run(output: object, *, as_json: bool = False) -> None:
+    from heedful.bench.suite import RunOutput
+
+    assert isinstance(output, RunOutput)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(run_summary(output), ensure_ascii=False))
+        return
     _print_results(output.results)
     typer.echo(f"results: {output.results_path}")
     typer.echo(f"report:  {output.report_path}")
@@ -95,8 +152,48 @@ def bench_oracle(
     print_oracle(rows, console(), adaptive=adaptive)
 
 
+#: The options of `bench run` a run folder keeps for ``--resume`` (in this order); the others
+#: (--workers, --backend, --address, --json) do not change the results.
+_KEPT = (
+    "scenarios",
+    "family",
+    "count",
+    "policies",
+    "trials",
+    "seed",
+    "out",
+    "adaptive",
+    "holdout",
+    "condition",
+    "model",
+    "base_url",
+    "api_key_env",
+    "concurrency",
+    "mode",
+    "temperature",
+    "max_tokens",
+    "timeout",
+    "retries",
+    "cache",
+    "no_cache",
+    "model_file",
+    "shift",
+    "trial_timeout",
+    "max_reply_bytes",
+    "max_turns",
+    "protocol",
+)
+
+
+def _source(ctx: typer.Context, name: str) -> str:
+    """Where an option's value came from: DEFAULT, COMMANDLINE, ENVIRONMENT …"""
+    source = ctx.get_parameter_source(name)
+    return getattr(source, "name", "DEFAULT")
+
+
 @bench_app.command("run")
 def bench_run(
+    ctx: typer.Context,
     scenarios: list[str] = typer.Option(
         [], "--scenarios", help="Scenario file or folder (repeatable); default: generate."
     ),
@@ -171,6 +268,15 @@ def bench_run(
     workers: int | None = typer.Option(None, "--workers", help=_WORKERS_HELP),
     backend: str = backend_option(),
     address: str | None = address_option(),
+    resume: str | None = typer.Option(
+        None,
+        "--resume",
+        help="A killed run's folder: finish it, skipping the scenarios it finished (its own "
+        "options are kept there; --workers, --backend, --address and --json may be given).",
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON summary on stdout instead of the tables."
+    ),
 ) -> None:
     """Run policies on scenarios against the exact oracle; write results.json and report.html.
 
@@ -180,9 +286,50 @@ def bench_run(
     _one_blas_thread()
     from pathlib import Path
 
+    from heedful.bench.run.checkpoint import Checkpoint
     from heedful.bench.run.spec import run_spec
     from heedful.bench.suite import run_to_folder
     from heedful.cli.agent import local_endpoint
+
+    given = {k: v for k, v in ctx.params.items() if k in _KEPT}
+    if resume is not None:
+        extra = [k for k in given if _source(ctx, k) != "DEFAULT"]
+        if extra:
+            raise fail(
+                "--resume finishes a run with its own options; do not give "
+                + ", ".join("--" + k.replace("_", "-") for k in extra)
+            )
+        saved = Checkpoint(Path(resume)).load_args()
+        given.update({k: v for k, v in saved.items() if k in given})
+        (
+            scenarios,
+            family,
+            count,
+            policies,
+            trials,
+            seed,
+            out,
+            adaptive,
+            holdout,
+            condition,
+            model,
+            base_url,
+            api_key_env,
+            concurrency,
+            mode,
+            temperature,
+            max_tokens,
+            timeout,
+            retries,
+            cache,
+            no_cache,
+            model_file,
+            shift,
+            trial_timeout,
+            max_reply_bytes,
+            max_turns,
+            protocol,
+        ) = (given[k] for k in _KEPT)
 
     with local_endpoint(model, base_url) as local_url:
         if local_url is not None:  # one model, one context: trials take turns
@@ -223,8 +370,14 @@ def bench_run(
                 shift=shift,
                 workers=workers,
             )
-            output = run_to_folder(spec, agent_run=agent_run, backend=jobs)
-    _print_run(output)
+            output = run_to_folder(
+                spec,
+                agent_run=agent_run,
+                backend=jobs,
+                resume=Path(resume) if resume is not None else None,
+                run_args=given,
+            )
+    _print_run(output, as_json=as_json)
 
 
 @bench_app.command("report")
@@ -340,6 +493,9 @@ def run_default(
     seed: int = typer.Option(0, "--seed", help="Root seed of the whole run."),
     out: str | None = typer.Option(None, "--out", help=_RUNS_HELP),
     workers: int | None = typer.Option(None, "--workers", help=_WORKERS_HELP),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON summary on stdout instead of the tables."
+    ),
 ) -> None:
     """Run the default suite (families G and B, every policy) and print the ranked table."""
     _one_blas_thread()
@@ -358,4 +514,4 @@ def run_default(
         out=Path(out) if out else None,
         workers=workers,
     )
-    _print_run(run_to_folder(spec))
+    _print_run(run_to_folder(spec), as_json=as_json)

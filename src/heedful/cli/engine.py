@@ -10,6 +10,7 @@ from typing import Any
 import typer
 
 from heedful.cli._app import console
+from heedful.wording import count as count_of
 
 engine_app = typer.Typer(
     help="The proactive attention engine (document 002).", no_args_is_help=True
@@ -138,7 +139,8 @@ def engine_load(
             engine.graph.store.optimize_search()
     finally:
         engine.close()
-    typer.echo(", ".join(f"{n} {what}" for what, n in counts.items()) + f" loaded into {db}")
+    loaded = ", ".join(count_of(n, what.rstrip("s")) for what, n in counts.items())
+    typer.echo(f"{loaded} loaded into {db}")
 
 
 @engine_app.command("survey")

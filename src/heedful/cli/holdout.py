@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from heedful.wording import count as count_of
+
 holdout_app = typer.Typer(
     help="Make sealed hold-out sets that nothing in the project can regenerate.",
     no_args_is_help=True,
@@ -43,7 +45,7 @@ def holdout_make(
         typer.echo(f"created a new key in {key_file} — keep it secret and outside the project")
     # Two lines: one of ~130 columns would wrap mid-path on an 80-column terminal.
     typer.echo(
-        f"wrote {len(made.files)} scenarios to {made.directory}\n"
+        f"wrote {count_of(len(made.files), 'scenario')} to {made.directory}\n"
         f"key fingerprint {made.fingerprint}; run them with:\n"
         f"  heedful bench run --holdout {made.directory}"
     )

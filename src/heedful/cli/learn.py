@@ -6,6 +6,7 @@ import typer
 
 from heedful.cli._app import console
 from heedful.cli._backend import address_option, backend_option, open_backend
+from heedful.wording import count as count_of
 
 learn_app = typer.Typer(
     help="Learn the attention policy: train the ranker behind voc-learned.",
@@ -69,8 +70,8 @@ def learn_train(
     n_fam = len(codes)
     # Through the console: wrapped at the terminal's width.
     console().print(
-        f"model: {target} ({man['rows']} rows from {count} scenarios × {n_fam} "
-        f"{'family' if n_fam == 1 else 'families'}, {man['train_seconds']} s)",
+        f"model: {target} ({count_of(man['rows'], 'row')} from {count_of(count, 'scenario')} × "
+        f"{count_of(n_fam, 'family')}, {man['train_seconds']} s)",
         markup=False,
         highlight=False,
     )
@@ -99,7 +100,8 @@ def _selection_line(manifest: dict[str, object]) -> str:
     return (
         f"kept: {_fit_name(chosen)}: validation regret "
         f"{regret.get(chosen, float('nan')):.4f} against "
-        f"{none:.4f} without correction on {n} scenarios (gain {best.get('mean_gain', 0):+.4f} "
+        f"{none:.4f} without correction on {count_of(int(n or 0), 'scenario')} "
+        f"(gain {best.get('mean_gain', 0):+.4f} "
         f"± {best.get('se', 0):.4f})."
     )
 

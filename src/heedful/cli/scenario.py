@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from heedful.cli._app import fail
+from heedful.wording import count as count_of
 
 scenario_app = typer.Typer(
     help="Validate, generate and describe scenario files.", no_args_is_help=True
@@ -32,13 +33,28 @@ def scenario_validate(
 
 
 @scenario_app.command("schema")
-def scenario_schema() -> None:
-    """Print the JSON Schema of the scenario file format (every kind: inspection, switching,
-    schedule)."""
+def scenario_schema(
+    markdown: bool = typer.Option(
+        False,
+        "--markdown",
+        help="Print every field of every kind with its type, as markdown tables (the table of "
+        "docs/scenario-format.md).",
+    ),
+) -> None:
+    """Print the JSON Schema of scenario files, every kind.
+
+    One schema for the three kinds (inspection, switching, schedule); docs/scenario-format.md
+    lists every field with its type.
+    """
     import json
 
     from heedful.model.kinds_io import all_scenario_json_schema
 
+    if markdown:
+        from heedful.model.schema_table import markdown_field_tables
+
+        typer.echo(markdown_field_tables(all_scenario_json_schema()), nl=False)
+        return
     typer.echo(json.dumps(all_scenario_json_schema(), indent=2, ensure_ascii=False))
 
 
@@ -90,12 +106,19 @@ def scenario_generate(
             raise fail(f"family {code} has no unprompted twin (it is not an inspection family)")
         items = [any_scenario_to_dict(s) for s in generate_kind_family(code, count, seed)]
     else:
-        items = [
-            scenario_to_dict(s)
-            for s in generate_family(
-                family, count, seed, stream=stream, condition=cond, shift=shift
-            )
-        ]
+        from heedful.bench.run.kinds import KIND_FAMILIES
+        from heedful.bench.worlds.families import FAMILIES, family_names
+        from heedful.errors import UnknownNameError
+
+        try:
+            made = generate_family(family, count, seed, stream=stream, condition=cond, shift=shift)
+        except UnknownNameError:
+            # Every family this command generates, the D/J kinds included.
+            known = [(c, FAMILIES[c].name) for c in family_names()]
+            known += [(f.code, f.name) for f in KIND_FAMILIES.values()]
+            listed = ", ".join(f"{c} ({n})" for c, n in sorted(known))
+            raise fail(f"unknown family {family!r}; known families: {listed}") from None
+        items = [scenario_to_dict(s) for s in made]
     text = yaml.safe_dump(items, sort_keys=False, allow_unicode=True)
     if out is None:
         typer.echo(text, nl=False)
@@ -104,4 +127,4 @@ def scenario_generate(
             Path(out).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise fail(f"cannot write {out}: {exc.strerror}") from None
-        typer.echo(f"wrote {len(items)} scenarios to {out}")
+        typer.echo(f"wrote {count_of(len(items), 'scenario')} to {out}")

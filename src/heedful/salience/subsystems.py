@@ -4,6 +4,12 @@ The rules live in the function modules (:mod:`~heedful.salience.alerting`, …);
 the document's surface over them. The four stateless subsystems expose static methods, so both
 ``SelectiveAttention.filter(fragments=..., topics=...)`` (the document's call) and an instance
 work; :class:`SustainedAttention` keeps the one piece of state the pipeline has.
+
+Missy's own method names are aliases of heedful's, so code written against Missy's
+``missy/agent/attention.py`` runs unchanged: ``OrientingAttention().extract_topics(text)`` is
+:meth:`OrientingAttention.extract` and ``ExecutiveAttention.prioritise(urgency, topics)`` is
+:meth:`ExecutiveAttention.prioritize` (``score``, ``update`` and ``filter`` already share
+Missy's names).
 """
 
 from __future__ import annotations
@@ -52,6 +58,9 @@ class OrientingAttention:
             ['Docker']
         """
         return orienting_topics(text, config=config)
+
+    #: Missy's name for :meth:`extract`.
+    extract_topics = extract
 
 
 class SustainedAttention:
@@ -122,3 +131,6 @@ class ExecutiveAttention:
             ['shell_exec', 'file_read', 'file_write']
         """
         return executive_tools(urgency, topics, config=config)
+
+    #: Missy's (British) name for :meth:`prioritize`.
+    prioritise = prioritize

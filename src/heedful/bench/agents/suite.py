@@ -30,6 +30,7 @@ from heedful.bench.manifest import build_manifest
 from heedful.bench.results import PolicySpec, Results, ScenarioSummary, TrialRecord
 from heedful.bench.results.agents import PRODUCTION_SUFFIX
 from heedful.bench.run.backend import Backend
+from heedful.bench.run.checkpoint import Checkpoint
 from heedful.bench.run.plays import Plays
 from heedful.bench.run.runner import run_benchmark
 from heedful.bench.score.aggregate import aggregate
@@ -84,6 +85,7 @@ def run_suite(
     workers: int | None = 1,
     backend: Backend | None = None,
     plays: Plays | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> Results:
     """Run policies and agents on the same scenarios and write one :class:`Results`.
 
@@ -91,6 +93,8 @@ def run_suite(
     policies' plays, as there). With a ``backend`` (e.g. Ray), the
     scenarios of the programmatic policies and each agent trial are its jobs, at most
     ``agent_run.concurrency`` agent trials in flight at once; the results are the same.
+    ``checkpoint`` keeps the programmatic policies' finished scenarios (``--resume``); agent
+    trials are played again (their response cache answers the calls already made).
 
     Raises:
         InvalidArgumentError: agents named without ``agent_run`` (no model or endpoint), bad
@@ -116,6 +120,7 @@ def run_suite(
             workers=workers,
             backend=backend,
             plays=plays,
+            checkpoint=checkpoint,
             **common,  # type: ignore[arg-type]
         )
     if agent_run is None:
@@ -135,6 +140,7 @@ def run_suite(
                 workers=workers,
                 backend=backend,
                 plays=plays,
+                checkpoint=checkpoint,
                 **common,  # type: ignore[arg-type]
             )
             if policies

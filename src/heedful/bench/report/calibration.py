@@ -8,27 +8,32 @@ from html import escape
 
 from rich.table import Table
 
+from heedful.bench.report.charts import nice_ticks, x_axis, y_axis
 from heedful.bench.report.layout import svg_open
 from heedful.bench.results.calibration import CalibrationRow
 
 __all__ = ["calibration_html", "calibration_table", "reliability_svg"]
 
-_W, _H, _PAD = 260, 220, 34
+_W, _H, _PAD = 270, 240, 34
 
 
 def reliability_svg(row: CalibrationRow) -> str:
-    """An SVG reliability diagram: bucket mean predicted (x) vs mean realised (y), diagonal."""
+    """An SVG reliability diagram: bucket mean predicted (x) vs mean realised (y), diagonal;
+    both axes ticked and labelled on one scale."""
     values = [v for b in row.buckets for v in (b.predicted, b.realised)]
-    lo, hi = min(0.0, *values), max(values) if values else 1.0
-    hi = hi if hi > lo else lo + 1.0
+    ticks = nice_ticks(min(0.0, *values), max(values), target=4) if values else [0.0, 1.0]
+    if len(ticks) < 2:
+        ticks = [ticks[0], ticks[0] + 1.0]
+    lo, hi = ticks[0], ticks[-1]
+    left, bottom = _PAD + 12, _H - _PAD
 
     def x(v: float) -> float:
-        return _PAD + (v - lo) / (hi - lo) * (_W - 2 * _PAD)
+        return left + (v - lo) / (hi - lo) * (_W - left - _PAD / 2)
 
     def y(v: float) -> float:
-        return _H - _PAD - (v - lo) / (hi - lo) * (_H - 2 * _PAD)
+        return bottom - (v - lo) / (hi - lo) * (bottom - _PAD / 2)
 
-    biggest = max(b.n for b in row.buckets)
+    biggest = max((b.n for b in row.buckets), default=1)
     dots = "".join(
         f"<circle cx='{x(b.predicted):.1f}' cy='{y(b.realised):.1f}' "
         f"r='{3 + 5 * (b.n / biggest) ** 0.5:.1f}' fill='#3b6fd8' fill-opacity='.75'>"
@@ -39,16 +44,25 @@ def reliability_svg(row: CalibrationRow) -> str:
     line = " ".join(f"{x(b.predicted):.1f},{y(b.realised):.1f}" for b in row.buckets)
     return (
         svg_open(_W, _H, role="img", aria_label=f"reliability diagram of {row.policy}")
-        + f"<rect x='{_PAD}' y='{_PAD}' width='{_W - 2 * _PAD}' height='{_H - 2 * _PAD}' "
-        "fill='none' stroke='#dde'/>"
-        f"<line x1='{x(lo):.1f}' y1='{y(lo):.1f}' x2='{x(hi):.1f}' y2='{y(hi):.1f}' "
+        + x_axis(
+            ticks,
+            x,
+            y_top=_PAD / 2,
+            y_bottom=bottom,
+            label="predicted net VOC",
+            label_x=(left + _W - _PAD / 2) / 2,
+        )
+        + y_axis(
+            ticks,
+            y,
+            x_left=left,
+            x_right=_W - _PAD / 2,
+            label="realised ΔV",
+            label_y=(bottom + _PAD / 2) / 2,
+        )
+        + f"<line x1='{x(lo):.1f}' y1='{y(lo):.1f}' x2='{x(hi):.1f}' y2='{y(hi):.1f}' "
         "stroke='#999' stroke-dasharray='4 3'/>"
         f"<polyline points='{line}' fill='none' stroke='#3b6fd8'/>{dots}"
-        f"<text x='{_W / 2:.0f}' y='{_H - 8}' text-anchor='middle'>predicted net VOC</text>"
-        f"<text x='10' y='{_H / 2:.0f}' transform='rotate(-90 10 {_H / 2:.0f})' "
-        "text-anchor='middle'>realised ΔV</text>"
-        f"<text x='{_PAD}' y='{_H - _PAD + 14}'>{lo:.2f}</text>"
-        f"<text x='{_W - _PAD}' y='{_H - _PAD + 14}' text-anchor='end'>{hi:.2f}</text>"
         "</svg>"
     )
 

@@ -49,7 +49,8 @@ th{background:#f4f6fa;vertical-align:bottom}td.l,th.l{text-align:left}
 .note{color:#5a6270;font-size:.85rem}.grid{display:flex;flex-wrap:wrap;gap:1rem}
 .card{border:1px solid #e3e6ee;border-radius:6px;padding:.5rem;max-width:100%;box-sizing:border-box}
 svg{max-width:100%;height:auto}
-svg text{font-size:11px;fill:#1d2330}
+svg text{font-size:11px;fill:#1d2330}svg text.axis{fill:#5a6270}
+details{margin:.4rem 0}summary{cursor:pointer}h3{font-size:1rem;margin:1rem 0 .3rem}
 @media (max-width:900px){body{margin:1rem auto;padding:0 .5rem}
 table{font-size:.78rem}th,td{padding:.2rem .3rem}}
 """

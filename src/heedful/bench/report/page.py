@@ -14,9 +14,12 @@ from typing import Any
 import numpy as np
 
 from heedful.bench.report.agents import agent_html
+from heedful.bench.report.charts import nice_ticks, policy_colours, x_axis
 from heedful.bench.report.diagnostics import diagnostics_html, failure_split_html
 from heedful.bench.report.initiation import initiation_html
-from heedful.bench.report.layout import CSS, SCROLL_CLASS, num_td, scroll, svg_open
+from heedful.bench.report.layout import CSS, num_td, scroll, svg_open
+from heedful.bench.report.manifest_section import manifest_html
+from heedful.bench.report.paired import paired_html
 from heedful.bench.report.table import (  # the terminal tables, re-exported here
     OracleRow,
     neighbour_differences,
@@ -60,49 +63,56 @@ def _pct(p: Proportion) -> str:
 
 # --- HTML ---------------------------------------------------------------------------------------
 
-_PALETTE = ("#3b6fd8", "#d8833b", "#3bab6a", "#b83bd8", "#d83b5b", "#6b7280", "#0ea5a5")
-
 
 def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def _bar_chart(rows: Sequence[AggregateRow]) -> str:
-    """Horizontal bars of mean score with CI whiskers; reference lines at 0 and 100."""
+def _bar_chart(rows: Sequence[AggregateRow], colours: dict[str, str]) -> str:
+    """Horizontal bars of mean score with CI whiskers on a ticked, labelled score axis; each
+    policy in its page colour."""
     scored = [r for r in rows if r.score is not None]
     if not scored:
         return "<p class='note'>No informative trials.</p>"
-    lo = min([0.0, *(r.score.lo for r in scored if r.score)])
-    hi = max([100.0, *(r.score.hi for r in scored if r.score)])
+    ticks = nice_ticks(
+        min([0.0, *(r.score.lo for r in scored if r.score)]),
+        max([100.0, *(r.score.hi for r in scored if r.score)]),
+    )
+    lo, hi = ticks[0], ticks[-1]
     width, left, right, row_h = 680, 150, 70, 24
     plot = width - left - right
-    height = row_h * len(scored) + 30
+    bottom = row_h * len(scored) + 8
+    height = bottom + 32
 
     def x(v: float) -> float:
         return left + (v - lo) / (hi - lo) * plot
 
     parts = [svg_open(width, height, role="img", aria_label="scores")]
-    for ref in sorted({0.0, 100.0, lo, hi}):
-        main_ref = ref in (0.0, 100.0)
-        # Axis ends get a label only when it would not collide with the 0 and 100 labels.
-        labelled = main_ref or min(abs(ref), abs(ref - 100.0)) > 0.08 * (hi - lo)
-        parts.append(
-            f"<line x1='{x(ref):.1f}' y1='4' x2='{x(ref):.1f}' y2='{height - 20}' "
-            f"stroke='{'#888' if main_ref else '#ddd'}' stroke-dasharray='3,3'/>"
+    parts.append(
+        x_axis(
+            ticks,
+            x,
+            y_top=4,
+            y_bottom=bottom,
+            label="score (0 = random, 100 = oracle)",
+            label_x=left + plot / 2,
         )
-        if labelled:
-            parts.append(
-                f"<text x='{x(ref):.1f}' y='{height - 6}' text-anchor='middle'>{ref:.0f}</text>"
-            )
+    )
+    for ref in (0.0, 100.0):
+        parts.append(
+            f"<line x1='{x(ref):.1f}' y1='4' x2='{x(ref):.1f}' y2='{bottom}' "
+            "stroke='#888' stroke-dasharray='3,3'/>"
+        )
     for i, r in enumerate(scored):
         assert r.score is not None
         y = 6 + i * row_h
         x0, x1 = sorted((x(0.0), x(r.score.mean)))
-        color = _PALETTE[i % len(_PALETTE)]
+        color = colours.get(r.policy, "#6b7280")
         parts.append(
             f"<text x='{left - 6}' y='{y + 13}' text-anchor='end'>{_e(r.policy)}</text>"
             f"<rect x='{x0:.1f}' y='{y + 2}' width='{max(x1 - x0, 1):.1f}' height='{row_h - 8}' "
-            f"fill='{color}' opacity='0.8'/>"
+            f"fill='{color}' opacity='0.85'><title>{_e(r.policy)}: {r.score.mean:.1f}</title>"
+            "</rect>"
             f"<line x1='{x(r.score.lo):.1f}' y1='{y + row_h / 2 - 1}' x2='{x(r.score.hi):.1f}' "
             f"y2='{y + row_h / 2 - 1}' stroke='#111' stroke-width='1.5'/>"
             f"<line x1='{x(r.score.lo):.1f}' y1='{y + 5}' x2='{x(r.score.lo):.1f}' "
@@ -195,10 +205,12 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
             "scenario text or answers are published (document 000 §22).</p>"
         )
     shown = [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]
+    # One colour per policy for the whole page, handed out in the overall ranking's order.
+    colours = policy_colours([r.policy for r in ranked_rows(results)])
     for fam in shown if inspection else []:
         rows = ranked_rows(results, fam)
         title = "All families" if fam == ALL_FAMILIES else f"Family {fam}"
-        out += [f"<h2>{_e(title)}</h2>", _bar_chart(rows), _rows_table(rows)]
+        out += [f"<h2>{_e(title)}</h2>", _bar_chart(rows, colours), _rows_table(rows)]
 
     if results.trials:
         out.append("<h2>Regret distribution (V* − V(S), all trials)</h2><div class='grid'>")
@@ -219,26 +231,10 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
         out.append(failure_split_html(results))
         out.append(diagnostics_html(results))
 
-    paired = [p for p in results.aggregates.inspection_paired() if p.family == ALL_FAMILIES]
-    if paired:
-        out.append(
-            "<h2>Paired comparisons (matched scenario and trial; wins counted per scenario)</h2>"
-            f"<div class='{SCROLL_CLASS}'><table><tr>"
-            "<th class='l'>A</th><th class='l'>B</th><th>score A − B [95% CI]</th>"
-            "<th>A better</th><th>B better</th><th>ties</th>"
-            "<th>optimal: both / only A / only B / neither</th></tr>"
-        )
-        for p in paired:
-            s = p.score
-            diff = f"{s.mean:.1f} [{s.lo:.1f}, {s.hi:.1f}]" if s else "—"
-            o = p.optimal
-            out.append(
-                f"<tr><td class='l'>{_e(p.policy_a)}</td><td class='l'>{_e(p.policy_b)}</td>"
-                f"{num_td(diff)}<td>{s.a_better if s else '—'}</td>"
-                f"<td>{s.b_better if s else '—'}</td><td>{s.ties if s else '—'}</td>"
-                f"<td>{o.both} / {o.only_a} / {o.only_b} / {o.neither}</td></tr>"
-            )
-        out.append("</table></div>")
+    ranking = {
+        fam: [r.policy for r in ranked_rows(results, fam)] for fam in [ALL_FAMILIES, *families]
+    }
+    out.append(paired_html(results, ranking))
 
     out.append(initiation_html(results))
     out.append(agent_html(results))
@@ -251,12 +247,8 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
         from heedful.bench.report.calibration import calibration_html
 
         out.append(calibration_html(results.calibration))
-    out.append(f"<h2>Manifest</h2><div class='{SCROLL_CLASS}'><table>")
-    for key, val in m.model_dump(mode="json").items():
-        if key == "config":
-            continue
-        out.append(f"<tr><td class='l'>{_e(key)}</td><td class='l wrap'>{_e(val)}</td></tr>")
-    out.append("</table></div></body></html>")
+    out.append(manifest_html(m))
+    out.append("</body></html>")
     return "\n".join(out)
 
 

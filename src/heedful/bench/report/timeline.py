@@ -20,6 +20,7 @@ from heedful.attention.config import HealthConfig
 from heedful.attention.health import TraceRow, health
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
+from heedful.bench.report.charts import nice_ticks, x_axis
 from heedful.bench.report.layout import SCROLL_CLASS, svg_open
 from heedful.bench.results import Results, TrialRecord
 from heedful.bench.run.plays import Plays, RowFields
@@ -249,9 +250,18 @@ def health_html(data: dict[str, Any] | None) -> str:
         + "".join(f"<th title='{_e(n)}'>{_e(_SHORT.get(n, n))}</th>" for n in names)
         + "</tr>",
     ]
+    unheard = []  # policies whose reads never came back to the controller
     for policy, rep_ in table.items():
         total = rep_["funnel"][-1]
-        cells = "".join(f"<td>{_e(total[s])}</td>" for s in stages)
+        silent = total["selected"] > 0 and total["succeeded"] == 0 and total["used"] == 0
+        if silent:
+            unheard.append(policy)
+        cells = "".join(
+            "<td title='no read came back to the controller (see the note below)'>—¹</td>"
+            if silent and s in ("succeeded", "used")
+            else f"<td>{_e(total[s])}</td>"
+            for s in stages
+        )
         verdicts = "".join(
             f"<td title='{_e(s['line'])}'>"
             + (f"<b>{_e(s['verdict'])}</b>" if s["verdict"] == "warn" else _e(s["verdict"]))
@@ -264,6 +274,16 @@ def health_html(data: dict[str, Any] | None) -> str:
             f"{cells}{verdicts}</tr>"
         )
     out.append("</table></div>")
+    if unheard:
+        out.append(
+            "<p class='note'>¹ <b>succeeded</b> and <b>used</b> count reads whose outcome came "
+            "back to the controller (its <code>resolve</code>). In the static condition a policy "
+            "chooses its whole set before any result arrives and the benchmark never reports "
+            f"one back, so these stages stay empty for {len(unheard)} of {len(table)} policies "
+            f"({_e(', '.join(unheard))}): not a failure of theirs. Their reads' outcomes are "
+            "scored in the tables above; run <code>heedful bench run --adaptive</code> to see "
+            "the whole funnel.</p>"
+        )
     return "\n".join(out)
 
 
@@ -321,7 +341,8 @@ def _lanes(events: list[dict[str, Any]]) -> str:
     lanes = [*dict.fromkeys(targets.values()), "(turn)"]
     n = max(len(events), 1)
     width, left, row = 900, 230, 22
-    height = row * len(lanes) + 30
+    bottom = row * len(lanes) + 8
+    height = bottom + 34
     out = [
         svg_open(
             width, height, class_="timeline", role="img", aria_label="attention trace timeline"
@@ -334,6 +355,21 @@ def _lanes(events: list[dict[str, Any]]) -> str:
             f"<title>{_e(lane)}</title>{_e(_short(lane))}</text>"
             f"<line x1='{left}' y1='{y}' x2='{width - 10}' y2='{y}' stroke='#ddd'/>"
         )
+
+    def event_x(k: float) -> float:  # k: the event's position in the trace, from 0
+        return left + (width - left - 20) * (k + 0.5) / n
+
+    ticks = [t for t in nice_ticks(0, n - 1, target=8) if 0 <= t <= n - 1] or [0.0]
+    out.append(
+        x_axis(
+            ticks,
+            event_x,
+            y_top=8,
+            y_bottom=bottom,
+            label="position in the trace (0: its first event)",
+            label_x=(left + width - 20) / 2,
+        )
+    )
     for k, ev in enumerate(events):
         cid = ev.get("candidate_id")
         lane = targets.get(cid, "(turn)") if cid else "(turn)"

@@ -34,6 +34,7 @@ from heedful.bench.results import (
     Violation,
 )
 from heedful.bench.run.backend import Backend, ProcessBackend, map_traced
+from heedful.bench.run.checkpoint import Checkpoint
 from heedful.bench.run.plays import Plays, PlayTrace
 from heedful.bench.run.spans import RUN_SPAN, SCENARIO_SPAN, describe_run, describe_scenario
 from heedful.bench.score.aggregate import aggregate
@@ -339,6 +340,7 @@ def run_benchmark(
     workers: int | None = 1,
     backend: Backend | None = None,
     plays: Plays | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> Results:
     """Run every policy on every scenario ``trials`` times and score it.
 
@@ -371,6 +373,9 @@ def run_benchmark(
             The results are identical on every backend.
         plays: Filled with the reads and trace of every play of a controller policy, for the
             reports read after the run (:mod:`heedful.bench.run.plays`); ``None`` keeps nothing.
+        checkpoint: Each finished scenario is saved there, and a scenario already saved there
+            is read instead of played (``--resume``; :mod:`heedful.bench.run.checkpoint`). Its
+            plays are not kept: the reports replay them, with the same outcome.
 
     Raises:
         InvalidArgumentError: bad trial count, seed, empty inputs or duplicate ids.
@@ -397,6 +402,13 @@ def run_benchmark(
     records: list[TrialRecord] = []
     summaries: list[ScenarioSummary] = []
     n_workers = max(1, min(resolve_workers(workers), len(scenarios)))
+    saved: dict[int, tuple[ScenarioSummary, list[TrialRecord]]] = {}
+    if checkpoint is not None and not sealed:
+        for i, scenario in enumerate(scenarios):
+            if (found := checkpoint.load(i, scenario.id)) is not None:
+                saved[i] = found
+    elif sealed:
+        checkpoint = None  # a hold-out's trial records never reach the disk
     with _progress(progress) as tick:
         if n_workers == 1 and backend is None:
             done = 0
@@ -406,19 +418,34 @@ def run_benchmark(
                 done += 1
                 tick(done, total, label)
 
-            for scenario, key in zip(scenarios, keys, strict=True):
-                summary, recs = _run_scenario(scenario, key, built, job, step, plays)
+            for i, (scenario, key) in enumerate(zip(scenarios, keys, strict=True)):
+                kept_before = saved.get(i)
+                if kept_before is not None:
+                    summary, recs = kept_before
+                    done += per_trial
+                    tick(done, total, scenario.id)
+                else:
+                    summary, recs = _run_scenario(scenario, key, built, job, step, plays)
+                    if checkpoint is not None:
+                        checkpoint.save(i, scenario.id, summary, recs)
                 summaries.append(summary)
                 records += recs
         else:
             task = ScenarioTask(tuple(_specs(policies)), job)
-            items = list(zip(scenarios, keys, strict=True))
-            outputs = map_traced(backend or ProcessBackend(n_workers), task, items)
-            for i, (summary, recs, kept) in enumerate(outputs):
+            todo = [i for i in range(len(scenarios)) if i not in saved]
+            items = [(scenarios[i], keys[i]) for i in todo]
+            outputs = iter(map_traced(backend or ProcessBackend(n_workers), task, items))
+            for i in range(len(scenarios)):
+                if i in saved:
+                    summary, recs = saved[i]
+                else:
+                    summary, recs, kept = next(outputs)
+                    if plays is not None:
+                        plays.update(kept)
+                    if checkpoint is not None:
+                        checkpoint.save(i, scenarios[i].id, summary, recs)
                 summaries.append(summary)
                 records += recs
-                if plays is not None:
-                    plays.update(kept)
                 tick((i + 1) * per_trial, total, "sealed" if sealed else scenarios[i].id)
         tick(total, total, "aggregating (bootstrap intervals)")
         names = [s.name for s, _ in built]

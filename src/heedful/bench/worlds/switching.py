@@ -21,8 +21,11 @@ from heedful.bench.worlds.families import _signals as signals
 from heedful.bench.worlds.families import _words as words
 from heedful.model.kinds_io import switching_from_dict
 from heedful.model.switching import SwitchingScenario
+from heedful.wording import indefinite
 
-VERSION = "D-v1"
+# D-v2: the task reads "an indexer change" (the article follows the system's first sound);
+# numbers unchanged, the text an LLM under test reads is not.
+VERSION = "D-v2"
 
 _CHANNELS = ("pager", "chat", "email", "ticket", "call", "dm", "alert-feed", "calendar")
 
@@ -112,7 +115,8 @@ def generate_switching(
         "id": scenario_id,
         "kind": "switching",
         "family": "D",
-        "task": f"You are part-way through a {system} change. Interruptions will arrive; "
+        "task": f"You are part-way through {indefinite(system + ' change')}. "
+        "Interruptions will arrive; "
         "answer each with stay, queue or preempt.",
         "horizon": horizon,
         "switch_cost": round(float(rng.uniform(0.05, 0.25)), 3),

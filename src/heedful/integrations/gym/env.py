@@ -36,19 +36,23 @@ from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.errors import InvalidArgumentError
 from heedful.model import Scenario
 
-__all__ = ["ENV_ID", "PER_SOURCE", "BudgetedInspectionEnv"]
+__all__ = ["DEFAULT_FAMILY", "ENV_ID", "PER_SOURCE", "BudgetedInspectionEnv"]
 
 ENV_ID = "heedful/BudgetedInspection-v0"
 PER_SOURCE = 8
 _GLOBALS = 2
 _HIGH = 1e6  # observation bound (features are clipped to it)
+#: The task family of ``gym.make(ENV_ID)`` with no task source (G: the budgeted-inspection core).
+DEFAULT_FAMILY = "G"
 
 
 def _load_scenarios(
     scenario_file: str | None, family: str | None, count: int, seed: int
 ) -> list[Scenario]:
-    if (scenario_file is None) == (family is None):
-        raise InvalidArgumentError("give exactly one task source: scenario_file or family")
+    if scenario_file is not None and family is not None:
+        raise InvalidArgumentError("give one task source, not both: scenario_file or family")
+    if scenario_file is None and family is None:
+        family = DEFAULT_FAMILY
     if scenario_file is not None:
         from heedful.model.scenario_io import load_scenarios
 
@@ -66,6 +70,7 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
     Args:
         scenario_file: A scenario file (YAML/JSON) or folder as the task source.
         family: Or family codes (``"G"`` or ``"G,B"``): scenarios from the training stream.
+            With neither ``scenario_file``, ``family`` nor ``scenarios``: family G.
         count: Scenarios per family.
         seed: Root seed of the family scenarios.
         scenarios: Or ready scenarios (for programs and tests).

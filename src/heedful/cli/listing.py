@@ -1,0 +1,103 @@
+"""``heedful list``: the policies, families and kinds a run can name, one line each."""
+
+from __future__ import annotations
+
+import typer
+
+list_app = typer.Typer(
+    help="List the policies, families and scenario kinds, one line each.", no_args_is_help=True
+)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the ``list`` group to the root app."""
+    root.add_typer(list_app, name="list")
+
+
+def _first_line(doc: str | None) -> str:
+    text = (doc or "").strip().split("\n\n")[0]
+    return " ".join(text.split()).replace("``", "`") or "(no description)"
+
+
+def _join(docs: list[str]) -> str:
+    """One description from the kinds' own (each once)."""
+    return "; ".join(d.rstrip(".") for d in dict.fromkeys(docs)) + "."
+
+
+def _print(rows: list[tuple[str, ...]]) -> None:
+    """Aligned columns, the last one free (one line per row, never padded)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        cells = [c.ljust(w) for c, w in zip(row, widths, strict=False)]
+        typer.echo("  ".join([*cells, row[-1]]).rstrip())
+
+
+@list_app.command("policies")
+def list_policies() -> None:
+    """Every policy and agent: its name, the kinds it plays, whether `all` runs it, what it is."""
+    from heedful.bench.agents.contract import agent_names
+    from heedful.bench.kind_policy import kind_policy, kind_policy_names
+    from heedful.bench.policy import policy_class, policy_names, suite_policy_names
+    from heedful.model import ScenarioKind
+
+    kinds = (ScenarioKind.SWITCHING, ScenarioKind.SCHEDULE)
+    kind_names = {k: set(kind_policy_names(k)) for k in kinds}
+    suite = set(suite_policy_names())
+    rows: list[tuple[str, ...]] = []
+    for name in policy_names():
+        played = ["inspection", *(k.value for k in kinds if name in kind_names[k])]
+        rows.append(
+            (
+                name,
+                ",".join(played),
+                "all" if name in suite else "named",
+                _first_line(policy_class(name).__doc__),
+            )
+        )
+    # Policies of D/J only (one name may serve both kinds: one line, its kinds listed).
+    only = sorted({n for k in kinds for n in kind_names[k]} - set(policy_names()))
+    for name in only:
+        served = [k for k in kinds if name in kind_names[k]]
+        docs = [_first_line(type(kind_policy(k, name)).__doc__) for k in served]
+        rows.append((name, ",".join(k.value for k in served), "all", _join(docs)))
+    for name in agent_names():
+        rows.append((name, "inspection", "named", AGENTS.get(name, "an agent under test")))
+    _print(rows)
+
+
+#: What each built-in agent is (its module needs the `llm` extra, so it is not imported here).
+AGENTS = {
+    "llm": "an LLM at an OpenAI-compatible endpoint plays the trial (--model, --base-url)",
+    "llm-advised": "`llm` with the attention controller's advice (tool attention_next)",
+}
+
+
+@list_app.command("families")
+def list_families() -> None:
+    """Every scenario family: its code, name, kind, generator version and what it tests."""
+    from heedful.bench.run.kinds import KIND_FAMILIES
+    from heedful.bench.worlds.families import FAMILIES
+
+    rows: list[tuple[str, ...]] = [
+        (f.code, f.name, "inspection", f.version, f.description) for f in FAMILIES.values()
+    ]
+    rows += [
+        (f.code, f.name, f.kind.value, f.version, f.description) for f in KIND_FAMILIES.values()
+    ]
+    _print(sorted(rows))
+
+
+#: What each scenario kind is (docs/scenario-format.md).
+KINDS = {
+    "inspection": "which sources to inspect under a budget before one decision (families A-C, E-I)",
+    "switching": "stay, queue or preempt as interruptions arrive mid-task (family D)",
+    "schedule": "which obligation to work on: urgent now, important this hour or this week (J)",
+}
+
+
+@list_app.command("kinds")
+def list_kinds() -> None:
+    """Every scenario kind and what its scenarios ask."""
+    from heedful.model import ScenarioKind
+
+    _print([(k.value, KINDS[k.value]) for k in ScenarioKind])
