@@ -120,6 +120,7 @@ def test_run_tables_fit_columns_and_have_no_padding(small_run: Path) -> None:
     assert all(line == line.rstrip() for line in _lines(out))
 
 
+@pytest.mark.usefixtures("fixed_clock")
 def test_engine_run_wraps_at_columns(tmp_path: Path) -> None:
     seed = tmp_path / "seed.yaml"
     seed.write_text(
