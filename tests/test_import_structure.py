@@ -22,23 +22,14 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for p in SRC.rglob("*.py")}
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _imports(path: Path, modules: dict[str, Path], name: str) -> set[str]:
-    """Every heedful module `path` imports, at any depth except under ``if TYPE_CHECKING``."""
+    """Every heedful module `path` imports, at any depth, ``if TYPE_CHECKING`` blocks included
+    (a type-only import is still an arrow of design), except a package's own children."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child)
-            return
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in modules:
@@ -60,7 +51,8 @@ def _imports(path: Path, modules: dict[str, Path], name: str) -> set[str]:
 
     visit(tree)
     found.discard(name)
-    return found
+    # A package's __init__ re-exporting its children is not a cycle of design.
+    return {m for m in found if not m.startswith(name + ".")}
 
 
 def _graph() -> dict[str, set[str]]:
@@ -118,8 +110,27 @@ def test_cycle_finder_finds_a_planted_cycle() -> None:
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
-def test_no_import_cycle_in_the_package() -> None:
-    assert _cycles(_graph()) == []
+#: The one cycle left (issue 27 item 4: the controller is assembled from mixins over a shared
+#: state, and the column code takes the controller). It may shrink, never grow; remove it here
+#: when the controller is made of parts.
+KNOWN_CYCLES = [
+    [
+        "heedful.attention._state",
+        "heedful.attention.column_estimate",
+        "heedful.attention.column_select",
+        "heedful.attention.columns",
+        "heedful.attention.controller",
+        "heedful.attention.enforcement",
+        "heedful.attention.lifecycle",
+        "heedful.attention.outcome",
+    ]
+]
+
+
+def test_no_import_cycle_in_the_package_but_the_known_one() -> None:
+    cycles = _cycles(_graph())
+    assert all(any(set(c) <= set(k) for k in KNOWN_CYCLES) for c in cycles), cycles
+    assert all(not c.startswith("heedful.bench") for cycle in cycles for c in cycle)
 
 
 def test_bench_never_imports_learn() -> None:

@@ -33,7 +33,7 @@ from heedful.attention.validator import (
 )
 from heedful.bench.agents.advice import Advisor
 from heedful.bench.agents.bounded import json_depth_ok, loads_bounded
-from heedful.bench.agents.contract import DEFAULT_AGENT_CONFIG, AgentConfig
+from heedful.bench.agents.config import DEFAULT_AGENT_CONFIG, AgentConfig
 from heedful.bench.policy import Observation
 from heedful.bench.results import Violation
 from heedful.model import TaskView, Volatility

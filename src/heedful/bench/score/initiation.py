@@ -20,11 +20,11 @@ See ``docs/metrics.md`` for the aggregates and the initiation gap.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from heedful import decision
 from heedful.bench.config import BenchConfig
-from heedful.bench.policy import policy_class
+from heedful.bench.policy import Observation, policy_class
 from heedful.bench.results import (
     Aggregates,
     InitiationGapRow,
@@ -39,8 +39,25 @@ from heedful.bench.worlds.families.unprompted import announced_id
 from heedful.errors import HeedfulError
 from heedful.model import Condition, Scenario, ScenarioView, Volatility
 
-if TYPE_CHECKING:
-    from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
+
+class ScenarioOracle(Protocol):
+    """What the §15.2 metrics read of a scenario's oracle (:class:`~.scoring.ScenarioOracle`;
+    a protocol, so this module does not import the scoring module that calls it)."""
+
+    @property
+    def problem(self) -> decision.DecisionProblem: ...
+
+
+class TrialWorld(Protocol):
+    """What the §15.2 metrics read of a trial's drawn world (:class:`~.scoring.TrialWorld`)."""
+
+    @property
+    def values(self) -> dict[str, str]: ...
+
+    def outcome(self, source_id: str) -> int: ...
+
+    def observation(self, source_id: str) -> Observation: ...
+
 
 #: Suffix of the family label of unprompted trials (``B`` → ``B/unprompted``).
 UNPROMPTED_LABEL = "/unprompted"
