@@ -94,6 +94,21 @@ def _keep_condition(scenarios: list[Scenario], condition: str) -> list[Scenario]
     return kept
 
 
+def _narrow(
+    scenarios: list[Scenario], families: str | None, condition: str, what: str, where: str
+) -> list[Scenario]:
+    """Keep the scenarios of ``families`` (all when ``None``) under ``condition``."""
+    if families:
+        wanted = _family_labels(families)
+        scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
+        if not scenarios:
+            tail = f" {where}" if where else ""
+            raise InvalidArgumentError(f"no {what} of family {families!r}{tail}")
+    if condition != "announced":
+        scenarios = _keep_condition(scenarios, condition)
+    return scenarios
+
+
 def _load_files(paths: Sequence[Path]) -> list[AnyScenario]:
     """Scenario files of any kind, refusing a sealed hold-out set (it runs with ``--holdout``)."""
     refuse_sealed_files(paths)
@@ -126,13 +141,7 @@ def select_scenarios(
     shift = check_shift(shift)
     if paths:
         scenarios, _ = kinds.split_scenarios(_load_files(paths))
-        if families:
-            wanted = _family_labels(families)
-            scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
-            if not scenarios:
-                raise InvalidArgumentError(f"no scenario of family {families!r} in the files")
-        if condition != "announced":
-            scenarios = _keep_condition(scenarios, condition)
+        scenarios = _narrow(scenarios, families, condition, "scenario", "in the files")
         versions = {f: "file" for f in sorted({s.view.family for s in scenarios})}
         return scenarios, "files: " + ", ".join(str(p) for p in paths), versions
     codes = [f.code for f in parse_family_list(families or ",".join(DEFAULT_CONFIG.suite_families))]
@@ -256,14 +265,7 @@ def run_to_folder(
     elif holdout is not None:
         if scenario_paths:
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
-        scenarios = load_holdout(holdout)
-        if families:
-            wanted = _family_labels(families)
-            scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
-            if not scenarios:
-                raise InvalidArgumentError(f"no hold-out scenario of family {families!r}")
-        if condition != "announced":
-            scenarios = _keep_condition(scenarios, condition)
+        scenarios = _narrow(load_holdout(holdout), families, condition, "hold-out scenario", "")
         source = "sealed hold-out"
         versions = {f: "holdout" for f in sorted({s.view.family for s in scenarios})}
     else:
