@@ -20,10 +20,11 @@ from heedful.bench.report.page import write_report
 from heedful.bench.report.timeline import write_timeline
 from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.bench.run import kind_suite as kinds
-from heedful.bench.run.backend import Backend
+from heedful.bench.run.backend import Backend, local_backend
 from heedful.bench.run.checkpoint import Checkpoint
 from heedful.bench.run.kinds import KindScenario, run_kinds
 from heedful.bench.run.plays import Plays
+from heedful.bench.run.runner import progress_ticks
 from heedful.bench.run.spec import RunSpec, run_spec
 from heedful.bench.score.calibration import calibrate
 from heedful.bench.worlds.families import (
@@ -341,7 +342,17 @@ def run_to_folder(
     else:
         results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
     if kind_scenarios:
-        run = run_kinds(kind_scenarios, policies, trials=trials, seed=seed, config=config)
+        # The same backend and progress display as the inspection scenarios: one job each.
+        with progress_ticks(progress) as tick:
+            run = run_kinds(
+                kind_scenarios,
+                policies,
+                trials=trials,
+                seed=seed,
+                config=config,
+                backend=backend or local_backend(resolve_workers(workers)),
+                progress=tick,
+            )
         aggregates = results.aggregates.model_copy(
             update={
                 "rows": [*results.aggregates.rows, *run.rows],

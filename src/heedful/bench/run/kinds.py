@@ -27,6 +27,7 @@ from heedful.bench.results.kinds import (
     ScheduleTrial,
     SwitchingTrial,
 )
+from heedful.bench.run.backend import Backend, SerialBackend, map_traced
 from heedful.bench.run.kind_trials import (
     ScheduleCase,
     SwitchingCase,
@@ -52,6 +53,7 @@ __all__ = [
     "KindFamily",
     "KindRun",
     "KindScenario",
+    "KindTask",
     "TrialKind",
     "generate_kind_family",
     "run_kinds",
@@ -186,6 +188,37 @@ def _kind_of(s: KindScenario) -> ScenarioKind:
     return ScenarioKind.SWITCHING if isinstance(s, SwitchingScenario) else ScenarioKind.SCHEDULE
 
 
+@dataclass(frozen=True)
+class KindTask:
+    """One switching or schedule scenario with every policy and trial: a picklable job.
+
+    The same unit of work as the inspection runner's ``ScenarioTask``, run by the same
+    :class:`~heedful.bench.run.backend.Backend` (this process, ``--workers`` processes or Ray);
+    its trials are a function of the scenario, the policy names and the seed only.
+    """
+
+    names: tuple[str, ...]
+    trials: int
+    seed: int
+    config: BenchConfig
+
+    def __call__(self, scenario: KindScenario) -> list[KindTrial]:
+        kind = TRIAL_KINDS[_kind_of(scenario)]
+        case = kind.prepare(scenario)
+        out: list[KindTrial] = []
+        for name in self.names:
+            policy = kind_policy(kind.kind, name)
+            bind = getattr(policy, "bind", None)
+            if bind is not None:
+                bind(case)  # the oracle, and only the oracle
+            for trial in range(self.trials):
+                rng = generator(
+                    self.seed, Stream.POLICY, name_key(scenario.id), trial, name_key(name)
+                )
+                out.append(kind.run_trial(case, policy, rng, trial=trial, config=self.config))
+        return out
+
+
 def run_kinds(
     scenarios: Sequence[KindScenario],
     policies: str,
@@ -193,8 +226,15 @@ def run_kinds(
     trials: int,
     seed: int,
     config: BenchConfig = DEFAULT_CONFIG,
+    backend: Backend | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> KindRun:
     """Run the named policies (those that exist for each kind) on switching/schedule scenarios.
+
+    Args:
+        backend: Where scenarios are played (default: this process); the trials are the same on
+            every backend.
+        progress: Called after each scenario with (trials done, trials in all, scenario id).
 
     Returns the trials and their aggregate and paired rows (which join ``aggregates``).
 
@@ -205,22 +245,24 @@ def run_kinds(
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
-    out = KindResults()
     order: dict[ScenarioKind, list[str]] = {}
     for scenario in scenarios:
-        kind = TRIAL_KINDS[_kind_of(scenario)]
-        names = order.setdefault(kind.kind, parse_kind_policies(policies, kind.kind))
-        case = kind.prepare(scenario)
-        for name in names:
-            policy = kind_policy(kind.kind, name)
-            bind = getattr(policy, "bind", None)
-            if bind is not None:
-                bind(case)  # the oracle, and only the oracle
-            for trial in range(trials):
-                rng = generator(seed, Stream.POLICY, name_key(scenario.id), trial, name_key(name))
-                kind.trials(out).append(
-                    kind.run_trial(case, policy, rng, trial=trial, config=config)
-                )
+        kind = _kind_of(scenario)
+        order.setdefault(kind, parse_kind_policies(policies, kind))
+    tasks = {k: KindTask(tuple(names), trials, seed, config) for k, names in order.items()}
+    out = KindResults()
+    total = sum(trials * len(order[_kind_of(s)]) for s in scenarios)
+    done = 0
+    # One job per scenario, grouped by kind (a job runs one kind's policies).
+    for kind, task in tasks.items():
+        mine = [s for s in scenarios if _kind_of(s) is kind]
+        for scenario, played in zip(
+            mine, map_traced(backend or SerialBackend(), task, mine), strict=True
+        ):
+            TRIAL_KINDS[kind].trials(out).extend(played)
+            done += len(played)
+            if progress is not None:
+                progress(done, total, scenario.id)
     rows, paired = _aggregate(out, order, config, seed)
     return KindRun(out, rows, paired)
 
