@@ -201,6 +201,11 @@ __all__ = [
 ]
 
 
+# ``triage`` is also a submodule's name: importing heedful.engine.triage anywhere would set the
+# package attribute to the module, so the function is bound here, at package import.
+from heedful.engine.triage import triage  # noqa: E402
+
+
 def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
     if module is None:
