@@ -1,4 +1,4 @@
-"""The unprompted-guard table of docs/benchmark.md ("Unprompted guards"), from one command.
+"""The unprompted-guard table of docs/benchmark.md ("Unprompted condition"), from one command.
 
 Runs (or, with ``--results``, reads) ::
 
