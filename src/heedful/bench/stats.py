@@ -52,6 +52,18 @@ class PairedDiff(BaseModel):
     b_better: int
     ties: int
 
+    def reversed(self) -> PairedDiff:
+        """The same comparison as ``b − a`` (mean and interval negated, win counts swapped)."""
+        return self.model_copy(
+            update={
+                "mean": -self.mean,
+                "lo": -self.hi,
+                "hi": -self.lo,
+                "a_better": self.b_better,
+                "b_better": self.a_better,
+            }
+        )
+
 
 class Transitions(BaseModel):
     """Paired transition counts of a binary outcome (document 000 §23)."""

@@ -106,15 +106,7 @@ def ablation_differences(results: Results) -> dict[str, dict[str, PairedDiff | N
 
     def put(policy: str, group: str, diff: PairedDiff | None, sign: float) -> None:
         if diff is not None and sign < 0:
-            diff = diff.model_copy(
-                update={
-                    "mean": -diff.mean,
-                    "lo": -diff.hi,
-                    "hi": -diff.lo,
-                    "a_better": diff.b_better,
-                    "b_better": diff.a_better,
-                }
-            )
+            diff = diff.reversed()
         out.setdefault(policy, {})[group] = diff
 
     for p in results.aggregates.inspection_paired():

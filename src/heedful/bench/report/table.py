@@ -186,15 +186,7 @@ def neighbour_differences(
         elif (b, a) in paired and paired[(b, a)].score is not None:
             f = paired[(b, a)].score
             assert f is not None
-            d = f.model_copy(
-                update={
-                    "mean": -f.mean,
-                    "lo": -f.hi,
-                    "hi": -f.lo,
-                    "a_better": f.b_better,
-                    "b_better": f.a_better,
-                }
-            )
+            d = f.reversed()
         else:
             continue
         assert d is not None
