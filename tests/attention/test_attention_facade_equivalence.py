@@ -21,7 +21,7 @@ from _reference.controller import Controller as RefController
 from _reference.controller import Stop as RefStop
 from tests_attention_time import NOW
 
-from heedful.attention import Controller, DecisionModel, Stop
+from heedful.attention import Controller, DecisionModel, HeuristicEstimator, Stop
 from heedful.attention.config import AttentionConfig, GuardConfig
 from heedful.errors import UnknownNameError
 from heedful.model.candidate import Candidate, CandidateKind, EventType, Trigger
@@ -116,7 +116,14 @@ class _Pair:
         kw: dict[str, Any] = {"seed": seed, "repeat_inspections": repeat, "validator_mode": mode}
         # The reference predates the trust discount of untrusted sources (issue 24): switched off
         # here, so what is compared is the facade, not that rule.
-        self.live = Controller(clock=self.clock, config=_NO_TRUST_DISCOUNT, **kw)
+        # The heuristic path, pinned: the reference is the pre-rewrite heuristic controller
+        # (Controller()'s default estimator became the model-based one in issue 24).
+        self.live = Controller(
+            clock=self.clock,
+            config=_NO_TRUST_DISCOUNT,
+            estimator=HeuristicEstimator(_NO_TRUST_DISCOUNT.estimator),
+            **kw,
+        )
         self.ref = RefController(clock=self.clock, **kw)
         self.seen = 0  # trace events already compared
 

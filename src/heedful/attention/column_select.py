@@ -17,8 +17,9 @@ import numpy as np
 
 from heedful.attention._copy import new_candidate
 from heedful.attention.context import SourceInfo
-from heedful.attention.estimators import Estimate
+from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
 from heedful.attention.generators import PENDING_ID
+from heedful.attention.model_estimator import ModelEstimator
 from heedful.attention.selector import Selection, choose
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
 
@@ -234,7 +235,7 @@ class ColumnSelection:
             float(self.cost_terms[j]),
             s.switch_term,
             float(s.net[j]),
-            self.ctl.estimator.name,
+            column_heuristic(self.ctl.estimator).name,  # type: ignore[union-attr]
             switch_cost=0.0,
         )
 
@@ -264,3 +265,13 @@ class ColumnSelection:
                 ids[int(r)] or "": self.estimate_of(j) for j, r in enumerate(self.scored.rows)
             }
         self.dirty = False
+
+
+def column_heuristic(estimator: Estimator) -> HeuristicEstimator | None:
+    """The heuristic that estimates the columns' state (no stated decision) for ``estimator``:
+    itself, or the heuristic fallback of the model-based estimator; None for any other."""
+    if type(estimator) is HeuristicEstimator:
+        return estimator
+    if type(estimator) is ModelEstimator and type(estimator.fallback) is HeuristicEstimator:
+        return estimator.fallback
+    return None

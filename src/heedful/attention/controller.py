@@ -36,11 +36,12 @@ from heedful.attention.context import (
     Interruption,
 )
 from heedful.attention.enforcement import ClaimEnforcement
-from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator, action_values
+from heedful.attention.estimators import Estimate, Estimator, action_values
 from heedful.attention.generators import Generator, default_generators
 from heedful.attention.guard import Guard, Saturation
 from heedful.attention.instruments import Instruments
 from heedful.attention.lifecycle import CandidateLifecycle
+from heedful.attention.model_estimator import default_estimator
 from heedful.attention.outcome import OutcomeRecording
 from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
@@ -91,7 +92,8 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             loaded, everything recorded is written through, its truth-maintenance dirty flags
             are honoured, and the trace is appended to it.
         config: All numbers (document sections cited in :mod:`heedful.attention.config`).
-        estimator: Any estimator with the ``estimate(candidate, context)`` shape.
+        estimator: Any estimator with the ``estimate(candidate, context)`` shape (default: the
+            model-based one, :class:`~heedful.attention.model_estimator.ModelEstimator`).
         generators: Candidate generators (default: the eight of document 000 §7).
         validator_mode: ``attention_only`` logs violations; ``production`` blocks and forces reads.
         claim_policies: Claim type → evidence policy (default: document 000 §19).
@@ -123,7 +125,9 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.world = World(
             config.estimator.hazards_per_hour, config.estimator.max_accuracy, config.guard
         )
-        self.estimator: Estimator = estimator or HeuristicEstimator(config.estimator)
+        # The default measures best on shifted held-out worlds (issue 24): exact VOI on the
+        # estimated problem when a decision is stated, the heuristic otherwise.
+        self.estimator: Estimator = estimator or default_estimator(config.estimator)
         self.generators = (
             list(generators) if generators is not None else default_generators(config.generator)
         )

@@ -26,13 +26,14 @@ import numpy as np
 from heedful.attention.config import EstimatorConfig
 from heedful.attention.context import AttentionContext, DecisionModel, current_marginal
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
+from heedful.attention.voc_calibration import VocCalibration, default_calibration
 from heedful.attention.world import observation_accuracy, report_likelihood
 from heedful.decision import DecisionProblem, value
 from heedful.decision import vpi as decision_vpi
 from heedful.model.candidate import Candidate, CandidateKind
 from heedful.model.scenario import Volatility
 
-__all__ = ["ModelEstimator", "estimated_problem"]
+__all__ = ["ModelEstimator", "default_estimator", "estimated_problem"]
 
 
 def estimated_problem(
@@ -208,6 +209,9 @@ class ModelEstimator:
         use_staleness: Ablation switch (ages ignored when False).
         use_authority: Ablation switch (every source counted fully authoritative when False).
         fallback: Estimator for everything else (default: the heuristic).
+        calibration: Map of the net value of a read to its expected realised value
+            (:mod:`heedful.attention.voc_calibration`; sign-preserving and strictly increasing,
+            so it changes what the prediction says, not what is chosen). None: uncalibrated.
     """
 
     name = "model"
@@ -223,8 +227,10 @@ class ModelEstimator:
         use_staleness: bool = True,
         use_authority: bool = True,
         fallback: Estimator | None = None,
+        calibration: VocCalibration | None = None,
     ) -> None:
         self.config = config or EstimatorConfig()
+        self.calibration = calibration
         self.pairs = pairs
         self.max_pair_sources = max_pair_sources
         self.lookahead = lookahead
@@ -370,7 +376,10 @@ class ModelEstimator:
         )
         cost_term = cost_weight * candidate.cost.scalar()
         switch_term = self.config.switch_weight * candidate.switch_cost
-        net = val.net[candidate.target] - switch_term
+        read = val.net[candidate.target]
+        if self.calibration is not None:
+            read = self.calibration.apply(read)
+        net = read - switch_term
         gross = net + cost_term + switch_term
         p_change = min(gross / val.vpi, 1.0) if val.vpi > 0 else 0.0
         return Estimate(
@@ -386,3 +395,12 @@ class ModelEstimator:
             self.name,
             vpi=val.vpi,
         )
+
+
+def default_estimator(config: EstimatorConfig | None = None) -> ModelEstimator:
+    """The estimator ``Controller()`` uses: model-based, calibrated (issue 24).
+
+    Exact VOI/VPI with pair and plan lookahead on the estimated problem when a decision is stated
+    (the heuristic otherwise), its predictions mapped by the shipped calibration.
+    """
+    return ModelEstimator(config, calibration=default_calibration())

@@ -33,7 +33,7 @@ from heedful.attention.generators import (
     GoalDependencyGenerator,
     StaleBeliefGenerator,
 )
-from heedful.attention.model_estimator import ModelEstimator
+from heedful.attention.model_estimator import ModelEstimator, default_estimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
 from heedful.model import TaskView
@@ -50,7 +50,7 @@ _BENCH_CONFIG = AttentionConfig(
     selector=SelectorConfig(exploration_rate=0.0),
     generator=GeneratorConfig(diagnose_failures=False),
 )
-_ESTIMATORS = ("heuristic", "model", "staleness", "goal", "risk")
+_ESTIMATORS = ("default", "heuristic", "model", "staleness", "goal", "risk")
 
 
 class ControllerPolicy(Policy):
@@ -84,6 +84,8 @@ class ControllerPolicy(Policy):
         self._generated: set[str] = set()
 
     def _make_estimator(self) -> Estimator:
+        if self.estimator == "default":
+            return default_estimator()
         if self.estimator == "heuristic":
             return HeuristicEstimator(
                 use_staleness=self.use_staleness,
@@ -244,6 +246,7 @@ def _fixed(name: str, **params: object) -> type[ControllerPolicy]:
 
 
 VocPolicy = _fixed("voc", estimator="heuristic")
+VocDefaultPolicy = _fixed("voc-default", estimator="default")
 VocModelPolicy = _fixed("voc-model", estimator="model")
 VocNoStalenessPolicy = _fixed("voc-no-staleness", use_staleness=False)
 VocNoAuthorityPolicy = _fixed("voc-no-authority", use_authority=False)
