@@ -10,6 +10,7 @@ read and write.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from typing import Any
 
@@ -77,6 +78,10 @@ class ControllerState:
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
         """Pass a candidate through the guard (the lifecycle's)."""
         raise NotImplementedError
+
+    def _trace_batch(self) -> AbstractContextManager[None]:
+        """One store transaction for the trace events of a public call (the mirror's batch)."""
+        return self.mirror.batched() if self.mirror is not None else nullcontext()
 
     def _log(self, event: EventType, now: datetime, **fields: Any) -> None:
         """Write one trace event of the current turn."""

@@ -312,6 +312,10 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
     @traced(NEXT_SPAN, describe_next)
     def next(self) -> Candidate | Stop:
         """The next computation to execute, or :class:`Stop`."""
+        with self._trace_batch():
+            return self._next()
+
+    def _next(self) -> Candidate | Stop:
         if not self._turn_started:
             self.begin_turn()
         now = self.clock()
@@ -456,6 +460,28 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             withheld: The inspection was made but its result is revealed only later (static
                 condition); later selections value sources *given* this one is in the set.
         """
+        with self._trace_batch():
+            return self._resolve(
+                candidate_id,
+                succeeded=succeeded,
+                observations=observations,
+                actual_cost=actual_cost,
+                decision_changed=decision_changed,
+                utility_delta=utility_delta,
+                withheld=withheld,
+            )
+
+    def _resolve(
+        self,
+        candidate_id: str,
+        *,
+        succeeded: bool,
+        observations: Mapping[str, str | None] | None,
+        actual_cost: Cost | Mapping[str, Any] | None,
+        decision_changed: bool | None,
+        utility_delta: float | None,
+        withheld: bool,
+    ) -> Resolution:
         cand = self._check_resolution(candidate_id, succeeded, observations, withheld)
         cost = (
             as_cost(actual_cost, f"candidate {candidate_id!r}")

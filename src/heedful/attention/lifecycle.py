@@ -94,8 +94,9 @@ class CandidateLifecycle(ControllerState):
 
     def refresh(self) -> list[tuple[Candidate, Estimate]]:
         """Expire, generate, admit and estimate; return the scored live candidates."""
-        self._columns.leave()
-        return self._refresh(None)
+        with self._trace_batch():
+            self._columns.leave()
+            return self._refresh(None)
 
     def _refresh(self, now: datetime | None) -> list[tuple[Candidate, Estimate]]:
         if self.mirror is not None:
