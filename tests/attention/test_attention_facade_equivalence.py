@@ -22,14 +22,17 @@ from _reference.controller import Stop as RefStop
 from tests_attention_time import NOW
 
 from heedful.attention import Controller, DecisionModel, HeuristicEstimator, Stop
-from heedful.attention.config import AttentionConfig, GuardConfig
+from heedful.attention.config import AttentionConfig, GuardConfig, SelectorConfig
 from heedful.errors import UnknownNameError
 from heedful.model.candidate import Candidate, CandidateKind, EventType, Trigger
 from heedful.model.goal import ClaimDependency, Goal, GoalStatus
 from heedful.model.scenario import UtilityRule
 
 _NO_TRUST_DISCOUNT = AttentionConfig(
-    guard=GuardConfig(untrusted_authority_cap=1.0, untrusted_min_cost=0.0)
+    guard=GuardConfig(untrusted_authority_cap=1.0, untrusted_min_cost=0.0),
+    # The reference lost an exploration proposal merged into another generator's read; issue 24
+    # keeps it drawable (SelectorConfig.explore_merged), switched off here like the trust rule.
+    selector=SelectorConfig(explore_merged=False),
 )
 VOLATILITIES = ("immutable", "low", "medium", "high", "very_high")
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from heedful.bench.run.runner import run_benchmark
-from heedful.bench.score.calibration import calibrate
+from heedful.bench.policies.voc import ControllerPolicy
+from heedful.bench.policy import get_policy
+from heedful.bench.run.runner import collect_choices, run_benchmark
+from heedful.bench.score.calibration import pairs_of
+from heedful.bench.views import policy_view
 from heedful.bench.worlds.families import generate_family
 from heedful.model import load_scenarios
 
@@ -29,11 +34,31 @@ def test_the_worked_example_scores_100_with_the_default_controller() -> None:
 
 def test_calibration_changes_what_is_said_not_what_is_chosen() -> None:
     scenarios = generate_family("G", 4, seed=5) + generate_family("C", 3, seed=5)
-    r = run_benchmark(scenarios, ["voc-default", "voc-model"], trials=1, seed=0, progress=False)
-    chosen = {}
-    for t in r.trials:
-        chosen.setdefault(t.scenario_id, {})[t.policy] = t.inspected
-    assert all(c["voc-default"] == c["voc-model"] for c in chosen.values())
-    rows = {row.policy: row for row in calibrate(scenarios, ["voc-default", "voc-model"])}
-    assert rows["voc-default"].n == rows["voc-model"].n
-    assert rows["voc-default"].mean_predicted != rows["voc-model"].mean_predicted
+    calibrated, raw = ControllerPolicy(estimator="default"), ControllerPolicy(estimator="model")
+    moved = 0
+    for scenario in scenarios:
+        a, b = pairs_of(calibrated, scenario), pairs_of(raw, scenario)
+        assert list(calibrated.controller.inspected) == list(raw.controller.inspected)
+        assert [r for _, r in a] == [r for _, r in b]  # the same reads, the same realised values
+        assert all((p > 0) == (q > 0) for (p, _), (q, _) in zip(a, b, strict=True))
+        moved += sum(p != q for (p, _), (q, _) in zip(a, b, strict=True))
+    assert moved > 0
+
+
+def test_voc_default_explores_as_a_user_gets_it() -> None:
+    policy = get_policy("voc-default")
+    assert isinstance(policy, ControllerPolicy) and not policy.deterministic
+    scenarios = generate_family("G", 8, seed=3)
+    r = run_benchmark(scenarios, ["voc-default"], trials=4, seed=0, progress=False)
+    assert r.trials  # runs within budget like any policy
+    picks = Counter()
+    for scenario in scenarios:
+        for trial in range(4):
+            policy.reset(policy_view(scenario), np.random.default_rng([trial, 7]))
+            collect_choices(policy, policy_view(scenario), None)
+            picks.update(
+                e.reason_code
+                for e in policy.controller.trace
+                if e.event.value == "candidate_selected"
+            )
+    assert picks["exploration"] > 0

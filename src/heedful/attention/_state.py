@@ -62,6 +62,7 @@ class ControllerState:
     forced_reads: int
     saturation: Saturation
     _last_estimates: dict[str, Estimate]
+    _explorable_keys: set[tuple[str, str]]
     instruments: Instruments
     _inflight: dict[str, Candidate]
     _waited: dict[str, int]

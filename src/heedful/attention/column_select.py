@@ -104,13 +104,17 @@ class ColumnSelection:
         if not len(s.rows):
             return Selection(None, None, "stop:no_candidates"), best, max_p_change
         explore = self.trigger[s.rows] == EXPLORE
+        drawable = explore
+        if sel.config.explore_merged and self.explore_rows:
+            # An exploration proposal merged into a goal or staleness read stays drawable.
+            drawable = explore | np.isin(s.rows, list(self.explore_rows))
         explore_now = (
             sel._may_explore(c.turn_budget)
-            and bool(explore.any())
+            and bool(drawable.any())
             and sel.rng.random() < sel.config.exploration_rate
         )
         if explore_now:
-            pool = np.flatnonzero(explore)
+            pool = np.flatnonzero(drawable)
             j = int(pool[sel.rng.integers(len(pool))])
             sel.explored_this_turn += 1
             return self._made(j, "exploration"), best, max_p_change

@@ -160,6 +160,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.forced_reads = 0
         self.saturation = Saturation(0.0, 0, False)
         self._last_estimates: dict[str, Estimate] = {}
+        self._explorable_keys: set[tuple[str, str]] = set()
         self._inflight: dict[str, Candidate] = {}
         self._waited: dict[str, int] = {}
         self._blocked: dict[str, str] = {}  # claim id → claim type awaiting a forced read
@@ -331,6 +332,11 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             forced = [(c, e) for c, e in scored if c.forced]
             pool = forced or scored
             budget_left = None if forced else self.budget
+            explorable = (
+                {c.id for c, _ in pool if (c.kind.value, c.target) in self._explorable_keys}
+                if self.config.selector.explore_merged
+                else set()
+            )
             sel = self.selector.select(
                 pool,
                 turn=self.turn,
@@ -338,6 +344,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
                 turn_budget=self.turn_budget,
                 waited=self._waited,
                 focus=self.focus,
+                explorable=explorable,
             )
             if sel.reason == "stop:negative_voc":
                 # The stopping rule's number: exploration-only candidates are not ranked.
