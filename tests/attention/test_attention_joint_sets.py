@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from tests_attention_time import NOW
 
-from heedful.attention import Controller, Stop
+from heedful.attention import AttentionConfig, Controller, SelectorConfig, Stop
 from heedful.attention import model_estimator as me
 from heedful.attention.context import DecisionModel
 from heedful.attention.model_estimator import ModelEstimator, _VpiSub
@@ -24,7 +24,9 @@ JOINT = Path(__file__).parents[2] / "examples" / "scenarios" / "jointly_decisive
 
 def _parity_controller(budget: int, replicas_first: bool, estimator: ModelEstimator | None = None):
     """Act on the parity of three flags; optionally a cheap, noisy replica of each listed first."""
-    ctl = Controller(clock=lambda: NOW, estimator=estimator)
+    # No exploration draws: what is tested is the estimator's valuation.
+    config = AttentionConfig(selector=SelectorConfig(exploration_rate=0.0))
+    ctl = Controller(config=config, clock=lambda: NOW, estimator=estimator)
     flags = ("a", "b", "c")
     if replicas_first:
         for f in flags:

@@ -22,7 +22,7 @@ from heedful.attention.estimators import similarity_class
 from heedful.model.candidate import EventType
 
 if TYPE_CHECKING:
-    from heedful.attention.controller import Controller
+    from heedful.attention._state import ControllerState as Controller
 
 __all__ = ["ColumnEstimation", "p_stale_of"]
 

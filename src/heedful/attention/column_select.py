@@ -24,7 +24,7 @@ from heedful.attention.selector import Selection, choose
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
 
 if TYPE_CHECKING:
-    from heedful.attention.controller import Controller
+    from heedful.attention._state import ControllerState as Controller
 
 __all__ = ["ColumnSelection", "Scored"]
 
@@ -265,7 +265,7 @@ class ColumnSelection:
             for r in np.flatnonzero(~np.isnan(self.last_voc)).tolist()
         }
         if self.scored is not None:
-            c.last_estimates = {
+            c._last_estimates = {
                 ids[int(r)] or "": self.estimate_of(j) for j, r in enumerate(self.scored.rows)
             }
         self.dirty = False

@@ -45,7 +45,7 @@ from heedful.model.candidate import CandidateKind, EventType, Trigger
 from heedful.model.goal import GoalStatus
 
 if TYPE_CHECKING:
-    from heedful.attention.controller import Controller
+    from heedful.attention._state import ControllerState as Controller
 
 __all__ = ["ColumnTable", "Scored"]
 

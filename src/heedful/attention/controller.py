@@ -169,7 +169,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.instruments = Instruments(config, self._log)
         self._selected: dict[str, Estimate] = {}  # in flight → estimate at selection
         self._resume: dict[str, Focus | None] = {}  # interruption in flight → focus to resume
-        self._columns = ColumnTable(self)
+        self._columns: ColumnTable = ColumnTable(self)
         if self.mirror is not None:
             self.mirror.load(self.world, self.clock())
 

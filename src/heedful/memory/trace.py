@@ -133,7 +133,6 @@ class TraceMixin(StoreBase):
         """:meth:`append_traces` without reading the events back: the same checks, one
         transaction, one ``executemany`` (the controller's batched trace, issue 24)."""
         rows = []
-        now = self.now()
         for record in records:
             if not isinstance(record.event, str) or not record.event:
                 raise InvalidArgumentError(
@@ -141,7 +140,7 @@ class TraceMixin(StoreBase):
                 )
             if not isinstance(record.payload, Mapping):
                 raise InvalidArgumentError("trace payload must be a JSON object (a mapping)")
-            ts = now if record.ts is None else float(record.ts)
+            ts = self.now() if record.ts is None else float(record.ts)
             if not math.isfinite(ts):
                 raise InvalidArgumentError(f"trace timestamp must be finite, got {record.ts}")
             text = dumps(dict(record.payload), f"payload of trace event {record.event!r}")
