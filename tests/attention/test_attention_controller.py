@@ -4,6 +4,7 @@ import pytest
 from tests_attention_time import NOW
 
 from heedful.attention.controller import Controller, Stop
+from heedful.attention.estimators import HeuristicEstimator
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model.candidate import Candidate, CandidateKind, EventType, Trigger
 from heedful.model.goal import ClaimDependency, Goal, GoalStatus
@@ -204,6 +205,9 @@ def test_withheld_results_commit_the_source_without_changing_beliefs(
 def test_a_committed_source_lowers_the_value_of_checking_the_same_claim_again(
     deploy_controller: Controller,
 ) -> None:
+    # The heuristic's expected-posterior sharpening; the default (model-based) estimator already
+    # values the stale summary at its cost alone before the registry is committed.
+    deploy_controller.estimator = HeuristicEstimator()
     deploy_controller.begin_turn(budget=3)
     deploy_controller.refresh()
     before = {e.candidate_id: e.net for e in deploy_controller.last_estimates.values()}

@@ -21,15 +21,18 @@ from _reference.controller import Controller as RefController
 from _reference.controller import Stop as RefStop
 from tests_attention_time import NOW
 
-from heedful.attention import Controller, DecisionModel, Stop
-from heedful.attention.config import AttentionConfig, GuardConfig
+from heedful.attention import Controller, DecisionModel, HeuristicEstimator, Stop
+from heedful.attention.config import AttentionConfig, GuardConfig, SelectorConfig
 from heedful.errors import UnknownNameError
 from heedful.model.candidate import Candidate, CandidateKind, EventType, Trigger
 from heedful.model.goal import ClaimDependency, Goal, GoalStatus
 from heedful.model.scenario import UtilityRule
 
 _NO_TRUST_DISCOUNT = AttentionConfig(
-    guard=GuardConfig(untrusted_authority_cap=1.0, untrusted_min_cost=0.0)
+    guard=GuardConfig(untrusted_authority_cap=1.0, untrusted_min_cost=0.0),
+    # The reference lost an exploration proposal merged into another generator's read; issue 24
+    # keeps it drawable (SelectorConfig.explore_merged), switched off here like the trust rule.
+    selector=SelectorConfig(explore_merged=False),
 )
 VOLATILITIES = ("immutable", "low", "medium", "high", "very_high")
 
@@ -116,7 +119,14 @@ class _Pair:
         kw: dict[str, Any] = {"seed": seed, "repeat_inspections": repeat, "validator_mode": mode}
         # The reference predates the trust discount of untrusted sources (issue 24): switched off
         # here, so what is compared is the facade, not that rule.
-        self.live = Controller(clock=self.clock, config=_NO_TRUST_DISCOUNT, **kw)
+        # The heuristic path, pinned: the reference is the pre-rewrite heuristic controller
+        # (Controller()'s default estimator became the model-based one in issue 24).
+        self.live = Controller(
+            clock=self.clock,
+            config=_NO_TRUST_DISCOUNT,
+            estimator=HeuristicEstimator(_NO_TRUST_DISCOUNT.estimator),
+            **kw,
+        )
         self.ref = RefController(clock=self.clock, **kw)
         self.seen = 0  # trace events already compared
 

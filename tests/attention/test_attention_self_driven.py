@@ -15,6 +15,7 @@ from heedful.attention.config import (
 )
 from heedful.attention.context import DecisionModel
 from heedful.attention.controller import Controller, Stop
+from heedful.attention.estimators import HeuristicEstimator
 from heedful.attention.selector import Selector
 from heedful.model.candidate import Candidate, CandidateKind, EventType, Floor, Trigger
 from heedful.model.goal import ClaimDependency, Goal, GoalStatus
@@ -124,8 +125,12 @@ def test_a_finished_interruption_hands_the_focus_back() -> None:
 # -- §11.2 floors from trusted metadata ----------------------------------------------------------
 
 
-def _floored(config: AttentionConfig, decision: DecisionModel | None = None) -> Controller:
-    ctl = Controller(config=config, clock=lambda: NOW)
+def _floored(
+    config: AttentionConfig,
+    decision: DecisionModel | None = None,
+    estimator: HeuristicEstimator | None = None,
+) -> Controller:
+    ctl = Controller(config=config, estimator=estimator, clock=lambda: NOW)
     ctl.register_source("expensive", reports=["valve"], authority=0.99, cost={"tool_calls": 50})
     ctl.record_belief(
         "valve",
@@ -168,11 +173,12 @@ def test_an_irreversible_pending_action_on_stale_evidence_gets_a_floor(
 
 
 def test_reversibility_raises_the_value_of_checking(deploy_decision: DecisionModel) -> None:
-    reversible = _floored(AttentionConfig())
+    # Reversibility (§3.3) is a term of the heuristic estimator.
+    reversible = _floored(AttentionConfig(), estimator=HeuristicEstimator())
     reversible.state_decision(deploy_decision)
     reversible.register_source("registry", reports=["dep_version"], authority=0.99)
     reversible.record_belief("dep_version", "4.1", domain=["4.1", "4.2"], age_s=3600)
-    irreversible = _floored(AttentionConfig())
+    irreversible = _floored(AttentionConfig(), estimator=HeuristicEstimator())
     irreversible.register_source("registry", reports=["dep_version"], authority=0.99)
     irreversible.record_belief("dep_version", "4.1", domain=["4.1", "4.2"], age_s=3600)
     irreversible.state_decision(replace(deploy_decision, irreversible=frozenset({"deploy_a"})))

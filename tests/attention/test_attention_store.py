@@ -6,6 +6,7 @@ import pytest
 from tests_attention_time import NOW
 
 from heedful.attention.controller import Controller, Stop
+from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
 from heedful.model.candidate import Candidate, EventType, Trigger
 from heedful.model.claim import Justification, JustificationKind
@@ -153,3 +154,40 @@ def test_a_reopened_controller_keeps_the_evidence_its_claim_checks_rest_on(
 # Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
 # store opened by path): pinned, so no result depends on how long the machine takes.
 pytestmark = pytest.mark.usefixtures("fixed_clock")
+
+
+def test_a_calls_trace_reaches_the_store_whole_and_in_order(tmp_path: Path) -> None:
+    """Batched (one transaction a call, issue 24): the store holds every event the controller
+    wrote, in the same order, with the same types and candidates, after each public call."""
+    store = Store.open(tmp_path / "m.db")
+    ctl = Controller(store, clock=lambda: NOW)
+    _setup(ctl)
+    ctl.begin_turn(budget=2)
+    step = ctl.next()
+    assert isinstance(step, Candidate)
+    assert len(store.trace()) == len(ctl.trace)  # flushed when next() returned
+    ctl.resolve(step.id, observations={"rows": "few"})
+    ctl.refresh()
+    ctl.next()
+    stored = [(r.event, r.candidate_id) for r in store.trace()]
+    mine = [(e.event.value, e.candidate_id) for e in ctl.trace]
+    assert stored == mine
+    store.close()
+
+
+def test_the_events_of_a_refused_call_before_it_failed_still_reach_the_store(
+    tmp_path: Path,
+) -> None:
+    store = Store.open(tmp_path / "m.db")
+    ctl = Controller(store, clock=lambda: NOW)
+    _setup(ctl)
+    ctl.begin_turn(budget=2)
+    step = ctl.next()
+    assert isinstance(step, Candidate)
+    before = len(store.trace())
+    with pytest.raises(InvalidArgumentError, match="outside"):
+        ctl.resolve(step.id, observations={"rows": "not-a-value"})
+    assert len(store.trace()) == before == len(ctl.trace)  # nothing written, nothing lost
+    ctl.resolve(step.id, observations={"rows": "few"})  # the candidate stayed in flight
+    assert len(store.trace()) == len(ctl.trace)
+    store.close()

@@ -55,6 +55,12 @@ def test_rank_selects_the_authoritative_source_before_a_stale_claim(
     assert out["next"]["candidate"]["target"] == "registry"
     vocs = [entry["estimate"]["net"] for entry in out["ranking"]]
     assert vocs == sorted(vocs, reverse=True)
+    # One recomputation (issue 24): the selected candidate is ranked with the others, first
+    # here, with the estimate it was selected by, and the count includes it.
+    ids = [entry["candidate"]["id"] for entry in out["ranking"]]
+    assert ids[0] == out["next"]["candidate"]["id"]
+    assert out["ranking"][0]["estimate"]["net"] == out["next"]["candidate"]["predicted_voc"]
+    assert out["candidates"] == len(backend.controller.candidates) + 1
 
 
 def test_resolve_updates_the_belief_and_returns_the_next_step(

@@ -121,3 +121,33 @@ def test_selection_line_names_the_kept_fit_with_its_validation_numbers() -> None
     assert line.startswith("kept: no correction (voc-learned ranks as voc-model)")
     assert "best: ridge (penalty 1,000), gain -0.0005 ± 0.0010" in line
     assert _selection_line({"fit": "ridge"}) == "kept: ridge"
+
+
+def test_learn_calibrate_writes_a_map_the_controller_can_load(tmp_path) -> None:
+    from heedful.attention.voc_calibration import VocCalibration
+
+    out = tmp_path / "cal.json"
+    res = CliRunner().invoke(
+        app, ["learn", "calibrate", "--family", "G", "--count", "3", "--out", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    cal = VocCalibration.from_dict(json.loads(out.read_text()), where=str(out))
+    assert "3 training-stream scenarios" in cal.fitted_on and "of each of G" in cal.fitted_on
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--family", "Q"], "unknown family"),
+        (["--count", "0"], "count must be at least 1"),
+        (["--out", "/no/such/dir/c.json"], "existing folder"),
+    ],
+)
+def test_learn_calibrate_bad_input_is_one_line_and_exit_2(tmp_path, args, needle) -> None:
+    base = {"--family": "G", "--count": "2", "--out": str(tmp_path / "c.json")}
+    for k, v in zip(args[::2], args[1::2], strict=True):
+        base[k] = v
+    argv = ["learn", "calibrate", *[t for kv in base.items() for t in kv]]
+    res = CliRunner().invoke(app, argv)
+    assert res.exit_code == 2
+    assert needle in res.output and "Traceback" not in res.output

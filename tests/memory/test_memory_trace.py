@@ -62,6 +62,30 @@ def test_batch_append_is_all_or_nothing(store: Store) -> None:
     assert [e.event for e in store.trace()] == ["a", "b"] == [e.event for e in events]
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [
+        TraceRecord("bad", {"x": object()}),
+        TraceRecord("", {}),
+        TraceRecord("t", {}, None, float("nan")),
+    ],
+)
+def test_write_traces_checks_like_append_and_is_all_or_nothing(
+    store: Store, bad: TraceRecord
+) -> None:
+    with pytest.raises(InvalidArgumentError):
+        store.write_traces([TraceRecord("ok"), bad])
+    assert store.trace() == []
+
+
+def test_write_traces_stores_what_append_traces_would(store: Store) -> None:
+    records = [TraceRecord("a", {"k": 1}, "c1", 5.0), TraceRecord("b")]
+    store.write_traces(records)
+    written = [(e.event, e.payload, e.candidate_id, e.ts) for e in store.trace()]
+    assert written[0] == ("a", {"k": 1}, "c1", 5.0)
+    assert written[1][:3] == ("b", {}, None) and written[1][3] == store.now()
+
+
 def test_one_store_can_be_shared_by_threads(tmp_path: Path) -> None:
     with Store.open(tmp_path / "t.db") as store:
 

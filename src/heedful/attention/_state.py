@@ -10,10 +10,10 @@ read and write.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from heedful.attention.columns import ColumnTable
 from heedful.attention.config import AttentionConfig
 from heedful.attention.context import AttentionContext, Failure, Focus, Interruption
 from heedful.attention.estimators import Estimate, Estimator
@@ -28,7 +28,16 @@ from heedful.attention.world import World
 from heedful.memory import Store
 from heedful.model.candidate import Candidate, EventType
 
-__all__ = ["ControllerState"]
+__all__ = ["ColumnsView", "ControllerState"]
+
+
+class ColumnsView(Protocol):
+    """What the parts use of the candidate columns (:class:`heedful.attention.columns.ColumnTable`,
+    which the facade builds): declared here so the columns, which read this state, and the state
+    do not import each other (issue 27 item 4)."""
+
+    def leave(self) -> None:
+        """Write the table back and stop using the columns."""
 
 
 class ControllerState:
@@ -61,6 +70,7 @@ class ControllerState:
     forced_reads: int
     saturation: Saturation
     _last_estimates: dict[str, Estimate]
+    _explorable_keys: set[tuple[str, str]]
     instruments: Instruments
     _inflight: dict[str, Candidate]
     _waited: dict[str, int]
@@ -68,7 +78,7 @@ class ControllerState:
     _skip_logged: set[tuple[str, str]]
     _selected: dict[str, Estimate]
     _resume: dict[str, Focus | None]
-    _columns: ColumnTable
+    _columns: ColumnsView
 
     def context(self, now: datetime | None = None) -> AttentionContext:
         """A snapshot of everything generators and estimators read (the lifecycle's)."""
@@ -77,6 +87,10 @@ class ControllerState:
     def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
         """Pass a candidate through the guard (the lifecycle's)."""
         raise NotImplementedError
+
+    def _trace_batch(self) -> AbstractContextManager[None]:
+        """One store transaction for the trace events of a public call (the mirror's batch)."""
+        return self.mirror.batched() if self.mirror is not None else nullcontext()
 
     def _log(self, event: EventType, now: datetime, **fields: Any) -> None:
         """Write one trace event of the current turn."""

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from heedful.attention.column_select import Scored
+from heedful.attention.column_select import Scored, column_heuristic
 from heedful.attention.context import SourceInfo
-from heedful.attention.estimators import HeuristicEstimator, similarity_class
+from heedful.attention.estimators import similarity_class
 from heedful.model.candidate import EventType
 
 if TYPE_CHECKING:
-    from heedful.attention.controller import Controller
+    from heedful.attention._state import ControllerState as Controller
 
 __all__ = ["ColumnEstimation", "p_stale_of"]
 
@@ -76,8 +76,8 @@ class ColumnEstimation:
 
     def _estimate(self, now: datetime) -> Scored:
         c = self.ctl
-        est = c.estimator
-        assert isinstance(est, HeuristicEstimator)
+        est = column_heuristic(c.estimator)
+        assert est is not None
         live = self.live.copy()
         if not c.repeat_inspections and c.inspected:
             for s in c.inspected:
@@ -130,8 +130,8 @@ class ColumnEstimation:
 
     def _usefulness(self, rows: np.ndarray, ci: np.ndarray) -> np.ndarray | float:
         c = self.ctl
-        est = c.estimator
-        assert isinstance(est, HeuristicEstimator)
+        est = column_heuristic(c.estimator)
+        assert est is not None
         table = c.instruments.usefulness
         if not table:
             return 1.0

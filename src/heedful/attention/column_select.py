@@ -17,13 +17,14 @@ import numpy as np
 
 from heedful.attention._copy import new_candidate
 from heedful.attention.context import SourceInfo
-from heedful.attention.estimators import Estimate
+from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
 from heedful.attention.generators import PENDING_ID
+from heedful.attention.model_estimator import ModelEstimator
 from heedful.attention.selector import Selection, choose
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
 
 if TYPE_CHECKING:
-    from heedful.attention.controller import Controller
+    from heedful.attention._state import ControllerState as Controller
 
 __all__ = ["ColumnSelection", "Scored"]
 
@@ -103,13 +104,17 @@ class ColumnSelection:
         if not len(s.rows):
             return Selection(None, None, "stop:no_candidates"), best, max_p_change
         explore = self.trigger[s.rows] == EXPLORE
+        drawable = explore
+        if sel.config.explore_merged and self.explore_rows:
+            # An exploration proposal merged into a goal or staleness read stays drawable.
+            drawable = explore | np.isin(s.rows, list(self.explore_rows))
         explore_now = (
             sel._may_explore(c.turn_budget)
-            and bool(explore.any())
+            and bool(drawable.any())
             and sel.rng.random() < sel.config.exploration_rate
         )
         if explore_now:
-            pool = np.flatnonzero(explore)
+            pool = np.flatnonzero(drawable)
             j = int(pool[sel.rng.integers(len(pool))])
             sel.explored_this_turn += 1
             return self._made(j, "exploration"), best, max_p_change
@@ -234,7 +239,7 @@ class ColumnSelection:
             float(self.cost_terms[j]),
             s.switch_term,
             float(s.net[j]),
-            self.ctl.estimator.name,
+            column_heuristic(self.ctl.estimator).name,  # type: ignore[union-attr]
             switch_cost=0.0,
         )
 
@@ -260,7 +265,17 @@ class ColumnSelection:
             for r in np.flatnonzero(~np.isnan(self.last_voc)).tolist()
         }
         if self.scored is not None:
-            c.last_estimates = {
+            c._last_estimates = {
                 ids[int(r)] or "": self.estimate_of(j) for j, r in enumerate(self.scored.rows)
             }
         self.dirty = False
+
+
+def column_heuristic(estimator: Estimator) -> HeuristicEstimator | None:
+    """The heuristic that estimates the columns' state (no stated decision) for ``estimator``:
+    itself, or the heuristic fallback of the model-based estimator; None for any other."""
+    if type(estimator) is HeuristicEstimator:
+        return estimator
+    if type(estimator) is ModelEstimator and type(estimator.fallback) is HeuristicEstimator:
+        return estimator.fallback
+    return None

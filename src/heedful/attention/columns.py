@@ -36,8 +36,8 @@ from heedful.attention.column_select import (
     STALE,
     ColumnSelection,
     Scored,
+    column_heuristic,
 )
-from heedful.attention.estimators import HeuristicEstimator
 from heedful.attention.generators import default_generators
 from heedful.attention.guard import Admission
 from heedful.model.base import as_utc
@@ -45,7 +45,7 @@ from heedful.model.candidate import CandidateKind, EventType, Trigger
 from heedful.model.goal import GoalStatus
 
 if TYPE_CHECKING:
-    from heedful.attention.controller import Controller
+    from heedful.attention._state import ControllerState as Controller
 
 __all__ = ["ColumnTable", "Scored"]
 
@@ -73,8 +73,8 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         """Whether this recomputation is in the steady state the columns cover."""
         c = self.ctl
         w = c.world
-        est = c.estimator
-        if type(est) is not HeuristicEstimator or est.config.hazards_per_hour != w.hazards:
+        est = column_heuristic(c.estimator)
+        if est is None or est.config.hazards_per_hour != w.hazards:
             return False
         gens = c.generators
         if tuple(type(g) for g in gens) != _DEFAULT_GENERATOR_TYPES:
@@ -177,8 +177,8 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         for r, cid in enumerate(self.row_claim.tolist()):
             self.rows_of[cid].append(r)
         self.has_source = np.array([bool(rows) for rows in self.rows_of], dtype=bool)
-        est = c.estimator
-        assert isinstance(est, HeuristicEstimator)
+        est = column_heuristic(c.estimator)
+        assert est is not None
         self.cost = np.array([s.cost.scalar() for s in self.sources])
         # Goals: which claims a goal dependency proposes, with which goals, relevance and loss.
         dep = np.zeros(n, dtype=bool)
@@ -252,8 +252,8 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
     def _touch(self, claim_id: str) -> None:
         """Refresh one claim's belief columns and the authority of the rows reporting it."""
         w = self.ctl.world
-        est = self.ctl.estimator
-        assert isinstance(est, HeuristicEstimator)
+        est = column_heuristic(self.ctl.estimator)
+        assert est is not None
         i = self.claim_index[claim_id]
         state = w.claim_state(claim_id, self.ref)
         b = w.beliefs.get(claim_id)

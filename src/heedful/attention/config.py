@@ -118,6 +118,11 @@ class SelectorConfig:
         exploration_min_quota: Explorations allowed per turn whatever the budget (a budget under
             ``1/fraction`` or an unlimited one would otherwise never explore); 0 with a budget
             of 0.
+        explore_merged: A read the exploration generator proposes stays eligible for the
+            exploration draw when another generator proposes it too (the merge names it by the
+            other trigger). Without it the first unread source — which the goal and state
+            generators usually propose as well — is never an exploration candidate, and the
+            draw almost never happens (issue 24).
     """
 
     hysteresis: float = 0.05
@@ -127,6 +132,7 @@ class SelectorConfig:
     exploration_rate: float = 0.05
     exploration_fraction: float = 0.1
     exploration_min_quota: int = 1
+    explore_merged: bool = True
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,12 @@ from heedful.attention.context import (
     Interruption,
 )
 from heedful.attention.enforcement import ClaimEnforcement
-from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator, action_values
+from heedful.attention.estimators import Estimate, Estimator, action_values
 from heedful.attention.generators import Generator, default_generators
 from heedful.attention.guard import Guard, Saturation
 from heedful.attention.instruments import Instruments
 from heedful.attention.lifecycle import CandidateLifecycle
+from heedful.attention.model_estimator import default_estimator
 from heedful.attention.outcome import OutcomeRecording
 from heedful.attention.persist import StoreMirror
 from heedful.attention.selector import Selector
@@ -91,7 +92,8 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             loaded, everything recorded is written through, its truth-maintenance dirty flags
             are honoured, and the trace is appended to it.
         config: All numbers (document sections cited in :mod:`heedful.attention.config`).
-        estimator: Any estimator with the ``estimate(candidate, context)`` shape.
+        estimator: Any estimator with the ``estimate(candidate, context)`` shape (default: the
+            model-based one, :class:`~heedful.attention.model_estimator.ModelEstimator`).
         generators: Candidate generators (default: the eight of document 000 §7).
         validator_mode: ``attention_only`` logs violations; ``production`` blocks and forces reads.
         claim_policies: Claim type → evidence policy (default: document 000 §19).
@@ -123,7 +125,9 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.world = World(
             config.estimator.hazards_per_hour, config.estimator.max_accuracy, config.guard
         )
-        self.estimator: Estimator = estimator or HeuristicEstimator(config.estimator)
+        # The default measures best on shifted held-out worlds (issue 24): exact VOI on the
+        # estimated problem when a decision is stated, the heuristic otherwise.
+        self.estimator: Estimator = estimator or default_estimator(config.estimator)
         self.generators = (
             list(generators) if generators is not None else default_generators(config.generator)
         )
@@ -156,6 +160,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.forced_reads = 0
         self.saturation = Saturation(0.0, 0, False)
         self._last_estimates: dict[str, Estimate] = {}
+        self._explorable_keys: set[tuple[str, str]] = set()
         self._inflight: dict[str, Candidate] = {}
         self._waited: dict[str, int] = {}
         self._blocked: dict[str, str] = {}  # claim id → claim type awaiting a forced read
@@ -164,7 +169,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.instruments = Instruments(config, self._log)
         self._selected: dict[str, Estimate] = {}  # in flight → estimate at selection
         self._resume: dict[str, Focus | None] = {}  # interruption in flight → focus to resume
-        self._columns = ColumnTable(self)
+        self._columns: ColumnTable = ColumnTable(self)
         if self.mirror is not None:
             self.mirror.load(self.world, self.clock())
 
@@ -308,6 +313,10 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
     @traced(NEXT_SPAN, describe_next)
     def next(self) -> Candidate | Stop:
         """The next computation to execute, or :class:`Stop`."""
+        with self._trace_batch():
+            return self._next()
+
+    def _next(self) -> Candidate | Stop:
         if not self._turn_started:
             self.begin_turn()
         now = self.clock()
@@ -323,6 +332,11 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             forced = [(c, e) for c, e in scored if c.forced]
             pool = forced or scored
             budget_left = None if forced else self.budget
+            explorable = (
+                {c.id for c, _ in pool if (c.kind.value, c.target) in self._explorable_keys}
+                if self.config.selector.explore_merged
+                else set()
+            )
             sel = self.selector.select(
                 pool,
                 turn=self.turn,
@@ -330,6 +344,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
                 turn_budget=self.turn_budget,
                 waited=self._waited,
                 focus=self.focus,
+                explorable=explorable,
             )
             if sel.reason == "stop:negative_voc":
                 # The stopping rule's number: exploration-only candidates are not ranked.
@@ -452,6 +467,28 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             withheld: The inspection was made but its result is revealed only later (static
                 condition); later selections value sources *given* this one is in the set.
         """
+        with self._trace_batch():
+            return self._resolve(
+                candidate_id,
+                succeeded=succeeded,
+                observations=observations,
+                actual_cost=actual_cost,
+                decision_changed=decision_changed,
+                utility_delta=utility_delta,
+                withheld=withheld,
+            )
+
+    def _resolve(
+        self,
+        candidate_id: str,
+        *,
+        succeeded: bool,
+        observations: Mapping[str, str | None] | None,
+        actual_cost: Cost | Mapping[str, Any] | None,
+        decision_changed: bool | None,
+        utility_delta: float | None,
+        withheld: bool,
+    ) -> Resolution:
         cand = self._check_resolution(candidate_id, succeeded, observations, withheld)
         cost = (
             as_cost(actual_cost, f"candidate {candidate_id!r}")

@@ -18,7 +18,7 @@ from heedful.attention.floors import assign_floors, claim_floors
 from heedful.attention.generators import PENDING_ID
 from heedful.attention.guard import Admission, merge_candidates
 from heedful.model.base import as_utc
-from heedful.model.candidate import Candidate, CandidateKind, EventType
+from heedful.model.candidate import Candidate, CandidateKind, EventType, Trigger
 
 __all__ = ["CandidateLifecycle"]
 
@@ -94,8 +94,9 @@ class CandidateLifecycle(ControllerState):
 
     def refresh(self) -> list[tuple[Candidate, Estimate]]:
         """Expire, generate, admit and estimate; return the scored live candidates."""
-        self._columns.leave()
-        return self._refresh(None)
+        with self._trace_batch():
+            self._columns.leave()
+            return self._refresh(None)
 
     def _refresh(self, now: datetime | None) -> list[tuple[Candidate, Estimate]]:
         if self.mirror is not None:
@@ -126,6 +127,10 @@ class CandidateLifecycle(ControllerState):
         floors = claim_floors(ctx, self.config.floors)
         if floors:
             proposals = assign_floors(proposals, floors, ctx.inspected)
+        # Reads the exploration generator proposed, whatever trigger the merge names them by.
+        self._explorable_keys = {
+            (c.kind.value, c.target) for c in proposals if c.trigger is Trigger.EXPLORATION
+        }
         for cand in proposals:
             if cand.submitted_by is not None:
                 external.append(cand)

@@ -9,9 +9,10 @@ document 000 §9), each source's accuracy from its claim-specific authority and 
 * Myopic VOI of source ``s`` given the committed set ``S`` (empty in the adaptive condition):
   ``V(S ∪ {s}) − V(S)``, costs included.
 * VPI: value of perfect information, the BMPS upper bound (Callaway et al. 2018).
-* Jointly informative sources (document 000 §31 question 3): when no single source is worth its
-  cost but VPI exceeds the cheapest cost and the budget allows two more reads, the best *pair* is
-  valued exactly and its members are credited with half its net value each.
+* Jointly decisive sources (document 000 §31 question 3): when no single source is worth its
+  cost but VPI exceeds the cheapest cost and the budget allows two more reads, the best *set* of
+  2 … 5 reads is searched exactly, pruned by the BMPS bound ``VPI_sub`` (perfect information on
+  the set's variables), and its members are credited with an equal share of its net value.
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ import numpy as np
 from heedful.attention.config import EstimatorConfig
 from heedful.attention.context import AttentionContext, DecisionModel, current_marginal
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
+from heedful.attention.voc_calibration import VocCalibration, default_calibration
 from heedful.attention.world import observation_accuracy, report_likelihood
 from heedful.decision import DecisionProblem, value
 from heedful.decision import vpi as decision_vpi
 from heedful.model.candidate import Candidate, CandidateKind
 from heedful.model.scenario import Volatility
 
-__all__ = ["ModelEstimator", "estimated_problem"]
+__all__ = ["ModelEstimator", "default_estimator", "estimated_problem"]
 
 
 def estimated_problem(
@@ -175,6 +177,48 @@ class _Valuation:
 
 _VALUATIONS: dict[tuple[object, ...], _Valuation] = {}
 _MAX_MEMO = 4096
+#: Sources searched for jointly decisive sets of 3, 4, 5 reads (C(12,3) = 220, C(9,4) = 126,
+#: C(8,5) = 56 exact valuations at most, before the VPI bound prunes); pairs search
+#: ``max_pair_sources`` (24: 276 pairs).
+_POOL_BY_SIZE = {3: 12, 4: 9, 5: 8}
+
+
+def _reported_variables(
+    problem: DecisionProblem, context: AttentionContext
+) -> dict[str, frozenset[str]]:
+    """The decision variables each source of ``problem`` reports."""
+    names = {n for n, _ in problem.variables or ()}
+    return {
+        sid: frozenset(v for v in context.sources[sid].reports if v in names)
+        for sid in problem.source_ids
+        if sid in context.sources
+    }
+
+
+class _VpiSub:
+    """``VPI_sub(V)``: the value of perfect information about the variables ``V`` only
+    (Callaway et al. 2018), ``Σ_v max_a E[u(a) ∧ V = v] − max_a E[u(a)]``, memoized per set."""
+
+    def __init__(self, problem: DecisionProblem) -> None:
+        variables = problem.variables or ()
+        self.position = {name: i for i, (name, _) in enumerate(variables)}
+        sizes = tuple(len(d) for _, d in variables)
+        n_actions = problem.utility.shape[0]
+        # q[a, w] = p(w) u(a, w) as a tensor over the variables' axes.
+        self.q = (problem.utility * problem.prior[None, :]).reshape((n_actions, *sizes))
+        self.now = float(self.q.reshape(n_actions, -1).sum(axis=1).max())
+        self.memo: dict[frozenset[str], float] = {}
+
+    def __call__(self, names: frozenset[str]) -> float:
+        hit = self.memo.get(names)
+        if hit is not None:
+            return hit
+        keep = {self.position[n] + 1 for n in names if n in self.position}
+        drop = tuple(ax for ax in range(1, self.q.ndim) if ax not in keep)
+        q = self.q.sum(axis=drop) if drop else self.q
+        out = max(float(q.max(axis=0).sum()) - self.now, 0.0)
+        self.memo[names] = out
+        return out
 
 
 def _problem_key(problem: DecisionProblem) -> tuple[object, ...]:
@@ -200,14 +244,18 @@ class ModelEstimator:
 
     Args:
         config: Hazards, cost weight, accuracy cap.
-        pairs: Value jointly informative pairs when no single source pays (see module doc).
-        max_pair_sources: Sources considered for pairs (the best by single value first).
+        pairs: Value jointly decisive sets when no single source pays (see :meth:`_credit_sets`).
+        max_pair_sources: Sources searched for pairs (the best by single value first); larger
+            sets search fewer (``_POOL_BY_SIZE``).
         lookahead: Credit the members of the best greedy plan within the remaining budget
             when the plan is worth more than any single read (see :meth:`_credit_plan`).
         max_lookahead: Longest plan considered.
         use_staleness: Ablation switch (ages ignored when False).
         use_authority: Ablation switch (every source counted fully authoritative when False).
         fallback: Estimator for everything else (default: the heuristic).
+        calibration: Map of the net value of a read to its expected realised value
+            (:mod:`heedful.attention.voc_calibration`; sign-preserving and strictly increasing,
+            so it changes what the prediction says, not what is chosen). None: uncalibrated.
     """
 
     name = "model"
@@ -223,8 +271,10 @@ class ModelEstimator:
         use_staleness: bool = True,
         use_authority: bool = True,
         fallback: Estimator | None = None,
+        calibration: VocCalibration | None = None,
     ) -> None:
         self.config = config or EstimatorConfig()
+        self.calibration = calibration
         self.pairs = pairs
         self.max_pair_sources = max_pair_sources
         self.lookahead = lookahead
@@ -290,8 +340,8 @@ class ModelEstimator:
         net = dict(singles)
         if self.lookahead and singles:
             self._credit_plan(problem, committed, base, singles, context, net)
-        if self.pairs and singles and max(net.values()) <= 0.0:
-            self._credit_pairs(problem, committed, base, singles, vpi, context, net)
+        if self.pairs and singles and max(singles.values()) <= 0.0:
+            self._credit_sets(problem, committed, base, singles, vpi, context, net)
         return _Valuation(net, base, vpi)
 
     def _credit_plan(
@@ -331,7 +381,7 @@ class ModelEstimator:
         for sid in plan[:best_len]:
             net[sid] = max(net[sid], share)
 
-    def _credit_pairs(
+    def _credit_sets(
         self,
         problem: DecisionProblem,
         committed: list[str],
@@ -341,24 +391,58 @@ class ModelEstimator:
         context: AttentionContext,
         net: dict[str, float],
     ) -> None:
-        if context.budget_left is not None and context.budget_left < 2:
+        """Jointly decisive reads (document 000 §31 question 3): when no single read pays, the
+        best *set* of 2 … ``horizon`` reads is searched exactly, bounded BMPS-style.
+
+        Callaway et al. (2018) bracket the value of continuing between the myopic VOI of one read
+        (VOI₁, here ``singles``) and the value of perfect information (VPI). The search uses the
+        bracket twice: nothing is searched when ``VPI`` of everything is below the cheapest read,
+        and a set ``P`` is valued exactly only when ``V(∅) + VPI_sub(P) − cost(S ∪ P) − V(S)``,
+        with ``VPI_sub(P)`` the value of perfect information about the decision variables ``S ∪
+        P`` report, could beat the best set found so far. The best set's members are credited
+        with an equal share of its exact net value ``V(S ∪ P) − V(S)`` — a value some set that
+        fits the budget really achieves, so attention does not stop while it is positive.
+        """
+        horizon = self.max_lookahead
+        if context.budget_left is not None:
+            horizon = min(horizon, context.budget_left)
+        if horizon < 2:
             return
-        cheapest = min(problem.cost_weight * problem.costs) if problem.n_sources else 0.0
+        costs = problem.cost_weight * problem.costs
+        cheapest = float(costs.min()) if problem.n_sources else 0.0
         if vpi <= cheapest:
             return
         informative = [
             s for s in singles if problem.likelihoods[problem.source_index(s)].shape[0] > 1
         ]
-        informative.sort(key=lambda s: -singles[s])
-        pool = informative[: self.max_pair_sources]
-        best, best_pair = 0.0, None
-        for a, b in itertools.combinations(pool, 2):
-            v = value(problem, [*committed, a, b]) - base
-            if v > best:
-                best, best_pair = v, (a, b)
-        if best_pair is not None:
-            for sid in best_pair:
-                net[sid] = max(net[sid], best / 2.0)
+        # Best single value first; among equals the cheaper read.
+        informative.sort(key=lambda s: (-singles[s], float(costs[problem.source_index(s)])))
+        reports = _reported_variables(problem, context)
+        bound = _VpiSub(problem)
+        v_empty = value(problem, [])
+        spent = float(sum(costs[problem.source_index(s)] for s in committed))
+        seen = frozenset(v for s in committed for v in reports.get(s, ()))
+        best = 0.0
+        best_set: tuple[str, ...] = ()
+        for k in range(2, min(horizon, len(informative)) + 1):
+            size = (
+                self.max_pair_sources
+                if k == 2
+                else _POOL_BY_SIZE.get(k, min(_POOL_BY_SIZE.values()))
+            )
+            pool = informative[:size]
+            for group in itertools.combinations(pool, k):
+                group_cost = float(sum(costs[problem.source_index(s)] for s in group))
+                variables = seen.union(*(reports.get(s, ()) for s in group))
+                if v_empty + bound(variables) - spent - group_cost - base <= best:
+                    continue  # perfect information on these variables could not beat the best
+                v = value(problem, [*committed, *group]) - base
+                if v > best:
+                    best, best_set = v, group
+        if best_set:
+            share = best / len(best_set)
+            for sid in best_set:
+                net[sid] = max(net[sid], share)
 
     def estimate(self, candidate: Candidate, context: AttentionContext) -> Estimate:
         """Exact net VOI of inspecting the candidate's source (costs included)."""
@@ -370,7 +454,10 @@ class ModelEstimator:
         )
         cost_term = cost_weight * candidate.cost.scalar()
         switch_term = self.config.switch_weight * candidate.switch_cost
-        net = val.net[candidate.target] - switch_term
+        read = val.net[candidate.target]
+        if self.calibration is not None:
+            read = self.calibration.apply(read)
+        net = read - switch_term
         gross = net + cost_term + switch_term
         p_change = min(gross / val.vpi, 1.0) if val.vpi > 0 else 0.0
         return Estimate(
@@ -386,3 +473,12 @@ class ModelEstimator:
             self.name,
             vpi=val.vpi,
         )
+
+
+def default_estimator(config: EstimatorConfig | None = None) -> ModelEstimator:
+    """The estimator ``Controller()`` uses: model-based, calibrated (issue 24).
+
+    Exact VOI/VPI with pair and plan lookahead on the estimated problem when a decision is stated
+    (the heuristic otherwise), its predictions mapped by the shipped calibration.
+    """
+    return ModelEstimator(config, calibration=default_calibration())

@@ -16,7 +16,7 @@ The core (:func:`choose`) is vectorised over numpy arrays so it ranks 10⁵–10
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -142,8 +142,14 @@ class Selector:
         turn_budget: int | None,
         waited: Mapping[str, int] | None = None,
         focus: Focus | None = None,
+        explorable: Collection[str] = (),
     ) -> Selection:
-        """Select the next computation, or stop."""
+        """Select the next computation, or stop.
+
+        ``explorable``: ids of candidates the exploration draw may pick besides the
+        exploration-only ones (reads the exploration generator proposed that another generator
+        proposed too; ``SelectorConfig.explore_merged``). They are ranked as usual otherwise.
+        """
         if budget_left is not None and budget_left <= 0:
             return Selection(None, None, "stop:budget_exhausted")
         if not scored:
@@ -152,6 +158,9 @@ class Selector:
         ests = [e for _, e in scored]
         net = np.array([e.net for e in ests], dtype=float)
         explore = np.array([c.trigger is Trigger.EXPLORATION for c in cands])
+        drawable = (
+            explore | np.array([c.id in explorable for c in cands]) if explorable else explore
+        )
         floor_rank = np.array(
             [c.floor.rank if c.floor is not None else _NO_FLOOR for c in cands], dtype=np.int64
         )
@@ -159,11 +168,11 @@ class Selector:
         explore_now = (
             bool((floor_rank == _NO_FLOOR).all())
             and self._may_explore(turn_budget)
-            and explore.any()
+            and drawable.any()
             and self.rng.random() < self.config.exploration_rate
         )
         if explore_now:
-            pool = np.flatnonzero(explore)
+            pool = np.flatnonzero(drawable)
             i = int(pool[self.rng.integers(len(pool))])
             self.explored_this_turn += 1
             return self._made(cands, ests, net, i, "exploration", turn)

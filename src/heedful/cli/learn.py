@@ -78,6 +78,47 @@ def learn_train(
     console().print(_selection_line(man), markup=False, highlight=False)
 
 
+@learn_app.command("calibrate")
+def learn_calibrate(
+    family: str = typer.Option(
+        "all", "--family", help="Inspection families to fit on, e.g. G,B (or all)."
+    ),
+    count: int = typer.Option(
+        40, "--count", help="Training scenarios per family (the shipped map's: 40)."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Root seed of the training scenarios."),
+    out: str = typer.Option(..., "--out", help="Calibration JSON file to write."),
+) -> None:
+    """Fit the default estimator's predicted-VOC calibration on training-stream scenarios.
+
+    The shipped map is src/heedful/attention/data/voc_calibration.json (issue 24).
+    """
+    import json
+    import shlex
+    import sys
+    from pathlib import Path
+
+    from heedful.bench.worlds.families import parse_family_list
+    from heedful.errors import InvalidArgumentError
+    from heedful.learn.voc_calibration import fit_voc_calibration
+
+    target = Path(out)
+    if target.is_dir() or not target.parent.is_dir():
+        raise InvalidArgumentError(f"--out {out}: needs a file path in an existing folder")
+    if count < 1:
+        raise InvalidArgumentError(f"--count must be at least 1, got {count}")
+    codes = [f.code for f in parse_family_list(family)]
+    command = "heedful learn calibrate " + shlex.join(sys.argv[3:] if len(sys.argv) > 3 else [])
+    cal, n = fit_voc_calibration(codes, count, seed, command=command.strip())
+    target.write_text(json.dumps(cal.to_dict(), indent=1) + "\n", encoding="utf-8")
+    console().print(
+        f"calibration: {target} ({count_of(len(cal.knots_x), 'knot')} from "
+        f"{count_of(n, 'positive prediction')})",
+        markup=False,
+        highlight=False,
+    )
+
+
 def _selection_line(manifest: dict[str, object]) -> str:
     """What the validation kept, in one sentence (``fit``, ``validation`` of the manifest)."""
     val = manifest.get("validation")

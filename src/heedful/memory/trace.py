@@ -129,6 +129,28 @@ class TraceMixin(StoreBase):
         with self._tx():
             return [self._insert_trace(r) for r in records]
 
+    def write_traces(self, records: Sequence[TraceRecord]) -> None:
+        """:meth:`append_traces` without reading the events back: the same checks, one
+        transaction, one ``executemany`` (the controller's batched trace, issue 24)."""
+        rows = []
+        for record in records:
+            if not isinstance(record.event, str) or not record.event:
+                raise InvalidArgumentError(
+                    f"trace event type must be a non-empty string, got {record.event!r:.60}"
+                )
+            if not isinstance(record.payload, Mapping):
+                raise InvalidArgumentError("trace payload must be a JSON object (a mapping)")
+            ts = self.now() if record.ts is None else float(record.ts)
+            if not math.isfinite(ts):
+                raise InvalidArgumentError(f"trace timestamp must be finite, got {record.ts}")
+            text = dumps(dict(record.payload), f"payload of trace event {record.event!r}")
+            rows.append((record.event, text, record.candidate_id, ts))
+        with self._tx():
+            self._conn.executemany(
+                "INSERT INTO trace_events (event, payload, candidate_id, ts) VALUES (?, ?, ?, ?)",
+                rows,
+            )
+
     def trace(
         self,
         since: int = 0,

@@ -6,7 +6,9 @@ sources with their metadata, beliefs, variables with their volatility, and the d
 heuristic, the model-based estimator, the ablations and the single-signal baselines differ only
 in the estimator they hand the same controller.
 
-Registered names: ``voc`` (heuristic), ``voc-model`` (exact VOI on the estimated problem),
+Registered names: ``voc-default`` (what ``Controller()`` gives a user: the calibrated model-based
+estimator with exploration), ``voc`` (heuristic), ``voc-model`` (exact VOI on the estimated
+problem, uncalibrated, no exploration),
 ``voc-no-staleness``, ``voc-no-authority``, ``voc-no-switch-cost`` (ablations) and
 ``staleness-only``, ``goal-only``, ``risk-only`` (single-signal baselines).
 """
@@ -33,7 +35,7 @@ from heedful.attention.generators import (
     GoalDependencyGenerator,
     StaleBeliefGenerator,
 )
-from heedful.attention.model_estimator import ModelEstimator
+from heedful.attention.model_estimator import ModelEstimator, default_estimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
 from heedful.model import TaskView
@@ -50,17 +52,23 @@ _BENCH_CONFIG = AttentionConfig(
     selector=SelectorConfig(exploration_rate=0.0),
     generator=GeneratorConfig(diagnose_failures=False),
 )
-_ESTIMATORS = ("heuristic", "model", "staleness", "goal", "risk")
+# ``voc-default``: the controller as a user gets it, exploration included (its draws come from the
+# trial's rng, so the policy is not deterministic); only failure diagnosis stays off.
+_USER_CONFIG = AttentionConfig(generator=GeneratorConfig(diagnose_failures=False))
+_ESTIMATORS = ("default", "heuristic", "model", "staleness", "goal", "risk")
 
 
 class ControllerPolicy(Policy):
     """Drive :class:`~heedful.attention.Controller` through a scenario view.
 
     Args:
-        estimator: ``heuristic``, ``model``, or a single signal: ``staleness``, ``goal``, ``risk``.
+        estimator: ``default`` (the controller's own), ``heuristic``, ``model``, or a single
+            signal: ``staleness``, ``goal``, ``risk``.
         use_staleness: Ablation switch of the estimator.
         use_authority: Ablation switch of the estimator.
         use_switch_cost: Ablation switch of the estimator.
+        exploration: Run the default selector (seeded exploration draws, document 000 §20.4)
+            instead of the benchmark's exploration-free one.
     """
 
     def __init__(
@@ -69,6 +77,7 @@ class ControllerPolicy(Policy):
         use_staleness: bool = True,
         use_authority: bool = True,
         use_switch_cost: bool = True,
+        exploration: bool = False,
     ) -> None:
         if estimator not in _ESTIMATORS:
             raise InvalidArgumentError(
@@ -78,12 +87,15 @@ class ControllerPolicy(Policy):
         self.use_staleness = use_staleness
         self.use_authority = use_authority
         self.use_switch_cost = use_switch_cost
+        self.exploration = exploration
         self._ctl: Controller | None = None
         self._pending: dict[str, str] = {}
         self._seen = 0
         self._generated: set[str] = set()
 
     def _make_estimator(self) -> Estimator:
+        if self.estimator == "default":
+            return default_estimator()
         if self.estimator == "heuristic":
             return HeuristicEstimator(
                 use_staleness=self.use_staleness,
@@ -122,7 +134,7 @@ class ControllerPolicy(Policy):
     def reset(self, view: TaskView, rng: np.random.Generator) -> None:
         """Build a fresh controller from the visible interface of the scenario."""
         ctl = Controller(
-            config=_BENCH_CONFIG,
+            config=_USER_CONFIG if self.exploration else _BENCH_CONFIG,
             estimator=self._make_estimator(),
             generators=self._make_generators(),
             rng=rng,
@@ -244,6 +256,19 @@ def _fixed(name: str, **params: object) -> type[ControllerPolicy]:
 
 
 VocPolicy = _fixed("voc", estimator="heuristic")
+
+
+@register_policy("voc-default")
+class VocDefaultPolicy(ControllerPolicy):
+    """The controller a user gets from ``Controller()``: the calibrated model-based estimator
+    and exploration as shipped (not deterministic: its draws come from the trial's rng)."""
+
+    deterministic = False
+
+    def __init__(self) -> None:
+        super().__init__(estimator="default", exploration=True)
+
+
 VocModelPolicy = _fixed("voc-model", estimator="model")
 VocNoStalenessPolicy = _fixed("voc-no-staleness", use_staleness=False)
 VocNoAuthorityPolicy = _fixed("voc-no-authority", use_authority=False)

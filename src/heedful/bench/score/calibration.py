@@ -33,7 +33,7 @@ __all__ = [
     "pairs_of",
 ]
 
-_PREDICTORS = ("heuristic", "model")
+_PREDICTORS = ("default", "heuristic", "model")
 #: Buckets of the reliability table (equal counts).
 BUCKETS = 5
 #: Scenarios replayed per run at most (evenly spaced over the run's list): a replay costs as

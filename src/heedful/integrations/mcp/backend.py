@@ -192,7 +192,17 @@ class StoreBackend:
                 self._known_claim(claim_id)
             ctl.about_to_claim(*about_to_claim)
             turn_id = ctl.begin_turn(budget, cost_weight=cost_weight)
-            scored = sorted(ctl.refresh(), key=lambda pair: pair[1].net, reverse=True)
+            # One recomputation: the selection's own estimates are the ranking (the selected
+            # candidate leaves the table, so it is put back beside the others).
+            step = ctl.next()
+            live = {c.id: c for c in ctl.candidates}
+            if isinstance(step, Candidate):
+                live[step.id] = step
+            scored = sorted(
+                ((live[cid], est) for cid, est in ctl.last_estimates.items() if cid in live),
+                key=lambda pair: pair[1].net,
+                reverse=True,
+            )
             ranking = [
                 {"candidate": cand.model_dump(mode="json"), "estimate": asdict(est)}
                 for cand, est in scored[:limit]
@@ -202,7 +212,7 @@ class StoreBackend:
                 "budget": budget,
                 "candidates": len(scored),
                 "ranking": ranking,
-                "next": _step(ctl.next()),
+                "next": _step(step),
             }
 
     def resolve(
