@@ -18,9 +18,9 @@ import gymnasium as gym
 import numpy as np
 
 import heedful.integrations.gym  # noqa: F401  (registers the environment id)
-from heedful.bench.worlds.families import generate_family
 from heedful.bench.policy import Policy, register_policy
 from heedful.bench.run.runner import decision_variables, run_benchmark
+from heedful.bench.worlds.families import generate_family
 from heedful.integrations.gym import ENV_ID
 from heedful.integrations.gym.env import PER_SOURCE
 

@@ -17,8 +17,8 @@ import zlib
 import numpy as np
 
 from heedful import decision
-from heedful.bench.worlds.families import generate_family
 from heedful.bench.score.scoring import decision_variables
+from heedful.bench.worlds.families import generate_family
 
 FAMS = sys.argv[1].split(",") if len(sys.argv) > 1 else ["G", "B", "A", "H", "C", "E", "F", "I"]
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 80
