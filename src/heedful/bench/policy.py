@@ -41,7 +41,7 @@ from heedful.bench.kind_policy import (
     kinds_of,
 )
 from heedful.errors import InvalidArgumentError, UnknownNameError
-from heedful.model import TaskView
+from heedful.model import SourceView, TaskView
 from heedful.model.candidate import TraceEvent
 
 
@@ -54,12 +54,16 @@ class Observation:
         values: The reported values (variable → value); ``None`` if failed or withheld.
         failed: The inspection failed (retrieval failure): nothing was returned, it still cost.
         withheld: Static condition: the result exists but is not shown before all choices are made.
+        revealed: Sources this read named that were hidden until now (issue 23), with their
+            visible metadata; from this observation on they may be inspected. Given whatever the
+            read returned (failed or withheld too): a link is structure, not a result.
     """
 
     source_id: str
     values: dict[str, str] | None = field(default=None, hash=False)
     failed: bool = False
     withheld: bool = False
+    revealed: tuple[SourceView, ...] = field(default=(), hash=False)
 
 
 class Policy(ABC):

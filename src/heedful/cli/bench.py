@@ -129,15 +129,34 @@ def bench_oracle(
         False, "--adaptive", help="Also compute the optimal adaptive value."
     ),
 ) -> None:
-    """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources."""
+    """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources.
+
+    Switching and schedule files (families D and J) get their own exact oracles: V*, U_random
+    and the optimal answers.
+    """
     import json
 
     from heedful.bench.report.page import OracleRow, print_oracle
+    from heedful.bench.report.table import kind_oracle_records
+    from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
     from heedful.decision import adaptive_oracle, compile_problem, static_oracle
-    from heedful.model import load_scenario_set
+    from heedful.model import Scenario
+    from heedful.model.kinds_io import load_any_scenario_set
+    from heedful.model.switching import SwitchingScenario
 
     rows: list[OracleRow] = []
-    for sc in load_scenario_set(paths):
+    kinds: list[dict[str, object]] = []
+    for sc in load_any_scenario_set(paths):
+        if not isinstance(sc, Scenario):
+            case = (
+                SwitchingCase.prepare(sc)
+                if isinstance(sc, SwitchingScenario)
+                else ScheduleCase.prepare(sc)
+            )
+            kinds.append(case.oracle_record())
+            if as_json:
+                typer.echo(json.dumps(kinds[-1], ensure_ascii=False))
+            continue
         problem = compile_problem(sc.view, sc.truth)
         result = static_oracle(problem, sc.view.budget)
         v_adaptive = adaptive_oracle(problem, sc.view.budget).v_adaptive if adaptive else None
@@ -149,7 +168,10 @@ def bench_oracle(
         rows.append((sc.id, result, v_adaptive))
     if as_json:
         return
-    print_oracle(rows, console(), adaptive=adaptive)
+    if rows:
+        print_oracle(rows, console(), adaptive=adaptive)
+    if kinds:
+        console().print(kind_oracle_records(kinds))
 
 
 #: The options of `bench run` a run folder keeps for ``--resume`` (in this order); the others

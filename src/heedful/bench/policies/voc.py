@@ -36,7 +36,7 @@ from heedful.attention.generators import (
 from heedful.attention.model_estimator import ModelEstimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
-from heedful.model import TaskView
+from heedful.model import SourceView, TaskView
 from heedful.model.candidate import CandidateKind, TraceEvent
 
 __all__ = ["ControllerPolicy"]
@@ -130,15 +130,7 @@ class ControllerPolicy(Policy):
             repeat_inspections=False,
         )
         for src in view.sources:
-            ctl.register_source(
-                src.id,
-                reports=list(src.reports),
-                authority=src.authority,
-                cost=src.cost,
-                age_s=src.age_s,
-                kind=src.kind,
-                trusted=True,
-            )
+            _register(ctl, src)
         beliefs = {b.variable: b for b in view.beliefs}
         for name, var in view.variables.items():
             b = beliefs.get(name)
@@ -161,9 +153,15 @@ class ControllerPolicy(Policy):
     def feed(self, observations: Sequence[Observation]) -> None:
         """Resolve the controller's candidates for these new observations of sources it asked
         for (withheld, failed, or with the reported values it holds beliefs about); an
-        observation of a source it did not ask for is ignored."""
+        observation of a source it did not ask for is ignored, except that the sources any read
+        revealed are registered with the controller."""
         ctl = self.controller
         for obs in observations:
+            # A source the read revealed (issue 23) joins the controller's sources: from the
+            # next call on its generators may propose it like any listed source.
+            for src in obs.revealed:
+                if src.id not in ctl.world.sources:
+                    _register(ctl, src)
             cid = self._pending.pop(obs.source_id, None)
             if cid is None:
                 continue
@@ -203,6 +201,19 @@ class ControllerPolicy(Policy):
                 self._pending[step.target] = step.id
                 return step.target
             ctl.resolve(step.id, succeeded=True)  # nothing else exists in an inspection trial
+
+
+def _register(ctl: Controller, src: SourceView) -> None:
+    """Tell the controller about one visible source (its metadata only)."""
+    ctl.register_source(
+        src.id,
+        reports=list(src.reports),
+        authority=src.authority,
+        cost=src.cost,
+        age_s=src.age_s,
+        kind=src.kind,
+        trusted=True,
+    )
 
 
 #: The decision model of the last few decisions, by their content (every policy gets its own

@@ -11,6 +11,7 @@ replaced by the do-nothing answer (stay / idle).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -56,6 +57,20 @@ class SwitchingCase:
         problem = sw.switching_problem(scenario)
         return cls(scenario, problem, sw.switching_oracle(problem))
 
+    def oracle_record(self) -> dict[str, Any]:
+        """What ``heedful bench oracle`` prints: V*, U_random and every optimal answer vector
+        (interruption id → stay / queue / preempt, in answering order)."""
+        return {
+            "id": self.scenario.id,
+            "kind": "switching",
+            "v_star": self.oracle.v_star,
+            "u_random": self.oracle.u_random,
+            "optimal": [
+                dict(zip(self.problem.ids, (c.value for c in vec), strict=True))
+                for vec in self.oracle.optimal
+            ],
+        }
+
 
 @dataclass(frozen=True)
 class ScheduleCase:
@@ -70,6 +85,19 @@ class ScheduleCase:
         """Compile the scenario and run its oracle."""
         problem = sched.schedule_problem(scenario)
         return cls(scenario, problem, sched.schedule_oracle(problem))
+
+    def oracle_record(self) -> dict[str, Any]:
+        """What ``heedful bench oracle`` prints: V*, U_random, one optimal assignment (the
+        obligation worked in each slot, ``None`` idle) and the obligations worth serving."""
+        ids = self.problem.ids
+        return {
+            "id": self.scenario.id,
+            "kind": "schedule",
+            "v_star": self.oracle.v_star,
+            "u_random": self.oracle.u_random,
+            "assignment": [None if j is None else ids[j] for j in self.oracle.assignment],
+            "worth_serving": [i for i, w in zip(ids, self.oracle.worth_serving, strict=True) if w],
+        }
 
 
 def collect_answers(

@@ -16,8 +16,9 @@ numbers, so comparisons are paired); each policy gets its own stream.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +51,7 @@ from heedful.bench.score.scoring import (
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.views import policy_view
 from heedful.errors import HeedfulError, InvalidArgumentError
-from heedful.model import Condition, Scenario, TaskView
+from heedful.model import Condition, Scenario, SourceView, TaskView
 from heedful.tracing import traced
 
 __all__ = [
@@ -71,7 +72,10 @@ Reveal = Callable[[str], Observation]
 
 
 def collect_choices(
-    policy: Policy, view: TaskView, reveal: Reveal | None
+    policy: Policy,
+    view: TaskView,
+    reveal: Reveal | None,
+    reveals: Mapping[str, Sequence[SourceView]] | None = None,
 ) -> tuple[list[Observation], Violation | None]:
     """Ask a policy for inspections until it stops, enforcing the protocol.
 
@@ -80,6 +84,10 @@ def collect_choices(
         view: The visible scenario (its budget and source ids are enforced).
         reveal: Adaptive condition: returns the real observation of a source. ``None`` for the
             static condition, where every history entry is withheld.
+        reveals: PRIVATE, evaluator side: per source id, the hidden sources its read reveals
+            (:meth:`~heedful.model.Scenario.reveals`, issue 23). A revealed source is handed to
+            the policy in the revealing read's observation (as its own copy) and may be
+            inspected from then on; before that, asking for it is an unknown source.
 
     Returns:
         The history (one observation per accepted inspection) and the violation that stopped the
@@ -87,6 +95,7 @@ def collect_choices(
     """
     history: list[Observation] = []
     valid = set(view.source_ids)
+    links = reveals or {}
     while True:
         choice = policy.next(tuple(history))
         if choice is None:
@@ -97,7 +106,14 @@ def collect_choices(
             return history, Violation.UNKNOWN_SOURCE
         if any(o.source_id == choice for o in history):
             return history, Violation.REPEATED_SOURCE
-        history.append(reveal(choice) if reveal else Observation(choice, withheld=True))
+        obs = reveal(choice) if reveal else Observation(choice, withheld=True)
+        opened = tuple(
+            SourceView.model_validate_json(s.model_dump_json()) for s in links.get(choice, ())
+        )
+        if opened:
+            obs = dataclasses.replace(obs, revealed=opened)
+            valid.update(s.id for s in opened)
+        history.append(obs)
 
 
 def build_policies(specs: Sequence[PolicySpec | str]) -> list[tuple[PolicySpec, Policy]]:
@@ -160,7 +176,7 @@ def _play(
     rng = generator(seed, Stream.POLICY, key, trial, name_key(spec.name))
     policy.reset(given if given is not None else handout(view)[0], rng)
     reveal = world.observation if adaptive else None
-    history, violation = collect_choices(policy, view, reveal)
+    history, violation = collect_choices(policy, view, reveal, oracle.reveals)
     cands = policy.candidate_sources()
     return TrialOutcome(
         history=tuple(history),
