@@ -1,11 +1,15 @@
 """Document 000 §21's ablation table as named policies, run on a family set, each row reported as
 its paired score difference against full VOC (``voc``) with a bootstrap interval.
 
-Rows that need an LLM (or a learned policy) are listed with the reason instead of a number.
+Rows that need an LLM are listed with the reason instead of a number. The learned ranker and
+the bandit arrive by name through the policy registry (``heedful.policies`` entry points: the
+bench never imports ``heedful.learn``). The upper-bound row is no policy: the forced-read bound
+of :mod:`heedful.bench.score.bounds`, paired with ``voc``'s trials.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,19 +20,30 @@ from rich.text import Text
 
 from heedful.bench.report.layout import terminal_table
 from heedful.bench.results import ALL_FAMILIES, Results
-from heedful.bench.stats import PairedDiff
-from heedful.bench.suite import RunOutput, run_to_folder
+from heedful.bench.run.kind_suite import split_families
+from heedful.bench.score.bounds import forced_read_scores
+from heedful.bench.seeds import Stream, generator
+from heedful.bench.stats import PairedDiff, paired_difference
+from heedful.bench.suite import RunOutput, run_to_folder, select_scenarios
 
 __all__ = [
     "ABLATIONS",
     "INERT",
+    "UPPER_BOUND",
     "Ablation",
     "ablation_differences",
+    "bound_difference",
+    "load_bounds",
     "print_ablations",
     "run_ablations",
 ]
 
 REFERENCE = "voc"
+#: The row of the forced-read upper bound: not a policy, computed per scenario
+#: (:mod:`heedful.bench.score.bounds`) and paired with ``voc``'s trials.
+UPPER_BOUND = "upper-bound"
+#: The bound's scores, written into the run folder beside ``results.json``.
+BOUNDS_FILE = "upper_bound.json"
 #: The cell of a row that cannot differ from the reference in a group (see ``Ablation.inert``).
 INERT = "cannot differ\nhere (inert)"
 
@@ -65,14 +80,22 @@ ABLATIONS: tuple[Ablation, ...] = (
     Ablation("VOC minus aging and minimum service (§11.5)", "voc-no-aging"),
     Ablation("VOC minus goal relevance", "voc-no-goal"),
     Ablation("VOC minus cost term", "voc-no-cost"),
-    Ablation("Forced authoritative read (upper-bound diagnostic)", "forced-authoritative"),
+    Ablation(
+        "Authority-first forced read (a baseline, not a bound: reads by authority alone)",
+        "forced-authoritative",
+    ),
+    Ablation(
+        "Forced authoritative read (upper bound: the oracle with the authoritative reads free)",
+        UPPER_BOUND,
+    ),
     Ablation(
         "Full controller + validator (production)",
         None,
         "an agent that asserts claims for the validator to block (LLM agents; the unprompted "
         "condition's voc-guarded covers the guard)",
     ),
-    Ablation("Learned ranker / bandit", None, "the learn part's trained policies"),
+    Ablation("Learned ranker (§20.1)", "voc-learned"),
+    Ablation("Bandit (§20.2; warmed up on training scenarios, then frozen)", "voc-bandit"),
     Ablation("Oracle (reference)", "oracle"),
 )
 
@@ -86,16 +109,49 @@ def run_ablations(
     out: Path | None = None,
     progress: bool | None = None,
 ) -> RunOutput:
-    """Run every runnable row of the table on the families (one run folder, as ``bench run``)."""
-    names = [a.policy for a in ABLATIONS if a.policy is not None]
-    return run_to_folder(
+    """Run every runnable row of the table on the families (one run folder, as ``bench run``);
+    the forced-read upper bound of each inspection scenario goes to ``upper_bound.json``."""
+    names = [a.policy for a in ABLATIONS if a.policy not in (None, UPPER_BOUND)]
+    output = run_to_folder(
         families=families,
         count=count,
-        policies=",".join(names),
+        policies=",".join(n for n in names if n is not None),
         trials=trials,
         seed=seed,
         out=out,
         progress=progress,
+    )
+    inspection, _ = split_families(families)
+    if inspection is not None:
+        scenarios, _, _ = select_scenarios(None, inspection, count, seed)
+        bounds = forced_read_scores(scenarios)
+        (output.folder / BOUNDS_FILE).write_text(json.dumps(bounds, indent=1), encoding="utf-8")
+    return output
+
+
+def load_bounds(folder: Path) -> dict[str, float] | None:
+    """The bound scores a run of :func:`run_ablations` wrote (``None``: none)."""
+    path = folder / BOUNDS_FILE
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {str(k): float(v) for k, v in data.items()}
+
+
+def bound_difference(
+    results: Results, bounds: dict[str, float], seed: int = 0
+) -> PairedDiff | None:
+    """The bound's score minus ``voc``'s, paired per ``voc`` trial, clustered by scenario."""
+    pairs = [
+        (bounds[t.scenario_id], t.score, t.scenario_id)
+        for t in results.trials
+        if t.policy == REFERENCE and t.score is not None and t.scenario_id in bounds
+    ]
+    if not pairs:
+        return None
+    a, b, clusters = zip(*pairs, strict=True)
+    return paired_difference(
+        list(a), list(b), generator(seed, Stream.STATS), clusters=list(clusters)
     )
 
 
@@ -144,7 +200,9 @@ def _reference_scores(results: Results) -> dict[str, str]:
     return out
 
 
-def print_ablations(results: Results, console: Console | None = None) -> None:
+def print_ablations(
+    results: Results, console: Console | None = None, bounds: dict[str, float] | None = None
+) -> None:
     """Print the table: each row's score difference against ``voc`` per family group.
 
     Laid out for an 80-column terminal: the policy heads each row with its §21 condition under
@@ -154,6 +212,8 @@ def print_ablations(results: Results, console: Console | None = None) -> None:
     con = console or Console(width=None if sys.stdout.isatty() else 160, markup=False)
     groups = _groups(results)
     diffs = ablation_differences(results)
+    if bounds is not None and "inspection" in groups:
+        diffs[UPPER_BOUND] = {"inspection": bound_difference(results, bounds)}
     ref = _reference_scores(results)
     table = terminal_table(
         "Ablations (document 000 §21): score difference against voc, paired, 95% CI\n"
@@ -169,7 +229,7 @@ def print_ablations(results: Results, console: Console | None = None) -> None:
             overflow="fold",
         )
     for a in ABLATIONS:
-        if a.policy is None:
+        if a.policy is None or (a.policy == UPPER_BOUND and bounds is None):
             continue
         cells = []
         for g in groups:
@@ -189,6 +249,8 @@ def print_ablations(results: Results, console: Console | None = None) -> None:
         table.add_row(Text.assemble(a.policy, "\n", (a.condition, "dim")), *cells)
     con.print(table)
     con.print("Not run here:", highlight=False)
+    if bounds is None:
+        con.print(Padding(Text("the forced-read upper bound — needs run_ablations"), (0, 0, 0, 2)))
     for a in ABLATIONS:
         if a.policy is None:
             con.print(Padding(Text(f"{a.condition} — needs {a.needs}"), (0, 0, 0, 2)))

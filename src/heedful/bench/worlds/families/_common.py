@@ -370,6 +370,9 @@ class Builder:
         if index == by:
             raise ValueError("a source cannot reveal itself")
         self.sources[index]["_revealed_by"] = by
+        # Out of the surface mix: the listed sources share the looks and costs among themselves
+        # as in a scenario without the hidden one (its own look reaches a policy only revealed).
+        self._mixed[index] = False
 
     def cached_copy(self, var: str, *, authority: Range, echo_rate: float) -> int:
         """Add a cheap cached copy of the belief about ``var``: its data as old as the belief,
