@@ -93,8 +93,6 @@ def dirty(b: Builder) -> None:
                 if b.chance(CACHE_REVEALS):
                     b.hide(upstream, by=cache)
                 else:
-                    catalogue = b.source(
-                        [], authority=(0.5, 0.9), age_s=(0.0, 3_600.0), mix=False
-                    )
+                    catalogue = b.source([], authority=(0.5, 0.9), age_s=(0.0, 3_600.0), mix=False)
                     b.hide(upstream, by=catalogue)
     b.distractors(b.count(3, 7), noise)
