@@ -108,6 +108,10 @@ class ControllerPolicy(Policy):
     def _declare(self, ctl: Controller, view: TaskView) -> None:
         """Hook for subclasses: tell the controller more before the turn starts."""
 
+    def _validator_mode(self) -> str:
+        """The controller's claim validator mode (``attention_only``: it only logs)."""
+        return "attention_only"
+
     def _turn_budget(self, view: TaskView) -> int | None:
         """The controller's hard per-turn budget: the scenario's budget."""
         return view.budget
@@ -128,6 +132,7 @@ class ControllerPolicy(Policy):
             rng=rng,
             clock=lambda: _EPOCH,
             repeat_inspections=False,
+            validator_mode=self._validator_mode(),
         )
         for src in view.sources:
             _register(ctl, src)

@@ -178,13 +178,44 @@ def _play(
     reveal = world.observation if adaptive else None
     history, violation = collect_choices(policy, view, reveal, oracle.reveals)
     cands = policy.candidate_sources()
+    forced: tuple[Observation, ...] = ()
+    if policy.validates:
+        forced = _forced_reads(policy, view, oracle, world, history)
     return TrialOutcome(
         history=tuple(history),
         violation=violation,
         candidates=frozenset(cands) if cands is not None else None,
         stopped=violation is None,
         observation_blind=not policy.uses_observations,
+        forced=forced,
+        validator_blocked=bool(forced),
     )
+
+
+def _forced_reads(
+    policy: Policy,
+    view: TaskView,
+    oracle: ScenarioOracle,
+    world: TrialWorld,
+    history: Sequence[Observation],
+) -> tuple[Observation, ...]:
+    """Production mode: the reads the policy's validator forces once its own results are in.
+
+    A forced read must name a source the policy could inspect (listed, or revealed by one of
+    its reads) that it has not read; anything else is ignored, never executed.
+    """
+    read = [o.source_id for o in history]
+    real = [
+        dataclasses.replace(world.observation(sid), revealed=o.revealed)
+        for sid, o in zip(read, history, strict=True)
+    ]
+    allowed = set(view.source_ids) | {s.id for o in history for s in o.revealed}
+    out: list[Observation] = []
+    for sid in policy.validate(real):
+        fresh = isinstance(sid, str) and sid in allowed and sid not in read
+        if fresh and all(o.source_id != sid for o in out):
+            out.append(world.observation(sid))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -240,7 +271,8 @@ def _run_scenario(
     for trial in range(job.trials):
         world = TrialWorld.draw(oracle, generator(job.seed, Stream.TRIALS, key, trial))
         for spec, policy in built:
-            reuse = not job.adaptive and policy.deterministic
+            # A validating policy's forced reads depend on its results: played every trial.
+            reuse = not job.adaptive and policy.deterministic and not policy.validates
             if reuse and spec.name in static_choices:
                 outcome = static_choices[spec.name]
             else:
@@ -280,6 +312,7 @@ def _run_scenario(
                     config=job.config,
                     initiation=measure,
                     exact_value=exact,
+                    mode="production" if policy.validates else "attention",
                 )
             )
             step(label)

@@ -428,6 +428,11 @@ def score_trial(
         action_rational=rational,
         beliefs=dict(outcome.beliefs) if outcome.beliefs is not None else None,
         forced_inspections=forced,
+        production_score=(
+            100.0 * (oracle.set_value(reads) - st.u_random) / (st.v_star - st.u_random)
+            if mode == "production" and st.v_star - st.u_random >= config.uninformative_gap
+            else None
+        ),
         protocol_error=outcome.protocol_error,
         critical_recall=len(chosen & set(closest)) / len(closest) if closest else None,
         closest_optimal_set=list(closest),
