@@ -136,17 +136,20 @@ def bench_oracle(
     """
     import json
 
-    from heedful.bench.report.page import OracleRow, print_oracle
-    from heedful.bench.report.table import kind_oracle_records
-    from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
-    from heedful.decision import adaptive_oracle, compile_problem, static_oracle
     from heedful.model import Scenario
     from heedful.model.kinds_io import load_any_scenario_set
     from heedful.model.switching import SwitchingScenario
 
+    scenarios = load_any_scenario_set(paths)  # a bad file is refused before the oracle is imported
+
+    from heedful.bench.report.page import OracleRow, print_oracle
+    from heedful.bench.report.table import kind_oracle_records
+    from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
+    from heedful.decision import adaptive_oracle, compile_problem, static_oracle
+
     rows: list[OracleRow] = []
     kinds: list[dict[str, object]] = []
-    for sc in load_any_scenario_set(paths):
+    for sc in scenarios:
         if not isinstance(sc, Scenario):
             case = (
                 SwitchingCase.prepare(sc)
