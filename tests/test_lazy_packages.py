@@ -50,3 +50,22 @@ def test_the_loader_imports_no_pydantic() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.strip() == "False"
+
+
+def test_a_submodule_named_like_a_function_does_not_shadow_it() -> None:
+    # heedful.engine.triage is a submodule and the function it defines; importing the submodule
+    # (as the engine does) must leave the package's name bound to the function, and reading a
+    # seed file must not pay for numpy (the triage stack).
+    code = (
+        "import sys, types\n"
+        "import heedful.engine.seed\n"
+        "print('numpy' in sys.modules)\n"
+        "import heedful.engine.triage\n"
+        "import heedful.engine as e\n"
+        "from heedful.engine.triage import triage\n"
+        "print(e.triage is triage and not isinstance(e.triage, types.ModuleType))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.split() == ["False", "True"]

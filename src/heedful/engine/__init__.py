@@ -9,6 +9,8 @@ engine.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -201,9 +203,17 @@ __all__ = [
 ]
 
 
-# ``triage`` is also a submodule's name: importing heedful.engine.triage anywhere would set the
-# package attribute to the module, so the function is bound here, at package import.
-from heedful.engine.triage import triage  # noqa: E402
+class _Package(types.ModuleType):
+    """``triage`` is the name of a function and of its submodule: importing the submodule must
+    not rebind the package's ``triage`` (the function, loaded on first use) to the module."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "triage" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:
