@@ -9,7 +9,15 @@ from typer.testing import CliRunner
 
 from heedful.bench.kind_policy import kind_policy_names
 from heedful.bench.policy import policy_names
-from heedful.bench.report.ablations import ABLATIONS, REFERENCE, ablation_differences, run_ablations
+from heedful.bench.report.ablations import (
+    ABLATIONS,
+    REFERENCE,
+    UPPER_BOUND,
+    ablation_differences,
+    bound_difference,
+    load_bounds,
+    run_ablations,
+)
 from heedful.cli import app
 from heedful.model.scenario import ScenarioKind
 
@@ -18,8 +26,9 @@ def test_every_runnable_row_is_a_registered_policy_of_some_kind() -> None:
     known = set(policy_names())
     known |= set(kind_policy_names(ScenarioKind.SWITCHING))
     known |= set(kind_policy_names(ScenarioKind.SCHEDULE))
-    runnable = [a.policy for a in ABLATIONS if a.policy is not None]
+    runnable = [a.policy for a in ABLATIONS if a.policy not in (None, UPPER_BOUND)]
     assert set(runnable) <= known
+    assert {"voc-learned", "voc-bandit"} <= set(runnable)
     assert all(a.needs for a in ABLATIONS if a.policy is None)
 
 
@@ -83,7 +92,8 @@ def test_table_fits_80_columns_with_every_policy_and_interval_whole(small: objec
     text = console.export_text()
     assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80, text
     for a in ABLATIONS:
-        assert (a.policy or a.condition) in text
+        if a.policy != UPPER_BOUND:  # printed only with the bounds (see the next test)
+            assert (a.policy or a.condition) in text
     d = ablation_differences(results)["oracle"]["inspection"]
     assert d is not None and f"[{d.lo:+.1f}, {d.hi:+.1f}]" in text
 
@@ -106,3 +116,23 @@ def test_a_row_that_cannot_differ_is_printed_as_inert_not_as_a_result(small: obj
     assert INERT.split("\n")[0] in lines[row]
     inert = [a for a in ABLATIONS if a.inert]
     assert [a.policy for a in inert] == ["voc-no-switch-cost"]
+
+
+def test_the_upper_bound_row_is_at_least_the_oracle_and_voc(small: object) -> None:
+    from rich.console import Console
+
+    from heedful.bench.report.ablations import print_ablations
+
+    results = small.results  # type: ignore[attr-defined]
+    bounds = load_bounds(small.folder)  # type: ignore[attr-defined]
+    assert bounds and all(v >= 100.0 - 1e-9 for v in bounds.values())
+    d = bound_difference(results, bounds)
+    oracle = ablation_differences(results)["oracle"]["inspection"]
+    assert d is not None and oracle is not None
+    assert d.mean >= oracle.mean - 1e-9 >= -1e-9  # bound ≥ oracle ≥ voc, on every trial
+    assert d.b_better == 0
+    console = Console(width=80, record=True, color_system=None)
+    print_ablations(results, console, bounds=bounds)
+    text = console.export_text()
+    assert UPPER_BOUND in text and f"{d.mean:+.1f}" in text
+    assert max(len(line) for line in text.splitlines()) <= 80

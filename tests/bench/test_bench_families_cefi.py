@@ -146,7 +146,7 @@ def _upstream(s: Scenario, var: str) -> list[float]:
     """Ages of the informative (non-echo) sources reporting ``var``."""
     return [
         src.age_s
-        for src in s.view.sources
+        for src in s.sources  # listed and hidden (v4: an upstream may be hidden)
         if var in src.reports and s.truth.sources[src.id].echo is None
     ]
 

@@ -30,7 +30,7 @@ def worlds(sc: Scenario) -> list[tuple[dict[str, str], float]]:
 
 
 def outcomes(sc: Scenario, source_id: str) -> list[Outcome]:
-    reports = sc.view.source(source_id).reports
+    reports = sc.source(source_id).reports
     if not reports:
         return [{}]
     doms = [sc.view.variables[v].domain for v in reports]
@@ -38,7 +38,7 @@ def outcomes(sc: Scenario, source_id: str) -> list[Outcome]:
 
 
 def prob(sc: Scenario, source_id: str, outcome: Outcome, world: dict[str, str]) -> float:
-    src = sc.view.source(source_id)
+    src = sc.source(source_id)
     truth = sc.truth.sources[source_id]
     if not src.reports:
         return 1.0
@@ -70,23 +70,33 @@ def brute_value(sc: Scenario, subset: Sequence[str]) -> float:
                 p *= table[o][wi]
             joint.append(p)
         total += max(sum(j * u for j, u in zip(joint, row, strict=True)) for row in utils)
-    cost = sum(sc.view.source(s).cost.scalar() for s in subset)
+    cost = sum(sc.source(s).cost.scalar() for s in subset)
     return total - sc.view.cost_weight * cost
 
 
+def revealer(sc: Scenario) -> dict[str, str]:
+    """Hidden source id → the source whose read reveals it (issue 23)."""
+    return {h.source.id: h.revealed_by for h in sc.truth.hidden}
+
+
 def brute_oracle(sc: Scenario, budget: int) -> dict[str, Any]:
-    ids = list(sc.view.source_ids)
+    ids = [s.id for s in sc.sources]
+    listed = list(sc.view.source_ids)
+    rev = revealer(sc)
     k = min(budget, len(ids))
     values = {
         tuple(sorted(s)): brute_value(sc, s)
         for size in range(k + 1)
         for s in itertools.combinations(ids, size)
     }
-    v_star = max(values.values())
+    # A set may hold a hidden source only together with the source that reveals it.
+    feasible = {s: v for s, v in values.items() if all(m not in rev or rev[m] in s for m in s)}
+    v_star = max(feasible.values())
     optimal = sorted(
-        (s for s, v in values.items() if v >= v_star - 1e-9), key=lambda t: (len(t), t)
+        (s for s, v in feasible.items() if v >= v_star - 1e-9), key=lambda t: (len(t), t)
     )
-    top = [v for s, v in values.items() if len(s) == k]
+    k_random = min(budget, len(listed))
+    top = [v for s, v in values.items() if len(s) == k_random and set(s) <= set(listed)]
     return {
         "v_star": v_star,
         "optimal_sets": tuple(optimal),
@@ -97,11 +107,14 @@ def brute_oracle(sc: Scenario, budget: int) -> dict[str, Any]:
     }
 
 
-def random_scenario(seed: int, *, max_sources: int = 6, max_joint: int = 150) -> Scenario:
+def random_scenario(
+    seed: int, *, max_sources: int = 6, max_joint: int = 150, hidden: bool = False
+) -> Scenario:
     """A small random inspection scenario: 1–3 variables (2–3 values), 2–5 actions, 1–6 sources.
 
     Sources are noisy, failing, echo or report nothing; the product of all sources' outcome counts
-    is kept below ``max_joint`` so that the brute force stays quick.
+    is kept below ``max_joint`` so that the brute force stays quick. With ``hidden``, each source
+    after the first is hidden with chance 1/2, revealed by an earlier source (issue 23).
     """
     rng = np.random.default_rng(seed)
     n_vars = int(rng.integers(1, 4))
@@ -143,6 +156,8 @@ def random_scenario(seed: int, *, max_sources: int = 6, max_joint: int = 150) ->
         if kind == "echo":
             src["echo"] = {r: str(rng.choice(variables[r]["domain"])) for r in reports}
             src["fails"] = float(rng.choice([0.0, 0.2]))
+        if hidden and s > 0 and rng.random() < 0.5:
+            src["revealed_by"] = f"s{int(rng.integers(0, s))}"
         sources.append(src)
     raw = {
         "format": "heedful.scenario/v1",
@@ -160,7 +175,8 @@ def brute_adaptive(sc: Scenario, budget: int) -> float:
     """Optimal adaptive value by recursion over every ordered history (no memo, no pruning)."""
     ws = worlds(sc)
     utils = [[a.utility_of(w) for w, _ in ws] for a in sc.view.actions.values()]
-    ids = list(sc.view.source_ids)
+    ids = [s.id for s in sc.sources]
+    rev = revealer(sc)
     weight = sc.view.cost_weight
 
     def act(joint: list[float]) -> float:
@@ -171,9 +187,9 @@ def brute_adaptive(sc: Scenario, budget: int) -> float:
         if left == 0:
             return best
         for s in ids:
-            if s in done:
+            if s in done or (s in rev and rev[s] not in done):
                 continue
-            v = -weight * sc.view.source(s).cost.scalar() * sum(joint)
+            v = -weight * sc.source(s).cost.scalar() * sum(joint)
             for o in outcomes(sc, s):
                 child = [j * prob(sc, s, o, w) for j, (w, _) in zip(joint, ws, strict=True)]
                 if sum(child) > 0:

@@ -164,3 +164,54 @@ def test_adaptive_oracle_refuses_oversized_problems_up_front() -> None:
 def test_adaptive_oracle_rejects_negative_budget() -> None:
     with pytest.raises(InvalidArgumentError, match="budget"):
         adaptive_oracle(_xor(), -1)
+
+
+# -- hidden sources (issue 23) -------------------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS)
+def test_adaptive_oracle_with_hidden_sources_matches_the_tests_brute_force(seed: int) -> None:
+    sc = random_scenario(seed, max_sources=5, max_joint=60, hidden=True)
+    p = compile_problem(sc.view, sc.truth)
+    budget = sc.view.budget
+    result = adaptive_oracle(p, budget)
+    assert result.v_adaptive == pytest.approx(brute_adaptive(sc, budget), abs=1e-9)
+    assert policy_value(p, result.policy, budget) == pytest.approx(result.v_adaptive, abs=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, budget=st.integers(0, 4))
+def test_adaptive_oracle_with_hidden_sources_matches_the_reference(seed: int, budget: int) -> None:
+    sc = random_scenario(seed, max_sources=5, max_joint=60, hidden=True)
+    p = compile_problem(sc.view, sc.truth)
+    got = adaptive_oracle(p, budget).v_adaptive
+    assert got == pytest.approx(naive_adaptive_value(p, budget), abs=1e-9)
+    assert got >= static_oracle(p, budget).v_star - 1e-9
+
+
+def test_a_hidden_source_is_offered_only_after_its_revealer() -> None:
+    sc = scenario_from_dict(
+        {
+            "format": "heedful.scenario/v1",
+            "id": "hidden-live",
+            "budget": 2,
+            "cost_weight": 0.01,
+            "variables": {"v": {"domain": ["up", "down"], "prior": [0.5, 0.5]}},
+            "actions": {
+                "ship": {"utility": [{"when": {"v": "up"}, "value": 1.0}, {"value": -1.0}]},
+                "hold": {"utility": [{"value": 0.0}]},
+            },
+            "sources": [
+                {"id": "index", "reports": [], "cost": {"tool_calls": 1}},
+                {"id": "live", "reports": ["v"], "accuracy": 0.99, "revealed_by": "index"},
+            ],
+        }
+    )
+    p = compile_problem(sc.view, sc.truth)
+    result = adaptive_oracle(p, 2)
+    assert result.first == "index"
+    assert "live" not in result.q_values(())
+    assert "live" in result.q_values((("index", 0),))
+    with pytest.raises(InvalidArgumentError, match="before it was revealed"):
+        policy_value(p, lambda h: "live" if not h else None, 2)

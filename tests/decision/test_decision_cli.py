@@ -82,3 +82,41 @@ def test_bench_oracle_bad_input_exits_2_without_traceback(tmp_path: Path) -> Non
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error: ")
+
+
+def _kind_files(tmp_path: Path) -> tuple[str, str]:
+    d, j = tmp_path / "d.yaml", tmp_path / "j.yaml"
+    for family, out in (("D", d), ("J", j)):
+        made = CliRunner().invoke(
+            app, ["scenario", "generate", "--family", family, "--count", "1", "--out", str(out)]
+        )
+        assert made.exit_code == 0, made.output
+    return str(d), str(j)
+
+
+def test_bench_oracle_values_switching_and_schedule_files(tmp_path: Path) -> None:
+    from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
+    from heedful.model.kinds_io import load_any_scenarios
+
+    d, j = _kind_files(tmp_path)
+    result = CliRunner().invoke(app, ["bench", "oracle", d, j, DEPLOY, "--json"])
+    assert result.exit_code == 0, result.output
+    records = {r["id"]: r for r in map(json.loads, result.output.splitlines())}
+    switching, schedule = load_any_scenarios(d)[0], load_any_scenarios(j)[0]
+    sw = SwitchingCase.prepare(switching)  # type: ignore[arg-type]
+    sc = ScheduleCase.prepare(schedule)  # type: ignore[arg-type]
+    assert records[switching.id]["v_star"] == sw.oracle.v_star
+    assert records[switching.id]["u_random"] == sw.oracle.u_random
+    assert len(records[switching.id]["optimal"]) == len(sw.oracle.optimal)
+    assert records[schedule.id]["v_star"] == sc.oracle.v_star
+    assert len(records[schedule.id]["assignment"]) == sc.problem.slots
+    assert records["deploy-a-or-b"]["optimal_sets"] == [["compat_matrix", "registry"]]
+
+
+def test_bench_oracle_prints_the_d_and_j_oracles(tmp_path: Path) -> None:
+    d, j = _kind_files(tmp_path)
+    result = CliRunner().invoke(app, ["bench", "oracle", d, j])
+    assert result.exit_code == 0, result.output
+    assert "(switching)" in result.output and "(schedule)" in result.output
+    assert "optimal:" in result.output and "worth serving:" in result.output
+    assert "Field required" not in result.output

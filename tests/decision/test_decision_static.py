@@ -17,6 +17,7 @@ from heedful.decision import (
     value,
 )
 from heedful.decision.reference import naive_static_oracle, naive_value
+from heedful.decision.static import forced_read_bound
 from heedful.errors import InvalidArgumentError, ProblemTooLargeError
 from heedful.model import scenario_from_dict
 
@@ -300,3 +301,96 @@ def test_memory_limit_is_a_config_number() -> None:
     with pytest.raises(ProblemTooLargeError, match="36,051 subsets"):
         static_oracle(problem, 3, limits=DecisionLimits(max_static_bytes=1e6))
     assert static_oracle(problem, 3).n_subsets == 36_051
+
+
+# -- hidden sources (issue 23): a source read only after the source that reveals it ------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS)
+def test_static_oracle_with_hidden_sources_matches_brute_force(seed: int) -> None:
+    sc = random_scenario(seed, hidden=True)
+    p = compile_problem(sc.view, sc.truth)
+    got = static_oracle(p, sc.view.budget)
+    want = brute_oracle(sc, sc.view.budget)
+    assert got.v_star == pytest.approx(want["v_star"], abs=1e-9)
+    assert got.u_random == pytest.approx(want["u_random"], abs=1e-9)
+    assert got.optimal_sets == want["optimal_sets"]
+    assert got.critical == want["critical"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, budget=st.integers(0, 4))
+def test_static_oracle_with_hidden_sources_matches_the_reference(seed: int, budget: int) -> None:
+    sc = random_scenario(seed, hidden=True)
+    p = compile_problem(sc.view, sc.truth)
+    v_star, optimal, u_random, _ = naive_static_oracle(p, budget)
+    got = static_oracle(p, budget)
+    assert got.v_star == pytest.approx(v_star, abs=1e-9)
+    assert got.u_random == pytest.approx(u_random, abs=1e-9)
+    want = sorted((tuple(sorted(p.source_ids[i] for i in s)) for s in optimal), key=_by_size)
+    assert list(got.optimal_sets) == want
+
+
+def _by_size(t: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
+    return (len(t), t)
+
+
+_HIDDEN = {
+    "format": "heedful.scenario/v1",
+    "id": "hidden-live",
+    "budget": 2,
+    "cost_weight": 0.01,
+    "variables": {"v": {"domain": ["up", "down"], "prior": [0.5, 0.5]}},
+    "actions": {
+        "ship": {"utility": [{"when": {"v": "up"}, "value": 1.0}, {"value": -1.0}]},
+        "hold": {"utility": [{"value": 0.0}]},
+    },
+    "sources": [
+        {"id": "index", "reports": [], "cost": {"tool_calls": 1}},
+        {"id": "noise", "reports": [], "cost": {"tool_calls": 1}},
+        {"id": "live", "reports": ["v"], "accuracy": 0.99, "revealed_by": "index"},
+    ],
+}
+
+
+def test_a_hidden_source_is_read_only_with_its_revealer() -> None:
+    sc = scenario_from_dict(_HIDDEN)
+    p = compile_problem(sc.view, sc.truth)
+    assert p.source_ids == ("index", "noise", "live")
+    got = static_oracle(p, 2)
+    assert got.optimal_sets == (("index", "live"),)
+    # Alone, the live read would be worth more — but it cannot be named before the index.
+    assert value(p, ["live"]) > got.v_star
+    assert static_oracle(p, 1).optimal_sets == ((),)
+
+
+def test_u_random_with_hidden_sources_counts_listed_sources_only() -> None:
+    sc = scenario_from_dict(_HIDDEN)
+    p = compile_problem(sc.view, sc.truth)
+    assert static_oracle(p, 2).u_random == pytest.approx(value(p, ["index", "noise"]))
+
+
+# -- the forced-read upper bound (document 000 §21) ----------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, budget=st.integers(0, 3), hidden=st.booleans())
+def test_forced_read_bound_matches_brute_force_and_bounds_the_oracle(
+    seed: int, budget: int, hidden: bool
+) -> None:
+    sc = random_scenario(seed, max_sources=5, max_joint=60, hidden=hidden)
+    p = compile_problem(sc.view, sc.truth)
+    rng = np.random.default_rng(seed)
+    forced = sorted({int(i) for i in rng.choice(p.n_sources, size=min(2, p.n_sources))})
+    rev = p.revealed_by or (-1,) * p.n_sources
+    others = [i for i in range(p.n_sources) if i not in forced]
+    want = max(
+        naive_value(p, [*s, *forced]) + p.cost_weight * float(p.costs[forced].sum())
+        for k in range(min(budget, len(others)) + 1)
+        for s in itertools.combinations(others, k)
+        if all(rev[i] < 0 or rev[i] in s or rev[i] in forced for i in s)
+    )
+    got = forced_read_bound(p, budget, forced)
+    assert got == pytest.approx(want, abs=1e-9)
+    assert got >= static_oracle(p, budget).v_star - 1e-9

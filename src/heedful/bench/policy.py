@@ -41,7 +41,7 @@ from heedful.bench.kind_policy import (
     kinds_of,
 )
 from heedful.errors import InvalidArgumentError, UnknownNameError
-from heedful.model import TaskView
+from heedful.model import SourceView, TaskView
 from heedful.model.candidate import TraceEvent
 
 
@@ -54,12 +54,16 @@ class Observation:
         values: The reported values (variable → value); ``None`` if failed or withheld.
         failed: The inspection failed (retrieval failure): nothing was returned, it still cost.
         withheld: Static condition: the result exists but is not shown before all choices are made.
+        revealed: Sources this read named that were hidden until now (issue 23), with their
+            visible metadata; from this observation on they may be inspected. Given whatever the
+            read returned (failed or withheld too): a link is structure, not a result.
     """
 
     source_id: str
     values: dict[str, str] | None = field(default=None, hash=False)
     failed: bool = False
     withheld: bool = False
+    revealed: tuple[SourceView, ...] = field(default=(), hash=False)
 
 
 class Policy(ABC):
@@ -81,6 +85,10 @@ class Policy(ABC):
         reads_task: ``True`` if the policy's choices depend on the task text (its own reading
             of it). A policy that reads no task text has an initiation gap of 0 by construction,
             so the tables print "n/a — reads no task text" for it instead of a finding.
+        validates: ``True`` for a policy with a claim validator in production mode
+            (document 000 §19, Appendix D): after it stops, the runner hands it the real
+            observations of its reads and executes the reads :meth:`validate` forces. Its trials
+            are scored in ``production`` mode; forced reads are never spontaneous attention.
     """
 
     name: ClassVar[str] = ""
@@ -88,6 +96,7 @@ class Policy(ABC):
     in_default_suite: ClassVar[bool] = True
     uses_observations: ClassVar[bool] = True
     reads_task: ClassVar[bool] = False
+    validates: ClassVar[bool] = False
 
     @abstractmethod
     def reset(self, view: TaskView, rng: np.random.Generator) -> None:
@@ -96,6 +105,12 @@ class Policy(ABC):
     @abstractmethod
     def next(self, history: Sequence[Observation]) -> str | None:
         """Return the id of the next source to inspect, or ``None`` to stop."""
+
+    def validate(self, observations: Sequence[Observation]) -> list[str]:
+        """Production mode (``validates``): the reads the claim validator forces before the
+        decision, given the real observations of the reads made (static condition: the results
+        that arrive after the plan). Outside the budget; never counted as attention."""
+        return []
 
     def candidate_sources(self) -> frozenset[str] | None:
         """Sources that became inspection candidates during the last trial (document 000 §18).

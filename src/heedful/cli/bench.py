@@ -129,18 +129,37 @@ def bench_oracle(
         False, "--adaptive", help="Also compute the optimal adaptive value."
     ),
 ) -> None:
-    """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources."""
+    """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources.
+
+    Switching and schedule files (families D and J) get their own exact oracles: V*, U_random
+    and the optimal answers.
+    """
     import json
 
-    from heedful.model import load_scenario_set
+    from heedful.model import Scenario
+    from heedful.model.kinds_io import load_any_scenario_set
+    from heedful.model.switching import SwitchingScenario
 
-    scenarios = load_scenario_set(paths)  # a bad file is refused before the oracle is imported
+    scenarios = load_any_scenario_set(paths)  # a bad file is refused before the oracle is imported
 
     from heedful.bench.report.page import OracleRow, print_oracle
+    from heedful.bench.report.table import kind_oracle_records
+    from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
     from heedful.decision import adaptive_oracle, compile_problem, static_oracle
 
     rows: list[OracleRow] = []
+    kinds: list[dict[str, object]] = []
     for sc in scenarios:
+        if not isinstance(sc, Scenario):
+            case = (
+                SwitchingCase.prepare(sc)
+                if isinstance(sc, SwitchingScenario)
+                else ScheduleCase.prepare(sc)
+            )
+            kinds.append(case.oracle_record())
+            if as_json:
+                typer.echo(json.dumps(kinds[-1], ensure_ascii=False))
+            continue
         problem = compile_problem(sc.view, sc.truth)
         result = static_oracle(problem, sc.view.budget)
         v_adaptive = adaptive_oracle(problem, sc.view.budget).v_adaptive if adaptive else None
@@ -152,7 +171,10 @@ def bench_oracle(
         rows.append((sc.id, result, v_adaptive))
     if as_json:
         return
-    print_oracle(rows, console(), adaptive=adaptive)
+    if rows:
+        print_oracle(rows, console(), adaptive=adaptive)
+    if kinds:
+        console().print(kind_oracle_records(kinds))
 
 
 #: The options of `bench run` a run folder keeps for ``--resume`` (in this order); the others
@@ -426,12 +448,12 @@ def bench_ablations(
     """Run document 000 §21's ablation table; print each row's paired difference against voc."""
     from pathlib import Path
 
-    from heedful.bench.report.ablations import print_ablations, run_ablations
+    from heedful.bench.report.ablations import load_bounds, print_ablations, run_ablations
 
     output = run_ablations(
         families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None
     )
-    print_ablations(output.results)
+    print_ablations(output.results, bounds=load_bounds(output.folder))
     typer.echo(f"results: {output.results_path}")
     typer.echo(f"report:  {output.report_path}")
 

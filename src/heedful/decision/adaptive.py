@@ -2,6 +2,8 @@
 
 Adaptive = choose a source, observe its outcome, then choose again or stop and act; at most
 ``budget`` inspections, each source at most once (as in the static case, where ``S`` is a set).
+A hidden source (``DecisionProblem.revealed_by``, issue 23) is offered only once its revealer
+has been inspected.
 
 The oracle is a dynamic programme over (inspected set, observations). Values are positively
 homogeneous in the unnormalised belief, so states are memoised on (inspected set, posterior):
@@ -45,7 +47,8 @@ class AdaptiveOracleResult:
             bench as the adaptive oracle policy.
         q_values: history → the optimal expected net value of each choice from there, per unit
             probability of the history: ``None`` (stop and act) and every source not yet
-            inspected (inspect it, then continue optimally); only ``None`` once the budget is
+            inspected and open (listed, or revealed by a read of the history; inspect it, then
+            continue optimally); only ``None`` once the budget is
             spent.
             The bench judges each step of a trial against it.
     """
@@ -72,8 +75,16 @@ class _Solver:
             self.lpad[i, : lik.shape[0]] = lik
         # A source whose outcomes are all uninformative never helps (it only uses budget and
         # cost), so the search skips it; this does not change the optimal value.
+        # A source that reveals others (issue 23) is kept: reading it opens them.
+        rev = problem.revealed_by or ()
+        self.revealer = np.array(rev, dtype=np.int64) if rev else None
+        opens = {r for r in rev if r >= 0}
         self.useful = np.array(
-            [bool(np.any(np.ptp(lik, axis=1) > 1e-15)) for lik in problem.likelihoods], dtype=bool
+            [
+                bool(np.any(np.ptp(lik, axis=1) > 1e-15)) or i in opens
+                for i, lik in enumerate(problem.likelihoods)
+            ],
+            dtype=bool,
         )
         self.weighted_cost = problem.cost_weight * problem.costs
         self.memo: dict[tuple[int, bytes], tuple[float, int]] = {}
@@ -123,10 +134,7 @@ class _Solver:
         stop = float((self.p.utility @ unit).max())
         best, choice = stop, -1
         if left >= 1:
-            avail = self.useful.copy()
-            for i in range(self.p.n_sources):
-                if done >> i & 1:
-                    avail[i] = False
+            avail = self.useful & self.open_after(done)
             if left == 1:
                 cont = self._last_inspection(unit)
                 cont[~avail] = -np.inf
@@ -144,6 +152,17 @@ class _Solver:
                 best = float(cont[choice])
         self.memo[key] = (best, choice)
         return best * mass, choice
+
+    def open_after(self, done: int) -> npt.NDArray[np.bool_]:
+        """Sources that may be inspected next after the set ``done`` (a bit mask): not done,
+        and listed or revealed by a done source."""
+        n = self.p.n_sources
+        bits = np.array([bool(done >> i & 1) for i in range(n)], dtype=bool)
+        out = ~bits
+        if self.revealer is not None:
+            hidden = self.revealer >= 0
+            out &= ~hidden | bits[np.maximum(self.revealer, 0)]
+        return out
 
     def _last_inspection(self, unit: FloatArray) -> FloatArray:
         joint = self.lpad * unit[None, None, :]  # (sources, outcomes, worlds)
@@ -174,8 +193,9 @@ class _Solver:
         out: dict[str | None, float] = {None: float((self.p.utility @ unit).max())}
         if left <= 0:
             return out
+        may = self.open_after(done)
         for src in range(self.p.n_sources):
-            if done >> src & 1:
+            if not may[src]:
                 continue
             total = -float(self.weighted_cost[src])
             for row in self.p.likelihoods[src]:
@@ -288,6 +308,8 @@ def evaluate_policy(
         i = problem.source_index(choice)
         if i in done:
             raise InvalidArgumentError(f"the policy inspected {choice!r} twice")
+        if not problem.available(done)[i]:
+            raise InvalidArgumentError(f"the policy inspected {choice!r} before it was revealed")
         probability[i] += mass
         total = -problem.cost_weight * float(problem.costs[i]) * mass
         for o, row in enumerate(problem.likelihoods[i]):

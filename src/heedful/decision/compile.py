@@ -25,7 +25,8 @@ def compile_problem(
     each reported variable is reported correctly with probability ``accuracy``, otherwise as one
     of the other values uniformly, independently per variable, and the whole inspection fails
     with probability ``fails``. An ``echo`` source always reports its fixed values (zero
-    information). A source reporting nothing has a single outcome.
+    information). A source reporting nothing has a single outcome. Hidden sources (the truth's
+    ``hidden``) follow the listed ones, with ``revealed_by`` naming their revealer.
 
     Raises:
         ProblemTooLargeError: if the world space exceeds ``limits.max_worlds``.
@@ -58,7 +59,11 @@ def compile_problem(
     position = {n: i for i, n in enumerate(names)}
     likelihoods: list[FloatArray] = []
     labels: list[tuple[OutcomeLabel, ...]] = []
-    for source in view.sources:
+    # Listed sources first, then the hidden ones (issue 23), each knowing its revealer.
+    sources = view.sources + tuple(h.source for h in truth.hidden)
+    ids = [s.id for s in sources]
+    revealer = {h.source.id: h.revealed_by for h in truth.hidden}
+    for source in sources:
         st = truth.sources.get(source.id)
         if st is None:
             raise InvalidArgumentError(f"the truth of {view.id!r} lacks source {source.id!r}")
@@ -93,12 +98,17 @@ def compile_problem(
         prior=prior,
         utility=utility,
         likelihoods=tuple(likelihoods),
-        costs=np.array([s.cost.scalar() for s in view.sources], dtype=np.float64),
+        costs=np.array([s.cost.scalar() for s in sources], dtype=np.float64),
         cost_weight=view.cost_weight,
-        source_ids=view.source_ids,
+        source_ids=tuple(ids),
         action_ids=tuple(view.actions),
         variables=tuple((n, tuple(d)) for n, d in zip(names, domains, strict=True)),
         outcome_labels=tuple(labels),
+        revealed_by=(
+            tuple(ids.index(revealer[i]) if i in revealer else -1 for i in ids)
+            if revealer
+            else None
+        ),
     )
 
 

@@ -56,6 +56,10 @@ class DecisionProblem:
             in this order (last variable fastest).
         outcome_labels: optional, per source, what each outcome reports (see
             :data:`OutcomeLabel`); needed by :func:`outcome_index` and :func:`outcome_values`.
+        revealed_by: optional, per source, the index of the source whose read reveals it, or
+            −1 for a source listed up front (issue 23). A hidden source can be inspected only
+            after its revealer (whatever that read returned): static sets must hold the
+            revealer too, and the adaptive oracle offers it only after the revealer.
 
     Raises:
         InvalidArgumentError: if shapes, probabilities or ids are inconsistent.
@@ -70,6 +74,7 @@ class DecisionProblem:
     action_ids: tuple[str, ...]
     variables: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     outcome_labels: tuple[tuple[OutcomeLabel, ...], ...] | None = None
+    revealed_by: tuple[int, ...] | None = None
     _source_index: dict[str, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -129,6 +134,10 @@ class DecisionProblem:
                         f"outcome_labels of {sid!r} has {len(labels)} entries, "
                         f"its likelihood matrix {lik.shape[0]} outcomes"
                     )
+        if self.revealed_by is not None:
+            object.__setattr__(
+                self, "revealed_by", _check_reveals(self.revealed_by, len(source_ids))
+            )
         object.__setattr__(self, "prior", prior)
         object.__setattr__(self, "utility", utility)
         object.__setattr__(self, "costs", costs)
@@ -137,6 +146,33 @@ class DecisionProblem:
         object.__setattr__(self, "source_ids", source_ids)
         object.__setattr__(self, "action_ids", action_ids)
         object.__setattr__(self, "_source_index", {s: i for i, s in enumerate(source_ids)})
+
+    @property
+    def hidden(self) -> bool:
+        """Some source is hidden until another is read (``revealed_by``)."""
+        return self.revealed_by is not None and any(r >= 0 for r in self.revealed_by)
+
+    def listed(self) -> tuple[int, ...]:
+        """Indices of the sources listed up front (every source when none is hidden)."""
+        rev = self.revealed_by
+        return tuple(i for i in range(self.n_sources) if rev is None or rev[i] < 0)
+
+    def available(self, done: Sequence[int] | frozenset[int] | set[int]) -> list[bool]:
+        """Per source: may it be inspected after the sources ``done`` (listed, or revealed by
+        one of them)? Sources already done are reported available too; callers skip them."""
+        rev = self.revealed_by
+        if rev is None:
+            return [True] * self.n_sources
+        seen = set(done)
+        return [r < 0 or r in seen for r in rev]
+
+    def feasible(self, subset: Sequence[int]) -> bool:
+        """A static set every hidden member of which has its revealer in the set too."""
+        rev = self.revealed_by
+        if rev is None:
+            return True
+        members = set(subset)
+        return all(rev[i] < 0 or rev[i] in members for i in members)
 
     @property
     def n_worlds(self) -> int:
@@ -208,6 +244,24 @@ class DecisionProblem:
             index, pos = divmod(index, len(domain))
             out[name] = domain[pos]
         return dict(reversed(list(out.items())))
+
+
+def _check_reveals(revealed_by: Sequence[int], n_sources: int) -> tuple[int, ...]:
+    rev = tuple(int(r) for r in revealed_by)
+    if len(rev) != n_sources:
+        raise InvalidArgumentError(f"revealed_by needs one entry per source, got {len(rev)}")
+    for i, r in enumerate(rev):
+        if r == i or not -1 <= r < n_sources:
+            raise InvalidArgumentError(f"revealed_by[{i}] = {r} is not another source or −1")
+    for i in range(n_sources):
+        seen = {i}
+        at = rev[i]
+        while at >= 0:
+            if at in seen:
+                raise InvalidArgumentError(f"revealed_by has a cycle through source {i}")
+            seen.add(at)
+            at = rev[at]
+    return rev
 
 
 def outcome_index(

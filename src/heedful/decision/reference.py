@@ -43,13 +43,18 @@ def naive_static_oracle(
     """``(V*, optimal sets as index tuples, U_random, V(∅))`` by valuing every subset naively."""
     n = problem.n_sources
     k = min(budget, n)
+    rev = problem.revealed_by or (-1,) * n
+    listed = [i for i in range(n) if rev[i] < 0]
     values: dict[tuple[int, ...], float] = {}
     for size in range(k + 1):
         for subset in itertools.combinations(range(n), size):
             values[subset] = naive_value(problem, subset)
-    v_star = max(values.values())
-    optimal = [s for s, v in values.items() if v >= v_star - 1e-9]
-    top = [v for s, v in values.items() if len(s) == k]
+    # A hidden source counts only with its revealer in the set (issue 23).
+    feasible = {s: v for s, v in values.items() if all(rev[i] < 0 or rev[i] in s for i in s)}
+    v_star = max(feasible.values())
+    optimal = [s for s, v in feasible.items() if v >= v_star - 1e-9]
+    k_random = min(budget, len(listed))
+    top = [v for s, v in values.items() if len(s) == k_random and all(i in listed for i in s)]
     return v_star, optimal, sum(top) / len(top), values[()]
 
 
@@ -57,6 +62,7 @@ def naive_adaptive_value(problem: DecisionProblem, budget: int) -> float:
     """Optimal adaptive value by plain recursion over every ordered inspection history."""
     n_w = problem.n_worlds
     util = [[float(x) for x in row] for row in problem.utility]
+    rev = problem.revealed_by or (-1,) * problem.n_sources
 
     def act(belief: list[float]) -> float:
         return max(sum(belief[w] * util[a][w] for w in range(n_w)) for a in range(len(util)))
@@ -66,7 +72,7 @@ def naive_adaptive_value(problem: DecisionProblem, budget: int) -> float:
         if left == 0:
             return result
         for s in range(problem.n_sources):
-            if s in done:
+            if s in done or (rev[s] >= 0 and rev[s] not in done):
                 continue
             mass = sum(belief)
             v = -problem.cost_weight * float(problem.costs[s]) * mass

@@ -1,5 +1,9 @@
 """The static oracle: ``V* = max_{|S| ≤ budget} V(S)`` by exhaustive enumeration (SPEC §3).
 
+With hidden sources (issue 23) the maximum runs over the *feasible* sets only: every hidden
+member's revealer is in the set (a read reveals its links whatever it returns, so ``V(S)`` itself
+is unchanged).
+
 How it stays fast (document 000 §14.3 asks for C(30, 5) = 142,506 subsets to be routine):
 
 1. Sources are reduced to their information (:func:`reduce_sources`): zero-information sources
@@ -17,10 +21,12 @@ How it stays fast (document 000 §14.3 asks for C(30, 5) = 142,506 subsets to be
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
+import numpy.typing as npt
 
 from heedful.decision.config import (
     DEFAULT_LIMITS,
@@ -44,7 +50,8 @@ class StaticOracleResult:
         v_star: ``max_{|S| ≤ budget} V(S)``.
         optimal_sets: every set within 1e-9 of ``v_star``, as sorted tuples of source ids,
             ordered by size then lexicographically.
-        u_random: exact mean of ``V(S)`` over all subsets of size ``min(budget, N)``.
+        u_random: exact mean of ``V(S)`` over all subsets of size ``min(budget, N)`` (with
+            hidden sources: of the listed sources only, ``N`` counting them).
         v_empty: ``V(∅)``.
         critical: members of at least one optimal set, in source order.
         budget: the budget used.
@@ -369,6 +376,17 @@ def static_oracle(
         InvalidArgumentError: if ``budget`` is negative.
     """
     subsets, values = all_subset_values(problem, budget, limits=limits)
+    if problem.hidden:
+        # Issue 23: a hidden source can be read only with its revealer; the random baseline
+        # reads listed sources only (what a policy that ignores reveals can reach).
+        feasible = [feasible_rows(problem, s_arr) for s_arr in subsets]
+        listed = np.array([i in set(problem.listed()) for i in range(problem.n_sources)])
+        k_random = min(budget, int(listed.sum()))
+        top = subsets[k_random]
+        u_random = float(values[k_random][listed[top].all(axis=1)].mean())
+        values = [np.where(ok, v, -np.inf) for ok, v in zip(feasible, values, strict=True)]
+    else:
+        u_random = float(values[-1].mean())
     v_star = max(float(v.max()) for v in values if v.size)
     ids = problem.source_ids
     optimal: list[tuple[str, ...]] = []
@@ -380,9 +398,78 @@ def static_oracle(
     return StaticOracleResult(
         v_star=v_star,
         optimal_sets=tuple(optimal),
-        u_random=float(values[-1].mean()),
+        u_random=u_random,
         v_empty=float(values[0][0]),
         critical=tuple(s for s in ids if s in members),
         budget=budget,
         n_subsets=sum(len(v) for v in values),
     )
+
+
+def feasible_rows(problem: DecisionProblem, s_arr: IntArray) -> npt.NDArray[np.bool_]:
+    """Per row of ``s_arr`` (subsets as index rows): every hidden member's revealer is a
+    member too (issue 23; chains follow, since a hidden revealer needs its own revealer)."""
+    if problem.revealed_by is None or s_arr.shape[1] == 0:
+        return np.ones(s_arr.shape[0], dtype=bool)
+    rev = np.asarray(problem.revealed_by, dtype=np.int64)[s_arr]  # (rows, j)
+    present = (s_arr[:, :, None] == rev[:, None, :]).any(axis=1)
+    return np.asarray(((rev < 0) | present).all(axis=1))
+
+
+def forced_read_bound(
+    problem: DecisionProblem,
+    budget: int,
+    forced: Sequence[int],
+    *,
+    limits: DecisionLimits = DEFAULT_LIMITS,
+) -> float:
+    """The value of the best static set when the reads ``forced`` come free, outside the budget.
+
+    ``max_{S} G(S ∪ F) − λ·c(S)`` over sets ``S`` of at most ``budget`` other sources (each
+    hidden member's revealer in ``S ∪ F``), where ``G`` is the gross value (before costs). Free
+    information never lowers the gross value, so this is at least ``V*`` and at least ``V(S)`` of
+    every feasible set: an upper bound on any policy's static value (document 000 §21's
+    "forced authoritative read (upper-bound diagnostic)" when ``F`` are the authoritative reads).
+
+    Computed by conditioning on the forced reads' joint outcome ``o``:
+    ``G(S ∪ F) = Σ_o P(o)·G(S | o)``, one :func:`all_subset_values` per outcome.
+
+    Raises:
+        ProblemTooLargeError: as :func:`all_subset_values`.
+        InvalidArgumentError: if ``budget`` is negative or ``forced`` names no source.
+    """
+    forced_idx = sorted({int(i) for i in forced})
+    if any(not 0 <= i < problem.n_sources for i in forced_idx):
+        raise InvalidArgumentError(f"forced reads out of range: {list(forced)}")
+    joint = np.ones((1, problem.n_worlds))
+    for i in forced_idx:
+        lik = problem.likelihoods[i]
+        joint = (joint[:, None, :] * lik[None, :, :]).reshape(-1, problem.n_worlds)
+    weighted = joint * problem.prior[None, :]
+    total: list[FloatArray] | None = None
+    subsets: list[IntArray] = []
+    for row in weighted:
+        mass = float(row.sum())
+        if mass <= 0.0:
+            continue
+        given = replace(problem, prior=row / mass)
+        subsets, values = all_subset_values(given, budget, limits=limits)
+        if total is None:
+            total = [mass * v for v in values]
+        else:
+            total = [t + mass * v for t, v in zip(total, values, strict=True)]
+    assert total is not None  # the outcome probabilities sum to 1
+    chosen = np.zeros(problem.n_sources, dtype=bool)
+    chosen[forced_idx] = True
+    best = -np.inf
+    for s_arr, v in zip(subsets, total, strict=True):
+        ok = ~chosen[s_arr].any(axis=1) if s_arr.shape[1] else np.ones(len(v), dtype=bool)
+        if problem.revealed_by is not None and s_arr.shape[1]:
+            rev = np.asarray(problem.revealed_by, dtype=np.int64)[s_arr]
+            present = (s_arr[:, :, None] == rev[:, None, :]).any(axis=1) | chosen[
+                np.maximum(rev, 0)
+            ]
+            ok &= ((rev < 0) | present).all(axis=1)
+        if ok.any():
+            best = max(best, float(v[ok].max()))
+    return best

@@ -43,6 +43,7 @@ from heedful.bench.seeds import name_key
 from heedful.bench.worlds.families import get_family
 from heedful.bench.worlds.families._worlds import DEFAULT_SHIFT
 from heedful.decision import OPTIMAL_TOLERANCE
+from heedful.decision.static import feasible_rows
 from heedful.errors import ProblemTooLargeError
 from heedful.learn.config import TRAIN_STREAM
 from heedful.learn.features import FEATURE_NAMES, FeatureExtractor
@@ -130,6 +131,17 @@ class OracleLabeler:
         self.masks = np.concatenate(masks).astype(np.int64)
         #: Exact mean ``V(S)`` over subsets of budget size: the bench's ``U_random``.
         self.u_random = float(values[-1].mean())
+        if self.problem.hidden:
+            # Hidden sources (issue 23): as the static oracle, only sets holding each hidden
+            # member's revealer count, and U_random averages the listed sources' sets.
+            listed = np.zeros(self.problem.n_sources, dtype=bool)
+            listed[list(self.problem.listed())] = True
+            k = min(self.budget, int(listed.sum()))
+            self.u_random = float(values[k][listed[subsets[k]].all(axis=1)].mean())
+            values = [
+                np.where(feasible_rows(self.problem, s), v, -np.inf)
+                for s, v in zip(subsets, values, strict=True)
+            ]
         self.values = np.concatenate(values)
         self._value_of = dict(zip(self.masks.tolist(), self.values.tolist(), strict=True))
         self._index = {sid: i for i, sid in enumerate(self.problem.source_ids)}
@@ -150,7 +162,7 @@ class OracleLabeler:
         """``max V(T)`` over enumerated ``T ⊇ mask`` (None when ``mask`` exceeds the budget)."""
         if mask not in self._cache:
             hit = (self.masks & mask) == mask
-            if not hit.any():
+            if not hit.any() or not np.isfinite(self.values[hit].max()):
                 return None
             self._cache[mask] = float(self.values[hit].max())
         return self._cache[mask]

@@ -113,6 +113,10 @@ class SourceView(FrozenModel):
     cost: Cost = Field(default_factory=Cost)
     salience: SalienceCues = Field(default_factory=SalienceCues)
     content: str = ""
+    links: int = Field(default=0, ge=0)
+    """How many further sources its reply names (issue 23): each is hidden from the view until
+    this source is read, then revealed with its metadata. Derived by the loader from the hidden
+    sources' PRIVATE ``revealed_by``; a count only, never which sources or what they report."""
 
 
 class TaskView(FrozenModel):
@@ -177,12 +181,27 @@ class SourceTruth(FrozenModel):
     render: str | None = None
 
 
+class HiddenSource(FrozenModel):
+    """PRIVATE: a source not listed in the view until ``revealed_by`` has been read (issue 23).
+
+    Its visible half (``source``) reaches a policy only in the observation of the revealing
+    read; before that no view, candidate list or prompt holds it.
+    """
+
+    source: SourceView
+    revealed_by: str
+
+
 class ScenarioTruth(FrozenModel):
-    """PRIVATE half of a scenario: evaluator-only."""
+    """PRIVATE half of a scenario: evaluator-only.
+
+    ``hidden`` holds the sources a read reveals (their truth is in ``sources`` like any other's).
+    """
 
     priors: dict[str, tuple[float, ...]]
     sources: dict[str, SourceTruth]
     world: dict[str, str] | None = None
+    hidden: tuple[HiddenSource, ...] = ()
 
 
 class Scenario(FrozenModel):
@@ -199,3 +218,22 @@ class Scenario(FrozenModel):
     def id(self) -> str:
         """The scenario id."""
         return self.view.id
+
+    @property
+    def sources(self) -> tuple[SourceView, ...]:
+        """Every source, evaluator side: the listed ones in file order, then the hidden ones."""
+        return self.view.sources + tuple(h.source for h in self.truth.hidden)
+
+    def source(self, source_id: str) -> SourceView:
+        """The source with this id, listed or hidden (KeyError if absent)."""
+        for s in self.sources:
+            if s.id == source_id:
+                return s
+        raise KeyError(source_id)
+
+    def reveals(self) -> dict[str, tuple[SourceView, ...]]:
+        """PRIVATE: per revealing source id, the hidden sources its read reveals (file order)."""
+        out: dict[str, tuple[SourceView, ...]] = {}
+        for h in self.truth.hidden:
+            out[h.revealed_by] = (*out.get(h.revealed_by, ()), h.source)
+        return out

@@ -24,6 +24,7 @@ from heedful.model.scenario import (
     Belief,
     Condition,
     Cost,
+    HiddenSource,
     SalienceCues,
     Scenario,
     ScenarioKind,
@@ -66,6 +67,7 @@ class _SourceDoc(_Doc):
     echo: dict[str, str] | None = None
     fails: float = Field(default=0.0, ge=0.0, le=1.0)
     render: str | None = None
+    revealed_by: Id | None = None
 
 
 class _ScenarioDoc(_Doc):
@@ -195,6 +197,25 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
     if doc.kind is not ScenarioKind.INSPECTION:
         raise chk.fail("kind", f"kind {doc.kind.value!r} is not supported by this version")
     _check(doc, chk)
+    links: dict[str, int] = {}
+    for s in doc.sources:
+        if s.revealed_by is not None:
+            links[s.revealed_by] = links.get(s.revealed_by, 0) + 1
+    views = {
+        s.id: SourceView(
+            id=s.id,
+            label=s.label,
+            kind=s.kind,
+            reports=tuple(s.reports),
+            authority=s.authority,
+            age_s=s.age_s,
+            cost=s.cost,
+            salience=s.salience,
+            content=s.content,
+            links=links.get(s.id, 0),
+        )
+        for s in doc.sources
+    }
     view = ScenarioView(
         id=doc.id,
         kind=doc.kind,
@@ -209,20 +230,8 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
         },
         actions=doc.actions,
         beliefs=tuple(doc.beliefs),
-        sources=tuple(
-            SourceView(
-                id=s.id,
-                label=s.label,
-                kind=s.kind,
-                reports=tuple(s.reports),
-                authority=s.authority,
-                age_s=s.age_s,
-                cost=s.cost,
-                salience=s.salience,
-                content=s.content,
-            )
-            for s in doc.sources
-        ),
+        # A source with ``revealed_by`` is not listed: it lives in the truth until revealed.
+        sources=tuple(views[s.id] for s in doc.sources if s.revealed_by is None),
     )
     truth = ScenarioTruth(
         priors={k: tuple(v.prior) for k, v in doc.variables.items()},
@@ -231,6 +240,11 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
             for s in doc.sources
         },
         world=doc.world,
+        hidden=tuple(
+            HiddenSource(source=views[s.id], revealed_by=s.revealed_by)
+            for s in doc.sources
+            if s.revealed_by is not None
+        ),
     )
     return Scenario(view=view, truth=truth, origin=file)
 
@@ -320,6 +334,8 @@ def _check(doc: _ScenarioDoc, chk: _Checker) -> None:
             if extra:
                 raise chk.fail(f"{where}.render", f"names variables it does not report: {extra}")
 
+    _check_reveals(doc, chk)
+
     if doc.budget > len(doc.sources):
         raise chk.fail(
             "budget", f"{doc.budget} is larger than the number of sources ({len(doc.sources)})"
@@ -331,6 +347,32 @@ def _check(doc: _ScenarioDoc, chk: _Checker) -> None:
             raise chk.fail("world", f"must give a value for every variable; missing {missing}")
         for var, value in doc.world.items():
             check_value("world", var, value)
+
+
+def _check_reveals(doc: _ScenarioDoc, chk: _Checker) -> None:
+    """``revealed_by`` names another source of the scenario, and every chain of reveals starts
+    at a listed source (a cycle could never be read)."""
+    index = {s.id: i for i, s in enumerate(doc.sources)}
+    for i, src in enumerate(doc.sources):
+        rev = src.revealed_by
+        if rev is None:
+            continue
+        where = f"sources[{i}].revealed_by"
+        if rev == src.id:
+            raise chk.fail(where, f"source {src.id!r} cannot reveal itself")
+        if rev not in index:
+            known = ", ".join(sorted(index))
+            raise chk.fail(where, f"unknown source {rev!r} (the scenario's sources: {known})")
+        chain = [src.id]
+        at: str | None = rev
+        while at is not None:
+            if at in chain:
+                loop = " → ".join([*chain, at])
+                raise chk.fail(where, f"a cycle of reveals ({loop}): none of them can ever be read")
+            chain.append(at)
+            at = doc.sources[index[at]].revealed_by
+    if doc.sources and all(s.revealed_by is not None for s in doc.sources):
+        raise chk.fail("sources", "every source is hidden (revealed_by): none can be read first")
 
 
 def _check_rules_cover_worlds(
@@ -439,10 +481,14 @@ def scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
     }
     out["actions"] = {k: a.model_dump(mode="json") for k, a in view.actions.items()}
     sources = []
-    for s in view.sources:
-        d = s.model_dump(mode="json")
+    revealer = {h.source.id: h.revealed_by for h in truth.hidden}
+    for s in scenario.sources:
+        # ``links`` is derived from the hidden sources' ``revealed_by``, never written.
+        d = s.model_dump(mode="json", exclude={"links"})
         t = truth.sources[s.id]
         d.update({k: v for k, v in t.model_dump(mode="json").items() if v is not None})
+        if s.id in revealer:
+            d["revealed_by"] = revealer[s.id]
         sources.append(d)
     out["sources"] = sources
     if truth.world is not None:

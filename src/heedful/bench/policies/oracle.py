@@ -47,7 +47,15 @@ class OraclePolicy(Policy):
                 "the oracle policy only runs inside the benchmark runner, which binds the truth"
             )
         best = set(oracle.static.optimal_sets[0])
-        self._plan = tuple(s for s in view.source_ids if s in best)
+        # Source order, except that a hidden source (issue 23) comes after its revealer.
+        revealer = {h.id: r for r, hs in oracle.reveals.items() for h in hs}
+        order = [s for s in oracle.problem.source_ids if s in best]
+        plan: list[str] = []
+        while order:
+            ready = next(s for s in order if s not in revealer or revealer[s] in plan)
+            plan.append(ready)
+            order.remove(ready)
+        self._plan = tuple(plan)
 
     def next(self, history: Sequence[Observation]) -> str | None:
         """Next source of the plan, or of the adaptive optimum when observations are real."""

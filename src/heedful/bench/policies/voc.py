@@ -38,7 +38,7 @@ from heedful.attention.generators import (
 from heedful.attention.model_estimator import ModelEstimator, default_estimator
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.errors import InvalidArgumentError
-from heedful.model import TaskView
+from heedful.model import SourceView, TaskView
 from heedful.model.candidate import CandidateKind, TraceEvent
 
 __all__ = ["ControllerPolicy"]
@@ -120,6 +120,10 @@ class ControllerPolicy(Policy):
     def _declare(self, ctl: Controller, view: TaskView) -> None:
         """Hook for subclasses: tell the controller more before the turn starts."""
 
+    def _validator_mode(self) -> str:
+        """The controller's claim validator mode (``attention_only``: it only logs)."""
+        return "attention_only"
+
     def _turn_budget(self, view: TaskView) -> int | None:
         """The controller's hard per-turn budget: the scenario's budget."""
         return view.budget
@@ -140,17 +144,10 @@ class ControllerPolicy(Policy):
             rng=rng,
             clock=lambda: _EPOCH,
             repeat_inspections=False,
+            validator_mode=self._validator_mode(),
         )
         for src in view.sources:
-            ctl.register_source(
-                src.id,
-                reports=list(src.reports),
-                authority=src.authority,
-                cost=src.cost,
-                age_s=src.age_s,
-                kind=src.kind,
-                trusted=True,
-            )
+            _register(ctl, src)
         beliefs = {b.variable: b for b in view.beliefs}
         for name, var in view.variables.items():
             b = beliefs.get(name)
@@ -173,9 +170,15 @@ class ControllerPolicy(Policy):
     def feed(self, observations: Sequence[Observation]) -> None:
         """Resolve the controller's candidates for these new observations of sources it asked
         for (withheld, failed, or with the reported values it holds beliefs about); an
-        observation of a source it did not ask for is ignored."""
+        observation of a source it did not ask for is ignored, except that the sources any read
+        revealed are registered with the controller."""
         ctl = self.controller
         for obs in observations:
+            # A source the read revealed (issue 23) joins the controller's sources: from the
+            # next call on its generators may propose it like any listed source.
+            for src in obs.revealed:
+                if src.id not in ctl.world.sources:
+                    _register(ctl, src)
             cid = self._pending.pop(obs.source_id, None)
             if cid is None:
                 continue
@@ -215,6 +218,19 @@ class ControllerPolicy(Policy):
                 self._pending[step.target] = step.id
                 return step.target
             ctl.resolve(step.id, succeeded=True)  # nothing else exists in an inspection trial
+
+
+def _register(ctl: Controller, src: SourceView) -> None:
+    """Tell the controller about one visible source (its metadata only)."""
+    ctl.register_source(
+        src.id,
+        reports=list(src.reports),
+        authority=src.authority,
+        cost=src.cost,
+        age_s=src.age_s,
+        kind=src.kind,
+        trusted=True,
+    )
 
 
 #: The decision model of the last few decisions, by their content (every policy gets its own

@@ -11,6 +11,7 @@ import itertools
 import math
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console, Group
 from rich.measure import Measurement
@@ -274,6 +275,28 @@ def oracle_records(rows: Sequence[OracleRow]) -> Group:
         if len(parts) > 2:
             parts.append(Text())
         parts.append(Text(f"{scenario_id}  (budget {r.budget})", style="bold"))
+        parts += [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
+    return Group(*parts)
+
+
+def kind_oracle_records(records: Sequence[dict[str, Any]]) -> Group:
+    """The exact oracles of switching and schedule scenarios (``heedful bench oracle`` on D/J
+    files), one block per scenario: V*, U_random and the optimal answers."""
+    parts: list[Text | Padding] = [Text("Exact oracles of D/J scenarios", style="italic")]
+    for rec in records:
+        parts.append(Text())
+        parts.append(Text(f"{rec['id']}  ({rec['kind']})", style="bold"))
+        lines = [f"V* {rec['v_star']:.4f} · U_random {rec['u_random']:.4f}"]
+        if rec["kind"] == "switching":
+            shown = rec["optimal"][:3]
+            for vec in shown:
+                lines.append("optimal: " + ", ".join(f"{i} {c}" for i, c in vec.items()))
+            if len(rec["optimal"]) > 3:
+                lines.append(f"(+{len(rec['optimal']) - 3} more optimal answer vectors)")
+        else:
+            slots = ", ".join(o if o is not None else "idle" for o in rec["assignment"])
+            lines.append(f"an optimal schedule (per slot): {slots}")
+            lines.append("worth serving: " + (", ".join(rec["worth_serving"]) or "none"))
         parts += [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
     return Group(*parts)
 

@@ -108,7 +108,7 @@ def replay(
         reveal = world.observation
     view = policy_view(scenario)
     policy.reset(view, generator(seed, Stream.POLICY, key, record.trial, name_key(record.policy)))
-    history, _ = collect_choices(policy, view, reveal)
+    history, _ = collect_choices(policy, view, reveal, scenario.reveals())
     events = [e.model_dump(mode="json") for e in policy.controller.trace]
     return [o.source_id for o in history], events
 

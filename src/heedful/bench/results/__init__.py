@@ -205,6 +205,10 @@ class TrialRecord(_Model):
     action_rational: bool = True
     beliefs: dict[str, str] | None = None
     forced_inspections: list[str] = Field(default_factory=list)
+    #: Production mode (document 000 Appendix D): the static score of every read, spontaneous
+    #: and validator-forced, ``100·(V(S ∪ F) − U_random)/(V* − U_random)`` (forced reads are
+    #: outside the budget, so it may exceed 100); ``None`` in attention mode or uninformative.
+    production_score: float | None = None
     protocol_error: str | None = None
     critical_recall: float | None
     closest_optimal_set: list[str] = Field(default_factory=list)

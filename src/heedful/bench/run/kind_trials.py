@@ -58,6 +58,20 @@ class SwitchingCase:
         problem = sw.switching_problem(scenario)
         return cls(scenario, problem, sw.switching_oracle(problem))
 
+    def oracle_record(self) -> dict[str, Any]:
+        """What ``heedful bench oracle`` prints: V*, U_random and every optimal answer vector
+        (interruption id → stay / queue / preempt, in answering order)."""
+        return {
+            "id": self.scenario.id,
+            "kind": "switching",
+            "v_star": self.oracle.v_star,
+            "u_random": self.oracle.u_random,
+            "optimal": [
+                dict(zip(self.problem.ids, (c.value for c in vec), strict=True))
+                for vec in self.oracle.optimal
+            ],
+        }
+
 
 @dataclass(frozen=True)
 class ScheduleCase:
@@ -72,6 +86,19 @@ class ScheduleCase:
         """Compile the scenario and run its oracle."""
         problem = sched.schedule_problem(scenario)
         return cls(scenario, problem, sched.schedule_oracle(problem))
+
+    def oracle_record(self) -> dict[str, Any]:
+        """What ``heedful bench oracle`` prints: V*, U_random, one optimal assignment (the
+        obligation worked in each slot, ``None`` idle) and the obligations worth serving."""
+        ids = self.problem.ids
+        return {
+            "id": self.scenario.id,
+            "kind": "schedule",
+            "v_star": self.oracle.v_star,
+            "u_random": self.oracle.u_random,
+            "assignment": [None if j is None else ids[j] for j in self.oracle.assignment],
+            "worth_serving": [i for i, w in zip(ids, self.oracle.worth_serving, strict=True) if w],
+        }
 
 
 class _Oracle(Protocol):

@@ -16,8 +16,9 @@ numbers, so comparisons are paired); each policy gets its own stream.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +51,7 @@ from heedful.bench.score.scoring import (
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.views import policy_view
 from heedful.errors import HeedfulError, InvalidArgumentError
-from heedful.model import Condition, Scenario, TaskView
+from heedful.model import Condition, Scenario, SourceView, TaskView
 from heedful.tracing import traced
 
 __all__ = [
@@ -71,7 +72,10 @@ Reveal = Callable[[str], Observation]
 
 
 def collect_choices(
-    policy: Policy, view: TaskView, reveal: Reveal | None
+    policy: Policy,
+    view: TaskView,
+    reveal: Reveal | None,
+    reveals: Mapping[str, Sequence[SourceView]] | None = None,
 ) -> tuple[list[Observation], Violation | None]:
     """Ask a policy for inspections until it stops, enforcing the protocol.
 
@@ -80,6 +84,10 @@ def collect_choices(
         view: The visible scenario (its budget and source ids are enforced).
         reveal: Adaptive condition: returns the real observation of a source. ``None`` for the
             static condition, where every history entry is withheld.
+        reveals: PRIVATE, evaluator side: per source id, the hidden sources its read reveals
+            (:meth:`~heedful.model.Scenario.reveals`, issue 23). A revealed source is handed to
+            the policy in the revealing read's observation (as its own copy) and may be
+            inspected from then on; before that, asking for it is an unknown source.
 
     Returns:
         The history (one observation per accepted inspection) and the violation that stopped the
@@ -87,6 +95,7 @@ def collect_choices(
     """
     history: list[Observation] = []
     valid = set(view.source_ids)
+    links = reveals or {}
     while True:
         choice = policy.next(tuple(history))
         if choice is None:
@@ -97,7 +106,14 @@ def collect_choices(
             return history, Violation.UNKNOWN_SOURCE
         if any(o.source_id == choice for o in history):
             return history, Violation.REPEATED_SOURCE
-        history.append(reveal(choice) if reveal else Observation(choice, withheld=True))
+        obs = reveal(choice) if reveal else Observation(choice, withheld=True)
+        opened = tuple(
+            SourceView.model_validate_json(s.model_dump_json()) for s in links.get(choice, ())
+        )
+        if opened:
+            obs = dataclasses.replace(obs, revealed=opened)
+            valid.update(s.id for s in opened)
+        history.append(obs)
 
 
 def build_policies(specs: Sequence[PolicySpec | str]) -> list[tuple[PolicySpec, Policy]]:
@@ -160,15 +176,46 @@ def _play(
     rng = generator(seed, Stream.POLICY, key, trial, name_key(spec.name))
     policy.reset(given if given is not None else handout(view)[0], rng)
     reveal = world.observation if adaptive else None
-    history, violation = collect_choices(policy, view, reveal)
+    history, violation = collect_choices(policy, view, reveal, oracle.reveals)
     cands = policy.candidate_sources()
+    forced: tuple[Observation, ...] = ()
+    if policy.validates:
+        forced = _forced_reads(policy, view, oracle, world, history)
     return TrialOutcome(
         history=tuple(history),
         violation=violation,
         candidates=frozenset(cands) if cands is not None else None,
         stopped=violation is None,
         observation_blind=not policy.uses_observations,
+        forced=forced,
+        validator_blocked=bool(forced),
     )
+
+
+def _forced_reads(
+    policy: Policy,
+    view: TaskView,
+    oracle: ScenarioOracle,
+    world: TrialWorld,
+    history: Sequence[Observation],
+) -> tuple[Observation, ...]:
+    """Production mode: the reads the policy's validator forces once its own results are in.
+
+    A forced read must name a source the policy could inspect (listed, or revealed by one of
+    its reads) that it has not read; anything else is ignored, never executed.
+    """
+    read = [o.source_id for o in history]
+    real = [
+        dataclasses.replace(world.observation(sid), revealed=o.revealed)
+        for sid, o in zip(read, history, strict=True)
+    ]
+    allowed = set(view.source_ids) | {s.id for o in history for s in o.revealed}
+    out: list[Observation] = []
+    for sid in policy.validate(real):
+        fresh = isinstance(sid, str) and sid in allowed and sid not in read
+        if fresh and all(o.source_id != sid for o in out):
+            out.append(world.observation(sid))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -224,7 +271,8 @@ def _run_scenario(
     for trial in range(job.trials):
         world = TrialWorld.draw(oracle, generator(job.seed, Stream.TRIALS, key, trial))
         for spec, policy in built:
-            reuse = not job.adaptive and policy.deterministic
+            # A validating policy's forced reads depend on its results: played every trial.
+            reuse = not job.adaptive and policy.deterministic and not policy.validates
             if reuse and spec.name in static_choices:
                 outcome = static_choices[spec.name]
             else:
@@ -264,6 +312,7 @@ def _run_scenario(
                     config=job.config,
                     initiation=measure,
                     exact_value=exact,
+                    mode="production" if policy.validates else "attention",
                 )
             )
             step(label)

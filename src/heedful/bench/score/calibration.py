@@ -60,7 +60,7 @@ def pairs_of(
     if play is None:
         view = policy_view(scenario)
         policy.reset(view, np.random.default_rng(0))
-        history, _ = collect_choices(policy, view, None)
+        history, _ = collect_choices(policy, view, None, scenario.reveals())
         chosen = [o.source_id for o in history]
         predicted: dict[str, float] = {}
         for ev in policy.controller.trace.of(EventType.CANDIDATE_SELECTED):

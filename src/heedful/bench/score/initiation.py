@@ -87,7 +87,7 @@ def authoritative_sources(scenario: Scenario) -> list[str]:
     for var in state_variables(scenario.view):
         accs = {
             s.id: acc
-            for s in scenario.view.sources
+            for s in scenario.sources
             if var in s.reports and (acc := scenario.truth.sources[s.id].accuracy) is not None
         }
         if accs:
@@ -143,7 +143,7 @@ def initiation_metrics(
     ages: list[float] = []
     for v in svars:
         fresh = [
-            view.source(sid).age_s
+            scenario.source(sid).age_s
             for sid in inspected
             if v in (world.observation(sid).values or {})
         ]
@@ -157,7 +157,7 @@ def initiation_metrics(
         cost_before_authoritative=(
             None
             if first is None
-            else sum(view.source(sid).cost.scalar() for sid in inspected[:first])
+            else sum(scenario.source(sid).cost.scalar() for sid in inspected[:first])
         ),
         claimed=claimed,
         claim_correct=all(claimed[v] == world.values[v] for v in svars),

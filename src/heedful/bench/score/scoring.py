@@ -27,7 +27,7 @@ from heedful.bench.results import (
 )
 from heedful.bench.score.initiation import family_label, initiation_metrics
 from heedful.bench.score.taxonomy import TrialFacts, closest_optimal_set, judge
-from heedful.model import Scenario, TaskView
+from heedful.model import Scenario, SourceView, TaskView
 
 
 @dataclass
@@ -42,6 +42,7 @@ class ScenarioOracle:
         static: The static oracle result.
         adaptive: The adaptive oracle result (only in the adaptive condition).
         fixed_world: The scenario's fixed world index, if it has one.
+        reveals: PRIVATE: per source id, the hidden sources its read reveals (issue 23).
     """
 
     scenario_id: str
@@ -51,6 +52,7 @@ class ScenarioOracle:
     static: decision.StaticOracleResult
     adaptive: decision.AdaptiveOracleResult | None
     fixed_world: int | None
+    reveals: dict[str, tuple[SourceView, ...]] = field(default_factory=dict)
     _values: dict[frozenset[str], float] = field(default_factory=dict)
     _policy_values: dict[str, float] = field(default_factory=dict)
     # Posterior beliefs and Bayes actions by observation path: policies that read the same
@@ -72,6 +74,7 @@ class ScenarioOracle:
             static=decision.static_oracle(problem, budget),
             adaptive=decision.adaptive_oracle(problem, budget) if adaptive else None,
             fixed_world=problem.world_index(world) if world is not None else None,
+            reveals=scenario.reveals(),
         )
 
     def summary(self, config: BenchConfig) -> ScenarioSummary:
@@ -179,20 +182,30 @@ class ScenarioOracle:
         def policy_fn(observed: decision.History) -> str | None:
             # Replay the branch on a fresh reset; deterministic policies ignore the rng.
             policy.reset(given, np.random.default_rng(fixed_rng_seed))
-            history = [observation_of(problem, sid, k) for sid, k in observed]
+            history = [
+                observation_of(problem, sid, k, self.reveals.get(sid, ())) for sid, k in observed
+            ]
             choice = policy.next(tuple(history))
             seen = {sid for sid, _ in observed}
-            if choice is None or len(observed) >= budget or choice not in valid or choice in seen:
+            opened = valid | {s.id for o in history for s in o.revealed}
+            if choice is None or len(observed) >= budget or choice not in opened or choice in seen:
                 return None  # the runner would stop it here too
             return choice
 
         return float(decision.policy_value(problem, policy_fn, budget))
 
 
-def observation_of(problem: decision.DecisionProblem, source_id: str, outcome: int) -> Observation:
-    """The policy-facing observation of outcome ``outcome`` of a source."""
+def observation_of(
+    problem: decision.DecisionProblem,
+    source_id: str,
+    outcome: int,
+    revealed: Sequence[SourceView] = (),
+) -> Observation:
+    """The policy-facing observation of outcome ``outcome`` of a source (and the hidden sources
+    its read reveals, as copies)."""
     values = decision.outcome_values(problem, source_id, outcome)
-    return Observation(source_id, values=values, failed=values is None)
+    opened = tuple(SourceView.model_validate_json(s.model_dump_json()) for s in revealed)
+    return Observation(source_id, values=values, failed=values is None, revealed=opened)
 
 
 @dataclass
@@ -377,7 +390,7 @@ def score_trial(
         action_correct=correct,
     )
     verdict = judge(scenario, facts, world.values)
-    sources = {s.id: s for s in scenario.view.sources if s.id in chosen or s.id in forced}
+    sources = {s.id: s for s in scenario.sources if s.id in chosen or s.id in forced}
     decisive = decision_variables(scenario.view) if spontaneous else set()
     return TrialRecord(
         scenario_id=scenario.id,
@@ -415,6 +428,11 @@ def score_trial(
         action_rational=rational,
         beliefs=dict(outcome.beliefs) if outcome.beliefs is not None else None,
         forced_inspections=forced,
+        production_score=(
+            100.0 * (oracle.set_value(reads) - st.u_random) / (st.v_star - st.u_random)
+            if mode == "production" and st.v_star - st.u_random >= config.uninformative_gap
+            else None
+        ),
         protocol_error=outcome.protocol_error,
         critical_recall=len(chosen & set(closest)) / len(closest) if closest else None,
         closest_optimal_set=list(closest),
@@ -424,7 +442,9 @@ def score_trial(
             (i for i, sid in enumerate(spontaneous, start=1) if sid in critical), None
         ),
         distractor_inspections=sum(
-            1 for sid in spontaneous if not set(sources[sid].reports) & decisive
+            1
+            for sid in spontaneous
+            if not set(sources[sid].reports) & decisive and not sources[sid].links
         ),
         candidates=sorted(cands) if cands is not None else None,
         candidate_recall=(
@@ -458,6 +478,7 @@ def decision_variables(view: TaskView) -> set[str]:
 
 
 def is_distractor(scenario: Scenario, source_id: str) -> bool:
-    """A source that reports no variable any action's utility depends on (visible structure)."""
-    view = scenario.view
-    return not set(view.source(source_id).reports) & decision_variables(view)
+    """A source that reports no variable any action's utility depends on and reveals no other
+    source (visible structure)."""
+    src = scenario.source(source_id)
+    return not set(src.reports) & decision_variables(scenario.view) and not src.links

@@ -106,7 +106,7 @@ def _selection_codes(
     critical = {s for opt in facts.optimal_sets for s in opt}
     codes: list[FailureCode] = []
     held = {b.variable: b.value for b in view.beliefs}
-    reports = {s.id: s.reports for s in view.sources}
+    reports = {s.id: s.reports for s in scenario.sources}
     for var in state_variables(scenario):
         missed_on_var = [s for s in missed if var in reports[s]]
         if not missed_on_var:
@@ -162,7 +162,7 @@ _SPECIFIC_ORDER = (
 
 
 def _loudness(scenario: Scenario, source_id: str) -> int:
-    cues = scenario.view.source(source_id).salience
+    cues = scenario.source(source_id).salience
     return cues.urgent_words + cues.repeats
 
 

@@ -28,7 +28,7 @@ from heedful.bench.validity.giveaways import PROBES, ProbeScore, score_probe, so
 from heedful.bench.views import policy_view
 from heedful.bench.worlds.families import DEFAULT_SHIFT, generate_family, get_family
 from heedful.errors import HeedfulError
-from heedful.model import Condition, Scenario, TaskView, scenario_from_dict, scenario_to_dict
+from heedful.model import Condition, Scenario, scenario_from_dict, scenario_to_dict
 
 #: A give-away probe is *near random* when the 95% interval of its paired excess over random
 #: among the relevant sources reaches below this many points (random = 0, oracle = 100): the data
@@ -125,10 +125,12 @@ def check_family(
     return FamilyReport(fam.code, len(test), scores)
 
 
-def _reveal(view: TaskView) -> Callable[[str], Observation]:
+def _reveal(scenario: Scenario) -> Callable[[str], Observation]:
     # A deterministic stand-in for the world: each report gets a fixed value of its domain.
+    view = scenario.view
+
     def reveal(sid: str) -> Observation:
-        src = view.source(sid)
+        src = scenario.source(sid)
         values = {
             v: view.variables[v].domain[len(sid) % len(view.variables[v].domain)]
             for v in src.reports
@@ -143,7 +145,9 @@ def _play(policy: Policy, scenario: Scenario, *, adaptive: bool, rng_seed: int) 
     if isinstance(policy, OraclePolicy):
         policy.bind(ScenarioOracle.prepare(scenario, adaptive=adaptive))
     policy.reset(view, np.random.default_rng(rng_seed))
-    history, violation = collect_choices(policy, view, _reveal(view) if adaptive else None)
+    history, violation = collect_choices(
+        policy, view, _reveal(scenario) if adaptive else None, scenario.reveals()
+    )
     if violation is not None:
         raise CheckError(f"{violation.value} on a task of budget {view.budget}")
     return [o.source_id for o in history]

@@ -310,8 +310,9 @@ class Builder:
         label: str | None = None,
         suffix: str = "",
         mix: bool = True,
-    ) -> None:
-        """Add a source; its hidden accuracy follows its authority and age (unless ``echo``).
+    ) -> int:
+        """Add a source and return its index; its hidden accuracy follows its authority and age
+        (unless ``echo``).
 
         ``authority`` and ``age_s`` are numbers or ``(low, high)`` ranges; ``cues`` a dict or a
         function of the rng (default :func:`signals.mixed_cues`), ``cost`` too (default
@@ -361,12 +362,23 @@ class Builder:
             src["render"] = f"{label}: " + ", ".join(f"{v} is {{{v}}}" for v in reports)
         self.sources.append(src)
         self._mixed.append(mix)
+        return len(self.sources) - 1
 
-    def cached_copy(self, var: str, *, authority: Range, echo_rate: float) -> None:
+    def hide(self, index: int, *, by: int) -> None:
+        """Hide source ``index`` until source ``by`` is read (issue 23): the file gets
+        ``revealed_by`` (PRIVATE); the revealer's visible ``links`` counts it."""
+        if index == by:
+            raise ValueError("a source cannot reveal itself")
+        self.sources[index]["_revealed_by"] = by
+        # Out of the surface mix: the listed sources share the looks and costs among themselves
+        # as in a scenario without the hidden one (its own look reaches a policy only revealed).
+        self._mixed[index] = False
+
+    def cached_copy(self, var: str, *, authority: Range, echo_rate: float) -> int:
         """Add a cheap cached copy of the belief about ``var``: its data as old as the belief,
         it never fails, and it echoes the believed value at ``echo_rate`` (moved by the hidden
         model), else reports it with the accuracy its authority and age give."""
-        self.source(
+        return self.source(
             [var],
             authority=authority,
             age_s=float(self.belief_of(var)["age_s"]),
@@ -376,9 +388,9 @@ class Builder:
             fails=0.0,
         )
 
-    def live_instrument(self, var: str, *, authority: Range, age_s: Range) -> None:
+    def live_instrument(self, var: str, *, authority: Range, age_s: Range) -> int:
         """Add a live instrument on ``var``: quiet cues, the cost of a live read."""
-        self.source(
+        return self.source(
             [var], authority=authority, age_s=age_s, cues=signals.quiet_cues, cost=signals.dear_cost
         )
 
@@ -435,10 +447,14 @@ class Builder:
         self._mix_surface()
         order = self.rng.permutation(len(self.sources))
         # Ids in the shuffled order: a "-2" suffix says only that the label came up before.
-        sources = [
-            {"id": self._new_id(self.sources[int(i)]["label"])} | self.sources[int(i)]
-            for i in order
-        ]
+        ids = {int(i): self._new_id(self.sources[int(i)]["label"]) for i in order}
+        sources = []
+        for i in order:
+            src = {k: v for k, v in self.sources[int(i)].items() if k != "_revealed_by"}
+            by = self.sources[int(i)].get("_revealed_by")
+            sources.append(
+                {"id": ids[int(i)]} | src | ({"revealed_by": ids[by]} if by is not None else {})
+            )
         template = str(self.wording.choice(words.TASK_TEMPLATES))
         return {
             "format": FORMAT_V1,

@@ -9,6 +9,13 @@ so the honest prior has moved away from the believed value. Each dirty belief al
 derived from the old upstream data: it only echoes the believed value. The cache's cheap, recent
 look is one surface bundle in the mix (v3, issue 23). Loud distractors report an irrelevant
 variable or nothing. Budget 1–3.
+
+v4 (issue 23, candidate recall that can fail): a dirty belief's upstream instrument is often not
+listed up front. Its reply is named by what another source returns — either the derived cache
+("built from <instrument>": it reports the belief's variable, so every goal-dependency
+generator proposes it) or a silent catalogue that reports no variable (no generator of the
+controller proposes it). The revealer's ``links`` count is visible; which source it names is
+not, until it is read.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from heedful.bench.worlds.families._common import Builder, family
 from heedful.bench.worlds.families._worlds import WorldSpec
 from heedful.model import Volatility
 
-VERSION = "E-v3"
+VERSION = "E-v4"
 #: The family's own hidden model per unit of shift (docs/benchmark.md): changes come in bursts,
 #: faster than assumed; a derived cache is sometimes refreshed and reports.
 WORLD = WorldSpec(
@@ -30,6 +37,10 @@ WORLD = WorldSpec(
 )
 #: Chance that each belief is dirty (state, first condition, second condition).
 DIRTY_RATE = (0.7, 0.35, 0.35)
+#: Chance that a dirty belief's upstream instrument is hidden until another source is read, and
+#: then that the derived cache (else a silent catalogue) is what reveals it.
+HIDDEN_RATE = 0.5
+CACHE_REVEALS = 0.5
 
 
 @family(
@@ -70,12 +81,18 @@ def dirty(b: Builder) -> None:
     for var, is_dirty in zip(believed, flags, strict=True):
         age = float(b.belief_of(var)["age_s"])
         # Upstream instrument: newer than the belief when dirty, older when clean.
-        b.live_instrument(
+        upstream = b.live_instrument(
             var,
             authority=(0.8, 0.97),
             age_s=(0.0, age / 4) if is_dirty else age + b.draw((600.0, 7_200.0)),
         )
         if is_dirty:
             # The derived cache: built from the old upstream data, it repeats the belief.
-            b.cached_copy(var, authority=(0.35, 0.6), echo_rate=1.0)
+            cache = b.cached_copy(var, authority=(0.35, 0.6), echo_rate=1.0)
+            if b.chance(HIDDEN_RATE):
+                if b.chance(CACHE_REVEALS):
+                    b.hide(upstream, by=cache)
+                else:
+                    catalogue = b.source([], authority=(0.5, 0.9), age_s=(0.0, 3_600.0), mix=False)
+                    b.hide(upstream, by=catalogue)
     b.distractors(b.count(3, 7), noise)
