@@ -39,7 +39,7 @@ from heedful.errors import HeedfulError
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = {"local:smollm2-135m": "SmolLM2 135M", "local:gemma3-270m": "Gemma 3 270M"}
 SMALL, LARGE = "local:smollm2-135m", "local:gemma3-270m"
-FAMILIES = ("G", "B")
+FAMILIES = "G,B"
 BLOCK = re.compile(r"(<!-- real-models:(short|full) -->\n).*?(<!-- /real-models -->)", re.S)
 
 
@@ -53,6 +53,7 @@ def _args() -> argparse.Namespace:
     p.add_argument("--max-turns", type=int, default=6)
     p.add_argument("--max-tokens", type=int, default=128)
     p.add_argument("--timeout", type=float, default=900.0, help="seconds per model call")
+    p.add_argument("--families", default=FAMILIES, help="families, in run order (default G,B)")
     p.add_argument("--out", type=Path, default=ROOT / "runs" / "real-models")
     p.add_argument("--update", action="store_true", help="write README.md and docs/llm.md")
     return p.parse_args()
@@ -73,6 +74,7 @@ def _command(a: argparse.Namespace) -> str:
     parts = ["examples/real_models.py", f"--rounds {a.rounds}"]
     for flag, value, default in (
         ("--count", a.count, 1),
+        ("--families", a.families, FAMILIES),
         ("--trials", a.trials, 1),
         ("--seed", a.seed, 0),
         ("--protocol", a.protocol, "tools"),
@@ -153,7 +155,7 @@ def main() -> None:
     trials: dict[str, list[TrialRecord]] = {m: [] for m in MODELS}
     try:
         for seed in range(a.seed, a.seed + a.rounds):
-            for family in FAMILIES:
+            for family in a.families.split(","):
                 for model in MODELS:
                     trials[model] += _run(a, model, family, seed)
     except HeedfulError as exc:
@@ -162,14 +164,15 @@ def main() -> None:
     walls = [
         a.out / f"seed{seed}-{model.removeprefix('local:')}-{family}" / "wall.json"
         for seed in range(a.seed, a.seed + a.rounds)
-        for family in FAMILIES
+        for family in a.families.split(",")
         for model in MODELS
     ]
     wall = sum(json.loads(w.read_text())["wall_s"] for w in walls if w.exists())
     n = sum(len(t) for t in trials.values())
     note = (
         f"From `{_command(a)}` ({n} agent trials, {wall / 60:.0f} min of wall time on the "
-        f"shared 2-core machine; families {', '.join(FAMILIES)}, each scenario announced and "
+        f"shared 2-core machine; families {a.families.replace(',', ', ')}, each scenario "
+        f"announced and "
         f"unprompted, {a.count} per family in each of {a.rounds} seeds, {a.trials} trial "
         f"each, one thread, temperature 0, "
         f"`--protocol {a.protocol} --max-turns {a.max_turns} --max-tokens {a.max_tokens}`).\n\n"

@@ -159,7 +159,7 @@ def _weakness(base: AgentRow) -> str | None:
             "error (it rarely follows the tool protocol)"
         )
     if base.score is None or base.score.lo <= 0.0:
-        reasons.append("its score alone is not separated from random (the interval holds 0)")
+        reasons.append("its score alone is not above random (the interval reaches 0 or below)")
     return "; ".join(reasons) or None
 
 
