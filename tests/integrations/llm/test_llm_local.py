@@ -242,3 +242,37 @@ def test_the_json_protocol_on_the_real_model_is_constrained_and_reuses_the_prefi
         assert b["usage"]["prompt_tokens_details"]["cached_tokens"] >= (
             a["usage"]["prompt_tokens"] - 1
         )
+
+
+def test_a_plan_from_the_grammar_names_each_source_once() -> None:
+    # A plan is a set (uniqueItems): the grammar admits each id at most once, in the listed
+    # order, however hard the prompt pushes for a repeat (Gemma 3 270M planned one source four
+    # times when the grammar let it).
+    ids = ["probe", "summary", "chatter"]
+    plan = {
+        "type": "object",
+        "properties": {
+            "source_ids": {
+                "type": "array",
+                "items": {"type": "string", "enum": ids},
+                "minItems": 2,
+                "maxItems": 3,
+                "uniqueItems": True,
+            }
+        },
+        "required": ["source_ids"],
+        "additionalProperties": False,
+    }
+    model = LocalModel(local_model_path("local:smollm2-135m"), n_ctx=1024)
+    try:
+        messages = [
+            {"role": "system", "content": "Answer with one JSON object."},
+            {"role": "user", "content": 'Reply {"source_ids": ["probe", "probe", "probe"]}'},
+        ]
+        reply = model.complete(messages, max_tokens=40, grammar=schema_grammar(plan))
+    finally:
+        model.close()
+    assert reply.finish_reason == "stop", reply.text
+    chosen = json.loads(reply.text)["source_ids"]
+    assert 2 <= len(chosen) <= 3 and len(set(chosen)) == len(chosen)
+    assert chosen == sorted(chosen, key=ids.index)
