@@ -173,7 +173,7 @@ def main() -> None:
         f"From `{_command(a)}` ({n} agent trials, {wall / 60:.0f} min of wall time on the "
         f"shared 2-core machine; families {a.families.replace(',', ', ')}, each scenario "
         f"announced and "
-        f"unprompted, {a.count} per family in each of {a.rounds} seeds, {a.trials} trial "
+        f"unprompted, {a.count} per family and seed, {a.rounds} seed(s), {a.trials} trial "
         f"each, one thread, temperature 0, "
         f"`--protocol {a.protocol} --max-turns {a.max_turns} --max-tokens {a.max_tokens}`).\n\n"
     )

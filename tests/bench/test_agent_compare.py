@@ -92,9 +92,19 @@ def test_lift_is_paired_by_scenario_and_the_cross_verdict_follows_the_interval()
     assert (small_name, large_name, cross.n_pairs) == ("s", "l", 6)
     assert cross.score is not None and cross.score.lo > 0  # 67.5 − 10 on average, > 0 on each
     text = markdown_tables(result, names={"s": "Small", "l": "Large"}, full=True)
-    assert "**Does Small with heedful beat Large without it?** Score: yes" in text
-    # The small model's score alone is not above random: it is called too weak, with why.
+    # The small model's score alone is not above random: it is called too weak, with why, and
+    # the question is then not answered, only recorded.
     assert "Small is too weak" in text and "Large is too weak" not in text
+    assert (
+        "**Does Small with heedful beat Large without it?** Not answerable on these models: "
+        "Small is too weak" in text
+    )
+    assert "Score: above 0 (Small `llm-advised` − Large `llm` = +57.5" in text
+    strong = compare_models(
+        {"s": _model([60, 70, 80, 55, 65, 75], base), "l": large}, small="s", large="l"
+    )
+    text = markdown_tables(strong, names={"s": "Small", "l": "Large"}, full=False)
+    assert "without it?** Score: no — it does worse" in text and "too weak" not in text
 
 
 def test_pairs_need_the_same_world_and_unmatched_trials_are_left_out() -> None:
@@ -111,7 +121,9 @@ def test_authoritative_reads_count_unprompted_trials_only_and_errors_are_tallied
         _t("s2", "llm", 0.0, read_authority=True, error="repeated_plan: twice"),
         _t("s3", "llm", 0.0, stage=Stage.INITIATION, correct=False),
     ]
+    records[1] = records[1].model_copy(update={"action": None})  # the turn limit: no action
     (row,) = compare_models({"m": records}).rows
+    assert row.decided == 3
     assert row.authoritative is not None and (row.authoritative.k, row.authoritative.n) == (1, 2)
     assert row.protocol_errors == 2 and row.error_codes == {"turn_limit": 1, "repeated_plan": 1}
     assert row.split["initiation"] == 1 and row.split["pass"] == 3
@@ -124,3 +136,11 @@ def test_no_cross_comparison_without_both_models() -> None:
     result = compare_models({"s": _model([0] * 6, [1] * 6)}, small="s", large="l")
     assert result.cross is None
     assert "beat" not in markdown_tables(result, names={}, full=True)
+
+
+def test_a_model_that_rarely_decides_is_called_too_weak() -> None:
+    records = [t.model_copy(update={"action": None}) for t in _model([60] * 6, [70] * 6)]
+    for t in records[:6]:
+        t.score = 50.0 + float(SIDS.index(t.scenario_id))
+    result = compare_models({"m": records})
+    assert "chose an action (an accepted decide) in 0 of its 6 trials" in result.weak["m"]

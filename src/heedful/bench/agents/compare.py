@@ -34,8 +34,9 @@ __all__ = [
 ]
 
 BASE, ADVISED = "llm", "llm-advised"
-#: A model's numbers "mean little" when, without heedful, at least this share of its trials end
-#: in a protocol error, or its attention-score interval does not exclude random (0).
+#: A model's numbers "mean little" when, without heedful, fewer than this share of its trials
+#: end in an accepted ``decide``, or at least this share end in a protocol error, or its
+#: attention-score interval does not exclude random (0).
 WEAK_PROTOCOL_SHARE = 0.5
 
 
@@ -46,6 +47,7 @@ class AgentRow:
     model: str
     policy: str
     n_trials: int
+    decided: int  #: trials that ended in an accepted ``decide`` (the agent chose an action)
     score: MeanCI | None
     accuracy: Proportion
     authoritative: Proportion | None  #: unprompted trials only
@@ -108,6 +110,7 @@ def _row(model: str, policy: str, trials: list[TrialRecord], config: BenchConfig
         model=model,
         policy=policy,
         n_trials=n,
+        decided=sum(1 for t in trials if t.action is not None),
         score=cluster_mean(trials, informative_score, rng, config),
         accuracy=clustered_proportion(
             [t.action_correct for t in trials], [t.scenario_id for t in trials], config.ci_level
@@ -153,6 +156,11 @@ def _compare(pairs: list[tuple[TrialRecord, TrialRecord]], config: BenchConfig) 
 
 def _weakness(base: AgentRow) -> str | None:
     reasons = []
+    if base.n_trials and base.decided / base.n_trials < WEAK_PROTOCOL_SHARE:
+        reasons.append(
+            f"alone it chose an action (an accepted decide) in {base.decided} of its "
+            f"{base.n_trials} trials"
+        )
     if base.n_trials and base.protocol_errors / base.n_trials >= WEAK_PROTOCOL_SHARE:
         reasons.append(
             f"{base.protocol_errors} of its {base.n_trials} trials alone end in a protocol "
@@ -216,14 +224,15 @@ def _prop(p: Proportion | None) -> str:
     return f"{p.p * 100:.0f}% [{p.lo * 100:.0f}, {p.hi * 100:.0f}] ({p.k}/{p.n})"
 
 
-def _verdict(d: PairedDiff | None) -> str:
+def _verdict(d: PairedDiff | None, *, answer: bool = True) -> str:
+    """``yes`` / ``no`` by the paired interval; ``answer=False``: only where the interval lies."""
     if d is None:
         return "not measured (no pairs)"
     if d.lo > 0:
-        return "yes"
+        return "yes" if answer else "above 0"
     if d.hi < 0:
-        return "no — it does worse"
-    return "not separated (the interval holds 0)"
+        return "no — it does worse" if answer else "below 0"
+    return "not separated" if answer else "not separated from 0"
 
 
 def _split(row: AgentRow) -> str:
@@ -237,33 +246,34 @@ def markdown_tables(result: ModelComparison, *, names: Mapping[str, str], full: 
     lines: list[str] = []
     if full:
         lines += [
-            "| model | agent | trials | score [95% CI] | decision accuracy | "
+            "| model | agent | trials | decided | score [95% CI] | decision accuracy | "
             "spontaneous authoritative inspection (unprompted) | lift in score (paired) | "
             "split: " + " / ".join(STAGES) + " | protocol errors | prompt tok/trial | "
             "completion tok/trial | model s/trial |",
-            "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
+            "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
         ]
     else:
         lines += [
-            "| model | agent | score [95% CI] | lift (paired) | decision accuracy | "
+            "| model | agent | decided | score [95% CI] | lift (paired) | decision accuracy | "
             "authoritative read, unprompted | protocol errors |",
-            "|---|---|---:|---:|---:|---:|---:|",
+            "|---|---|---:|---:|---:|---:|---:|---:|",
         ]
     for row in result.rows:
         name = names.get(row.model, row.model)
         lift = lift_of.get(row.model)
         lift_text = _ci(lift.score, signed=True) if lift and row.policy == ADVISED else ""
         errors = f"{row.protocol_errors}/{row.n_trials}"
+        decided = f"{row.decided}/{row.n_trials}"
         if full:
             lines.append(
-                f"| {name} | `{row.policy}` | {row.n_trials} | {_ci(row.score)} | "
+                f"| {name} | `{row.policy}` | {row.n_trials} | {decided} | {_ci(row.score)} | "
                 f"{_prop(row.accuracy)} | {_prop(row.authoritative)} | {lift_text} | "
                 f"{_split(row)} | {errors} | {row.prompt_tokens:,.0f} | "
                 f"{row.completion_tokens:,.0f} | {row.model_s:,.0f} |"
             )
         else:
             lines.append(
-                f"| {name} | `{row.policy}` | {_ci(row.score)} | {lift_text} | "
+                f"| {name} | `{row.policy}` | {decided} | {_ci(row.score)} | {lift_text} | "
                 f"{_prop(row.accuracy)} | {_prop(row.authoritative)} | {errors} |"
             )
     lines.append("")
@@ -297,17 +307,27 @@ def markdown_tables(result: ModelComparison, *, names: Mapping[str, str], full: 
     if result.cross is not None:
         small, large, c = result.cross
         s, g = names.get(small, small), names.get(large, large)
+        caveat = ""
+        if small in result.weak or large in result.weak:
+            weak = [names.get(m, m) for m in (small, large) if m in result.weak]
+            caveat = (
+                "Not answerable on these models: "
+                + " and ".join(weak)
+                + (" is" if len(weak) == 1 else " are")
+                + " too weak (below), so the paired figures are recorded, not a finding. "
+            )
+        answer = not caveat
         lines.append(
-            f"**Does {s} with heedful beat {g} without it?** Score: "
-            f"{_verdict(c.score)} ({s} `llm-advised` − {g} `llm` = {_ci(c.score, signed=True)}, "
-            f"{c.n_pairs} pairs); decision accuracy: {_verdict(c.accuracy)} "
-            f"({_ci(c.accuracy, signed=True, pct=True)} points)."
+            f"**Does {s} with heedful beat {g} without it?** {caveat}Score: "
+            f"{_verdict(c.score, answer=answer)} ({s} `llm-advised` − {g} `llm` = "
+            f"{_ci(c.score, signed=True)}, {c.n_pairs} pairs); decision accuracy: "
+            f"{_verdict(c.accuracy, answer=answer)} ({_ci(c.accuracy, signed=True, pct=True)} "
+            "points)."
         )
         lines.append("")
     for model, why in result.weak.items():
-        lines.append(
-            f"**{names.get(model, model)} is too weak for its numbers to mean much:** {why}."
-        )
-    if result.weak:
-        lines.append("")
+        lines += [
+            f"**{names.get(model, model)} is too weak for its numbers to mean much:** {why}.",
+            "",
+        ]
     return "\n".join(lines).rstrip() + "\n"
