@@ -285,3 +285,91 @@ def test_engine_config_numbers_are_finite_and_strict(
     path = tmp_path / ("config.json" if text.startswith("{") else "config.yaml")
     path.write_text(text)
     _one_line(["engine", "cycle", "--db", db, "--config", str(path)], monkeypatch, capsys, expected)
+
+
+@pytest.mark.parametrize(
+    ("autonomy", "expected"),
+    [
+        ({"level": "advise", "budget": {"max_actions_per_hour": "3"}}, "max_actions_per_hour"),
+        ({"level": "advise", "budget": {"max_actions_per_hour": True}}, "max_actions_per_hour"),
+        ({"level": "advise", "heartbeat_seconds": 1e308}, "heartbeat_seconds"),
+        ({"level": "advise", "heartbeat_seconds": "60"}, "heartbeat_seconds"),
+        ({"level": "loud"}, "governance.autonomy.level"),
+    ],
+)
+def test_governance_files_are_strict(
+    tmp_path: Path,
+    db: str,
+    autonomy: dict[str, Any],
+    expected: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "ampersand.json"
+    path.write_text(json.dumps({"governance": {"autonomy": autonomy}}))
+    _one_line(
+        ["engine", "survey", "--db", db, "--governance", str(path)],
+        monkeypatch,
+        capsys,
+        str(path),
+        expected,
+    )
+
+
+def test_escalate_when_is_strict(
+    tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "ampersand.json"
+    block = {"autonomy": {"level": "advise"}, "escalate_when": {"confidence_below": "0.5"}}
+    path.write_text(json.dumps({"governance": block}))
+    _one_line(
+        ["engine", "survey", "--db", db, "--governance", str(path)],
+        monkeypatch,
+        capsys,
+        "governance.escalate_when.confidence_below",
+    )
+
+
+def test_a_bad_seed_file_creates_no_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = tmp_path / "seed.yaml"
+    seed.write_text("nodes:\n  - {id: x1, confidence: 7}\n")
+    store = tmp_path / "new.db"
+    _one_line(["engine", "load", str(seed), "--db", str(store)], monkeypatch, capsys, "nodes.0")
+    assert not store.exists()
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (b"[" * 5000 + b"]" * 5000, ":1: not a JSON line"),
+        (b'{"kind": "entry", "x": NaN}', ":1: not a JSON line"),
+        (b"[1, 2]", ":1: not a JSON object"),
+        (b'{"kind": "entry", "id": "e1", "surprise": 1}', ":1: not a journal entry"),
+        (b'{"kind": "entry", "note": "\xff"}', "not UTF-8 text (byte 27"),
+    ],
+)
+def test_a_broken_journal_file_is_one_line_naming_it(
+    db: str,
+    line: bytes,
+    expected: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    Path(db + ".journal.jsonl").write_bytes(line + b"\n")
+    _one_line(["engine", "journal", "--db", db], monkeypatch, capsys, "journal", expected)
+
+
+def test_a_journal_file_is_bounded_in_bytes(
+    db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path(db + ".journal.jsonl").write_bytes(b'{"kind": "undo", "entry_id": "x"}\n' * 100)
+    monkeypatch.setenv("HEEDFUL_MAX_INPUT_BYTES", "1000")
+    _one_line(
+        ["engine", "journal", "--db", db],
+        monkeypatch,
+        capsys,
+        "more than 1,000 bytes",
+        "HEEDFUL_MAX_INPUT_BYTES",
+    )

@@ -406,3 +406,24 @@ def test_a_v1_results_file_with_kind_rows_in_kinds_still_loads(tmp_path: Path) -
     assert old.format == "heedful.results/v2"
     assert old.aggregates == new.aggregates
     assert old.kinds == new.kinds
+
+
+def test_kind_scenarios_are_jobs_of_any_backend() -> None:
+    """D and J run as one job per scenario on the inspection runner's backends: the trials
+    are the same in this process and in two worker processes, and progress counts them."""
+    from heedful.bench.run.backend import ProcessBackend, SerialBackend
+
+    scenarios = [*generate_kind_family("D", 3, 5), *generate_kind_family("J", 3, 5)]
+    seen: list[tuple[int, int, str]] = []
+    serial = run_kinds(
+        scenarios,
+        "random,voc",
+        trials=2,
+        seed=5,
+        backend=SerialBackend(),
+        progress=lambda done, total, label: seen.append((done, total, label)),
+    )
+    pooled = run_kinds(scenarios, "random,voc", trials=2, seed=5, backend=ProcessBackend(2))
+    assert serial.trials == pooled.trials and serial.rows == pooled.rows
+    assert [label for *_, label in seen] == [s.id for s in scenarios]
+    assert seen[-1][0] == seen[-1][1] == len(serial.trials.switching) + len(serial.trials.schedule)

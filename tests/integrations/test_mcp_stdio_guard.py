@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from heedful.integrations.mcp.stdio_guard import unreadable_reply
+from heedful.integrations.mcp.stdio_guard import not_utf8_reply, unreadable_reply
 
 HERE = Path(__file__).parent
 
@@ -34,6 +34,27 @@ def test_unreadable_requests_get_an_error_with_their_id() -> None:
     assert lone is not None and lone.id == 8 and "surrogate" in lone.error.message
     garbage = unreadable_reply("{not json")
     assert garbage is not None and garbage.id is None and garbage.error.code == -32700
+
+
+def _not_utf8(raw: bytes) -> UnicodeDecodeError:
+    with pytest.raises(UnicodeDecodeError) as caught:
+        raw.decode("utf-8")
+    return caught.value
+
+
+def test_bytes_that_are_not_utf8_are_refused_with_their_offset() -> None:
+    raw = _call(9, '"ok"').encode().replace(b'"ok"', b'"\xff"')
+    reply = not_utf8_reply(raw, _not_utf8(raw))
+    assert reply is not None and reply.id == 9 and reply.error.code == -32600
+    offset = raw.index(b"\xff")
+    assert f"byte {offset} " in reply.error.message
+    assert "0xff" in reply.error.message
+    # An id the bad bytes touch is not echoed back; a notification gets no reply.
+    bad_id = b'{"jsonrpc":"2.0","id":"a\xfe","method":"tools/list"}'
+    touched = not_utf8_reply(bad_id, _not_utf8(bad_id))
+    assert touched is not None and touched.id is None
+    note = b'{"jsonrpc":"2.0","method":"notifications/x","params":{"a":"\xff"}}'
+    assert not_utf8_reply(note, _not_utf8(note)) is None
 
 
 def test_readable_messages_and_notifications_pass_untouched() -> None:
@@ -71,10 +92,12 @@ def test_heedful_mcp_serve_answers_deep_and_surrogate_requests(
                     _call(3, SURROGATE),
                     _call(4, "true"),
                 ]
-                await proc.stdin.send(("\n".join(lines) + "\n").encode())
+                not_utf8 = _call(5, '"ok"').encode().replace(b'"ok"', b'"\xff\xfe"')
+                await proc.stdin.send(("\n".join(lines) + "\n").encode() + not_utf8 + b"\n")
+                await proc.stdin.send((_call(6, "true") + "\n").encode())
                 replies: dict[int, dict[str, Any]] = {}
                 buffer = b""
-                while len(replies) < 4:
+                while len(replies) < 6:
                     buffer += await proc.stdout.receive()
                     *done, buffer = buffer.split(b"\n")
                     for raw in done:
@@ -90,6 +113,8 @@ def test_heedful_mcp_serve_answers_deep_and_surrogate_requests(
     assert "nested too deeply" in replies[2]["error"]["message"]
     assert replies[3]["error"]["code"] == -32600 and "surrogate" in replies[3]["error"]["message"]
     assert "result" in replies[4]  # the server kept serving
+    assert replies[5]["error"]["code"] == -32600 and "not UTF-8" in replies[5]["error"]["message"]
+    assert "result" in replies[6]
     assert "Traceback" not in (tmp_path / "stderr.log").read_text(encoding="utf-8")
 
 

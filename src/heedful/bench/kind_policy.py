@@ -130,28 +130,26 @@ def kinds_of(name: str) -> list[str]:
     return [kind.value for kind, reg in _REGISTRIES.items() if name in reg]
 
 
-def register_switching_policy(name: str) -> Callable[[S], S]:
-    """Class decorator: register a :class:`SwitchingPolicy` (``@register_policy`` does the same)."""
-
-    def decorate(cls: S) -> S:
-        if not (isinstance(cls, type) and issubclass(cls, SwitchingPolicy)):
-            raise ValueError(f"@register_switching_policy({name!r}) needs a SwitchingPolicy")
+def _registering(
+    name: str, base: type[SwitchingPolicy] | type[SchedulePolicy], decorator: str
+) -> Callable[[Any], Any]:
+    def decorate(cls: Any) -> Any:
+        if not (isinstance(cls, type) and issubclass(cls, base)):
+            raise ValueError(f"@{decorator}({name!r}) needs a {base.__name__}")
         add_kind_policy(name, cls)
         return cls
 
     return decorate
+
+
+def register_switching_policy(name: str) -> Callable[[S], S]:
+    """Class decorator: register a :class:`SwitchingPolicy` (``@register_policy`` does the same)."""
+    return _registering(name, SwitchingPolicy, "register_switching_policy")
 
 
 def register_schedule_policy(name: str) -> Callable[[J], J]:
     """Class decorator: register a :class:`SchedulePolicy` (``@register_policy`` does the same)."""
-
-    def decorate(cls: J) -> J:
-        if not (isinstance(cls, type) and issubclass(cls, SchedulePolicy)):
-            raise ValueError(f"@register_schedule_policy({name!r}) needs a SchedulePolicy")
-        add_kind_policy(name, cls)
-        return cls
-
-    return decorate
+    return _registering(name, SchedulePolicy, "register_schedule_policy")
 
 
 def _load() -> None:

@@ -20,10 +20,11 @@ from heedful.bench.report.page import write_report
 from heedful.bench.report.timeline import write_timeline
 from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.bench.run import kind_suite as kinds
-from heedful.bench.run.backend import Backend
+from heedful.bench.run.backend import Backend, local_backend
 from heedful.bench.run.checkpoint import Checkpoint
 from heedful.bench.run.kinds import KindScenario, run_kinds
 from heedful.bench.run.plays import Plays
+from heedful.bench.run.runner import progress_ticks
 from heedful.bench.run.spec import RunSpec, run_spec
 from heedful.bench.score.calibration import calibrate
 from heedful.bench.worlds.families import (
@@ -94,6 +95,21 @@ def _keep_condition(scenarios: list[Scenario], condition: str) -> list[Scenario]
     return kept
 
 
+def _narrow(
+    scenarios: list[Scenario], families: str | None, condition: str, what: str, where: str
+) -> list[Scenario]:
+    """Keep the scenarios of ``families`` (all when ``None``) under ``condition``."""
+    if families:
+        wanted = _family_labels(families)
+        scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
+        if not scenarios:
+            tail = f" {where}" if where else ""
+            raise InvalidArgumentError(f"no {what} of family {families!r}{tail}")
+    if condition != "announced":
+        scenarios = _keep_condition(scenarios, condition)
+    return scenarios
+
+
 def _load_files(paths: Sequence[Path]) -> list[AnyScenario]:
     """Scenario files of any kind, refusing a sealed hold-out set (it runs with ``--holdout``)."""
     refuse_sealed_files(paths)
@@ -126,13 +142,7 @@ def select_scenarios(
     shift = check_shift(shift)
     if paths:
         scenarios, _ = kinds.split_scenarios(_load_files(paths))
-        if families:
-            wanted = _family_labels(families)
-            scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
-            if not scenarios:
-                raise InvalidArgumentError(f"no scenario of family {families!r} in the files")
-        if condition != "announced":
-            scenarios = _keep_condition(scenarios, condition)
+        scenarios = _narrow(scenarios, families, condition, "scenario", "in the files")
         versions = {f: "file" for f in sorted({s.view.family for s in scenarios})}
         return scenarios, "files: " + ", ".join(str(p) for p in paths), versions
     codes = [f.code for f in parse_family_list(families or ",".join(DEFAULT_CONFIG.suite_families))]
@@ -256,14 +266,7 @@ def run_to_folder(
     elif holdout is not None:
         if scenario_paths:
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
-        scenarios = load_holdout(holdout)
-        if families:
-            wanted = _family_labels(families)
-            scenarios = [s for s in scenarios if s.view.family.lower() in wanted]
-            if not scenarios:
-                raise InvalidArgumentError(f"no hold-out scenario of family {families!r}")
-        if condition != "announced":
-            scenarios = _keep_condition(scenarios, condition)
+        scenarios = _narrow(load_holdout(holdout), families, condition, "hold-out scenario", "")
         source = "sealed hold-out"
         versions = {f: "holdout" for f in sorted({s.view.family for s in scenarios})}
     else:
@@ -339,7 +342,17 @@ def run_to_folder(
     else:
         results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
     if kind_scenarios:
-        run = run_kinds(kind_scenarios, policies, trials=trials, seed=seed, config=config)
+        # The same backend and progress display as the inspection scenarios: one job each.
+        with progress_ticks(progress) as tick:
+            run = run_kinds(
+                kind_scenarios,
+                policies,
+                trials=trials,
+                seed=seed,
+                config=config,
+                backend=backend or local_backend(resolve_workers(workers)),
+                progress=tick,
+            )
         aggregates = results.aggregates.model_copy(
             update={
                 "rows": [*results.aggregates.rows, *run.rows],

@@ -132,12 +132,15 @@ def bench_oracle(
     """Exact oracle per scenario: V*, optimal sets, U_random, V(empty set), critical sources."""
     import json
 
-    from heedful.bench.report.page import OracleRow, print_oracle
-    from heedful.decision import adaptive_oracle, compile_problem, static_oracle
     from heedful.model import load_scenario_set
 
+    scenarios = load_scenario_set(paths)  # a bad file is refused before the oracle is imported
+
+    from heedful.bench.report.page import OracleRow, print_oracle
+    from heedful.decision import adaptive_oracle, compile_problem, static_oracle
+
     rows: list[OracleRow] = []
-    for sc in load_scenario_set(paths):
+    for sc in scenarios:
         problem = compile_problem(sc.view, sc.truth)
         result = static_oracle(problem, sc.view.budget)
         v_adaptive = adaptive_oracle(problem, sc.view.budget).v_adaptive if adaptive else None

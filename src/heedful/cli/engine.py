@@ -54,8 +54,7 @@ def _engine_for_cli(  # type: ignore[no-untyped-def]
     governance: str | None = None,
     max_autonomy: str | None = None,
 ):
-    from heedful.engine import open_engine
-    from heedful.engine.config import TRIAGE_METHODS
+    from heedful.engine.config import TRIAGE_METHODS, load_engine_config
     from heedful.engine.governance import load_ampersand, parse_level, with_ceiling
     from heedful.errors import InvalidArgumentError
 
@@ -66,8 +65,13 @@ def _engine_for_cli(  # type: ignore[no-untyped-def]
         raise InvalidArgumentError(
             f"--triage must be {' or '.join(TRIAGE_METHODS)}, not {triage!r}"
         )
+    # Files first: a bad config is refused before the engine and its store are opened.
+    engine_config = None if config is None else load_engine_config(config)
+
+    from heedful.engine import open_engine
+
     _show_engine_log()
-    engine = open_engine(db, config, must_exist=True)
+    engine = open_engine(db, engine_config, must_exist=True)
     if governance is not None:
         engine.configure(load_ampersand(governance, base=engine.config))
     if max_autonomy is not None:
@@ -128,13 +132,16 @@ def engine_load(
     db: str = _DB,
 ) -> None:
     """Add goals, knowledge nodes, edges and outcomes from FILE to the store (created if new)."""
+    from heedful.engine.seed import load_seed_file, read_seed_file
+
+    seed = read_seed_file(file)  # a bad file is refused before the store is opened or created
+
     from heedful.engine import open_engine
-    from heedful.engine.seed import load_seed_file
     from heedful.engine.store_adapter import StoreGraph
 
     engine = open_engine(db)
     try:
-        counts = load_seed_file(engine.graph, file)
+        counts = load_seed_file(engine.graph, seed)
         if isinstance(engine.graph, StoreGraph):  # one index segment: faster surveys
             engine.graph.store.optimize_search()
     finally:

@@ -261,7 +261,7 @@ class EngineConfig(FrozenModel):
     surprise_trigger: float | None = Field(default=0.5, ge=0.0, le=1.0)
     reflect_neighbours: bool = True
     autonomy: AutonomyLevel = AutonomyLevel.OBSERVE
-    heartbeat_ms: float = Field(default=300_000.0, gt=0)
+    heartbeat_ms: float = Field(default=300_000.0, gt=0, allow_inf_nan=False)
     deadline_lead_ms: float = Field(default=3_600_000.0, ge=0)
     region_search_limit: int = Field(default=20, ge=0)
     explore_depth: int = Field(default=1, ge=0)

@@ -24,6 +24,7 @@ from heedful.engine.config import (
 )
 from heedful.engine.triage import AttentionItem
 from heedful.errors import GovernanceError, InvalidArgumentError
+from heedful.model.inputs import validate_strict
 
 
 def parse_level(value: AutonomyLevel | str) -> AutonomyLevel:
@@ -145,7 +146,7 @@ class AutonomyDecl(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     level: AutonomyLevel = AutonomyLevel.OBSERVE
-    heartbeat_seconds: float | None = Field(default=None, gt=0)
+    heartbeat_seconds: float | None = Field(default=None, gt=0, le=31_536_000)  # a year
     budget: AutonomyBudgetDecl = AutonomyBudgetDecl()
 
 
@@ -161,7 +162,7 @@ def _escalate_when(raw: Any) -> EscalateWhen:
     if not isinstance(raw, dict):
         raise InvalidArgumentError("governance.escalate_when: must be an object")
     try:
-        return EscalateWhen.model_validate(raw)
+        return validate_strict(EscalateWhen, raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -211,7 +212,7 @@ def config_from_ampersand(
     if raw is None:
         raise InvalidArgumentError("ampersand document has no governance.autonomy block")
     try:
-        decl = AutonomyDecl.model_validate(raw)
+        decl = validate_strict(AutonomyDecl, raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -15,15 +15,16 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from heedful.engine.ports import GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
-from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.errors import InputError, InvalidArgumentError, UnknownNameError
 from heedful.model import EdgeType, NodeType
+from heedful.model.documents import RESULTS_LIMITS, decode_utf8, parse_document, read_bounded
 from heedful.model.goal import Goal, GoalStatus
 
 __all__ = [
@@ -222,6 +223,13 @@ class JournalEntry:
         return {**asdict(self), "changes": self.describe()}
 
 
+#: Bounds on a journal file: as large as a benchmark's results (512 MiB), other limits as usual.
+JOURNAL_LIMITS = RESULTS_LIMITS
+#: The key under which a record read from a file carries its line number (dropped on output).
+_LINE = "__line__"
+_ENTRY_FIELDS = {f.name for f in fields(JournalEntry)}
+
+
 class Journal:
     """Append-only journal of the engine's writes, in memory or in a JSON-lines file.
 
@@ -245,7 +253,14 @@ class Journal:
             return list(self._memory)
         if not self.path.exists():
             return []
-        text = self.path.read_text(encoding="utf-8")
+        # A file is an outside party too: bounded in bytes (HEEDFUL_MAX_INPUT_BYTES raises it,
+        # default 512 MiB), strict UTF-8, each line parsed under the nesting and value rules
+        # of every other input (heedful.model.documents).
+        limits = JOURNAL_LIMITS.from_env()
+        try:
+            text = decode_utf8(read_bounded(self.path, limits), str(self.path))
+        except InputError as exc:
+            raise InvalidArgumentError(f"journal {exc}") from None
         lines = text.splitlines()
         if lines and not text.endswith("\n"):
             # Another thread or process is appending this line right now (e.g. the heartbeat of
@@ -255,17 +270,20 @@ class Journal:
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
+            where = f"journal {self.path}:{number}"
             try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                raise InvalidArgumentError(
-                    f"journal {self.path}:{number}: not a JSON line"
-                ) from None
+                record = parse_document(line, where, json=True, limits=limits)
+            except InputError:
+                raise InvalidArgumentError(f"{where}: not a JSON line") from None
+            if not isinstance(record, dict):
+                raise InvalidArgumentError(f"{where}: not a JSON object")
+            record[_LINE] = number
+            out.append(record)
         return out
 
     def records(self) -> list[dict[str, Any]]:
         """Every record of the journal, oldest first (entries, undos, proposals, decisions)."""
-        return self._lines()
+        return [{k: v for k, v in r.items() if k != _LINE} for r in self._lines()]
 
     def append_record(self, record: dict[str, Any]) -> None:
         """Append one record of another kind (``proposal``, ``decision``: engine.proposals)."""
@@ -280,8 +298,16 @@ class Journal:
         entries: dict[str, JournalEntry] = {}
         for record in self._lines():
             if record.get("kind") == "entry":
-                data = {k: v for k, v in record.items() if k != "kind"}
-                entries[data["id"]] = JournalEntry(**data)
+                data = {k: v for k, v in record.items() if k not in ("kind", _LINE)}
+                try:
+                    entry = JournalEntry(**data)
+                except TypeError:
+                    names = sorted(set(data) - _ENTRY_FIELDS) or sorted(_ENTRY_FIELDS - set(data))
+                    raise InvalidArgumentError(
+                        f"journal {self.path}:{record[_LINE]}: not a journal entry "
+                        f"(fields {', '.join(names)})"
+                    ) from None
+                entries[str(entry.id)] = entry
             elif record.get("kind") == "undo" and record.get("entry_id") in entries:
                 entries[record["entry_id"]].undone_at = record.get("at")
         return list(entries.values())

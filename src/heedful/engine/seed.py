@@ -63,11 +63,16 @@ class _SeedFile(BaseModel):
     outcomes: list[_Outcome] = Field(default_factory=list)
 
 
-def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
-    """Validate the whole file, then add its nodes, edges, goals and outcomes to ``graph``.
+class SeedFile:
+    """A seed file read and validated, not yet added to any graph (see :func:`read_seed_file`)."""
 
-    Returns:
-        How many of each were added.
+    def __init__(self, path: Path, seed: _SeedFile) -> None:
+        self.path = path
+        self.seed = seed
+
+
+def read_seed_file(path: str | Path) -> SeedFile:
+    """Read and validate a seed file without touching any store.
 
     Raises:
         InvalidArgumentError: The file cannot be read or is invalid (the message names the path
@@ -86,6 +91,24 @@ def load_seed_file(graph: GraphPort, path: str | Path) -> dict[str, int]:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
         raise InvalidArgumentError(f"{p}:{where}: {first['msg']}") from None
+    return SeedFile(p, seed)
+
+
+def load_seed_file(graph: GraphPort, path: str | Path | SeedFile) -> dict[str, int]:
+    """Validate the whole file, then add its nodes, edges, goals and outcomes to ``graph``.
+
+    ``path`` may be a :class:`SeedFile` already read by :func:`read_seed_file`.
+
+    Returns:
+        How many of each were added.
+
+    Raises:
+        InvalidArgumentError: The file cannot be read or is invalid (the message names the path
+            inside the file, e.g. ``nodes.2.confidence``), or it names ids that already exist
+            or are unknown.
+    """
+    read = path if isinstance(path, SeedFile) else read_seed_file(path)
+    p, seed = read.path, read.seed
     _check_references(graph, seed, p)
     for n in seed.nodes:
         graph.add_node(NodeRecord(n.id, n.type, n.content, n.confidence, None, n.metadata))

@@ -125,21 +125,25 @@ def _bar_chart(rows: Sequence[AggregateRow], colours: dict[str, str]) -> str:
     return "".join(parts)
 
 
+#: Regrets at or below this are rounding (a denormal top such as 5e-324 cannot hold 12 bins).
+_ROUNDING = 1e-12
+
+
 def histogram_range(values: Sequence[float]) -> float:
-    """The top of the regret histograms: the largest finite regret if it is above 0, else 1.
+    """The top of the regret histograms: the largest finite regret if it is above rounding, else 1.
 
     Regrets are ``V* − V(S)`` in floating point: every one can be ≤ 0 with one at −1.1e-16, and a
     range ending below its start made ``np.histogram`` raise after results.json was written.
     """
     finite = [float(v) for v in values if math.isfinite(v)]
     top = max(finite, default=0.0)
-    return top if top > 0.0 else 1.0
+    return top if top > _ROUNDING else 1.0
 
 
 def _histogram(values: Sequence[float], top: float, bins: int = 12) -> str:
     """A small histogram of regret values on ``[0, top]`` (a ``top`` ≤ 0 or not finite: 1)."""
     width, height = 240, 80
-    top = top if math.isfinite(top) and top > 0.0 else 1.0
+    top = top if math.isfinite(top) and top > _ROUNDING else 1.0
     finite = [float(v) for v in values if math.isfinite(v)]
     counts, edges = np.histogram(np.clip(finite, 0.0, top), bins=bins, range=(0.0, top))
     peak = max(int(counts.max()), 1)

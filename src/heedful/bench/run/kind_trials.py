@@ -11,6 +11,7 @@ replaced by the do-nothing answer (stay / idle).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -28,6 +29,7 @@ __all__ = [
     "run_schedule_trial",
     "run_switching_trial",
     "score_of",
+    "trial_head",
 ]
 
 _HORIZON_INDEX = {Timescale.MINUTES: 0, Timescale.HOURS: 1, Timescale.WEEK: 2}
@@ -72,6 +74,52 @@ class ScheduleCase:
         return cls(scenario, problem, sched.schedule_oracle(problem))
 
 
+class _Oracle(Protocol):
+    @property
+    def v_star(self) -> float: ...
+    @property
+    def u_random(self) -> float: ...
+
+
+class _Case(Protocol):
+    @property
+    def scenario(self) -> SwitchingScenario | ScheduleScenario: ...
+    @property
+    def oracle(self) -> _Oracle: ...
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+def trial_head(
+    case: _Case,
+    policy: _Named,
+    value: float,
+    violations: int,
+    *,
+    trial: int,
+    config: BenchConfig,
+) -> dict[str, Any]:
+    """The fields every kind's trial record shares: value against the oracle, score, optimality."""
+    oracle = case.oracle
+    return {
+        "scenario_id": case.scenario.id,
+        "family": case.scenario.view.family,
+        "policy": policy.name,
+        "trial": trial,
+        "value": value,
+        "v_star": oracle.v_star,
+        "u_random": oracle.u_random,
+        "regret": oracle.v_star - value,
+        "score": score_of(value, oracle.v_star, oracle.u_random, config),
+        "uninformative": oracle.v_star - oracle.u_random < config.uninformative_gap,
+        "optimal": value >= oracle.v_star - config.optimal_tolerance,
+        "violations": violations,
+    }
+
+
 def collect_answers(
     case: SwitchingCase, policy: SwitchingPolicy, rng: np.random.Generator
 ) -> tuple[list[SwitchChoice], int]:
@@ -108,21 +156,10 @@ def run_switching_trial(
     p, oracle = case.problem, case.oracle
     answers, violations = collect_answers(case, policy, rng)
     out = sw.simulate(p, answers)
-    optimal = out.utility >= oracle.v_star - config.optimal_tolerance
+    head = trial_head(case, policy, out.utility, violations, trial=trial, config=config)
     return SwitchingTrial(
-        scenario_id=case.scenario.id,
-        family=case.scenario.view.family,
-        policy=policy.name,
-        trial=trial,
-        value=out.utility,
-        v_star=oracle.v_star,
-        u_random=oracle.u_random,
-        regret=oracle.v_star - out.utility,
-        score=score_of(out.utility, oracle.v_star, oracle.u_random, config),
-        uninformative=oracle.v_star - oracle.u_random < config.uninformative_gap,
-        optimal=optimal,
-        violations=violations,
-        failure=None if optimal else "ATTN_SWITCH_WRONG",
+        **head,
+        failure=None if head["optimal"] else "ATTN_SWITCH_WRONG",
         decisions={xid: c.value for xid, c in zip(p.ids, answers, strict=True)},
         switch_accuracy=sw.switch_accuracy(oracle, answers),
         switches=out.switches,
@@ -167,7 +204,7 @@ def run_schedule_trial(
     p, oracle = case.problem, case.oracle
     assignment, violations = collect_assignment(case, policy, rng)
     out = sched.evaluate(p, assignment)
-    optimal = out.utility >= oracle.v_star - config.optimal_tolerance
+    head = trial_head(case, policy, out.utility, violations, trial=trial, config=config)
     worth = [j for j in range(p.n) if oracle.worth_serving[j]]
     starved = [j for j in worth if out.served[j] == 0]
     missed = {ts.value: 0 for ts in Timescale}
@@ -177,21 +214,10 @@ def run_schedule_trial(
     failure = None
     if starved:
         failure = "ATTN_STARVATION"
-    elif not optimal:
+    elif not head["optimal"]:
         failure = "ATTN_SELECTION_WRONG"
     return ScheduleTrial(
-        scenario_id=case.scenario.id,
-        family=case.scenario.view.family,
-        policy=policy.name,
-        trial=trial,
-        value=out.utility,
-        v_star=oracle.v_star,
-        u_random=oracle.u_random,
-        regret=oracle.v_star - out.utility,
-        score=score_of(out.utility, oracle.v_star, oracle.u_random, config),
-        uninformative=oracle.v_star - oracle.u_random < config.uninformative_gap,
-        optimal=optimal,
-        violations=violations,
+        **head,
         failure=failure,
         assignment=[p.ids[j] if j is not None else None for j in out.assignment],
         worth_serving=len(worth),

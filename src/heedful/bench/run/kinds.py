@@ -11,13 +11,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.kind_policy import (
-    SchedulePolicy,
-    SwitchingPolicy,
     kind_policy,
     parse_kind_policies,
 )
@@ -28,6 +27,7 @@ from heedful.bench.results.kinds import (
     ScheduleTrial,
     SwitchingTrial,
 )
+from heedful.bench.run.backend import Backend, SerialBackend, map_traced
 from heedful.bench.run.kind_trials import (
     ScheduleCase,
     SwitchingCase,
@@ -36,7 +36,7 @@ from heedful.bench.run.kind_trials import (
 )
 from heedful.bench.score.aggregate import cluster_diff, cluster_mean
 from heedful.bench.seeds import Stream, generator, name_key
-from heedful.bench.stats import clustered_proportion
+from heedful.bench.stats import MeanCI, clustered_proportion
 from heedful.bench.worlds.families import scenario_rngs
 from heedful.bench.worlds.schedule import VERSION as J_VERSION
 from heedful.bench.worlds.schedule import generate_schedule
@@ -49,9 +49,12 @@ from heedful.model.switching import SwitchingScenario
 
 __all__ = [
     "KIND_FAMILIES",
+    "TRIAL_KINDS",
     "KindFamily",
     "KindRun",
     "KindScenario",
+    "KindTask",
+    "TrialKind",
     "generate_kind_family",
     "run_kinds",
 ]
@@ -115,8 +118,105 @@ class KindRun:
     paired: list[KindPairedRow]
 
 
+KindTrial = SwitchingTrial | ScheduleTrial
+#: ``cluster_mean`` of one trial field over a row's trials.
+MeanOf = Callable[[Callable[[Any], float | None]], MeanCI | None]
+
+
+@dataclass(frozen=True)
+class TrialKind:
+    """What a scenario kind supplies to the one trial loop of :func:`run_kinds`.
+
+    Attributes:
+        kind: The scenario kind.
+        prepare: Scenario → its case: the compiled problem and the exact oracle (PRIVATE).
+        run_trial: One trial of one policy on a case (its metrics, scored against the oracle).
+        trials: Where a run keeps this kind's trials.
+        columns: The row's own columns, from its trials (``mean`` is the clustered mean with CI,
+            ``clusters`` the scenario id of each trial).
+    """
+
+    kind: ScenarioKind
+    prepare: Callable[[Any], Any]
+    run_trial: Callable[..., KindTrial]
+    trials: Callable[[KindResults], list[Any]]
+    columns: Callable[[Sequence[Any], MeanOf, list[str], BenchConfig], dict[str, Any]]
+
+
+def _switching_columns(
+    trials: Sequence[SwitchingTrial], mean: MeanOf, clusters: list[str], config: BenchConfig
+) -> dict[str, Any]:
+    return {
+        "switch_accuracy": mean(lambda t: t.switch_accuracy),
+        "thrashes": mean(lambda t: float(t.thrashes)),
+        "completion": clustered_proportion(
+            [t.completed for t in trials], clusters, config.ci_level
+        ),
+    }
+
+
+def _schedule_columns(
+    trials: Sequence[ScheduleTrial], mean: MeanOf, clusters: list[str], config: BenchConfig
+) -> dict[str, Any]:
+    return {
+        "starvation_rate": mean(lambda t: t.starvation_rate),
+        "horizon_bias": mean(lambda t: t.horizon_bias),
+        "missed": {k: sum(t.missed[k] for t in trials) / len(trials) for k in trials[0].missed},
+    }
+
+
+#: Every kind the loop runs, in the order their rows are written.
+TRIAL_KINDS: dict[ScenarioKind, TrialKind] = {
+    ScenarioKind.SWITCHING: TrialKind(
+        ScenarioKind.SWITCHING,
+        SwitchingCase.prepare,
+        run_switching_trial,
+        attrgetter("switching"),
+        _switching_columns,
+    ),
+    ScenarioKind.SCHEDULE: TrialKind(
+        ScenarioKind.SCHEDULE,
+        ScheduleCase.prepare,
+        run_schedule_trial,
+        attrgetter("schedule"),
+        _schedule_columns,
+    ),
+}
+
+
 def _kind_of(s: KindScenario) -> ScenarioKind:
     return ScenarioKind.SWITCHING if isinstance(s, SwitchingScenario) else ScenarioKind.SCHEDULE
+
+
+@dataclass(frozen=True)
+class KindTask:
+    """One switching or schedule scenario with every policy and trial: a picklable job.
+
+    The same unit of work as the inspection runner's ``ScenarioTask``, run by the same
+    :class:`~heedful.bench.run.backend.Backend` (this process, ``--workers`` processes or Ray);
+    its trials are a function of the scenario, the policy names and the seed only.
+    """
+
+    names: tuple[str, ...]
+    trials: int
+    seed: int
+    config: BenchConfig
+
+    def __call__(self, scenario: KindScenario) -> list[KindTrial]:
+        kind = TRIAL_KINDS[_kind_of(scenario)]
+        case = kind.prepare(scenario)
+        out: list[KindTrial] = []
+        for name in self.names:
+            policy = kind_policy(kind.kind, name)
+            bind = getattr(policy, "bind", None)
+            if bind is not None:
+                bind(case)  # the oracle, and only the oracle
+            for trial in range(self.trials):
+                rng = generator(
+                    self.seed, Stream.POLICY, name_key(scenario.id), trial, name_key(name)
+                )
+                out.append(kind.run_trial(case, policy, rng, trial=trial, config=self.config))
+        return out
 
 
 def run_kinds(
@@ -126,8 +226,15 @@ def run_kinds(
     trials: int,
     seed: int,
     config: BenchConfig = DEFAULT_CONFIG,
+    backend: Backend | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> KindRun:
     """Run the named policies (those that exist for each kind) on switching/schedule scenarios.
+
+    Args:
+        backend: Where scenarios are played (default: this process); the trials are the same on
+            every backend.
+        progress: Called after each scenario with (trials done, trials in all, scenario id).
 
     Returns the trials and their aggregate and paired rows (which join ``aggregates``).
 
@@ -138,33 +245,24 @@ def run_kinds(
         raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
     if seed < 0:
         raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
-    out = KindResults()
     order: dict[ScenarioKind, list[str]] = {}
     for scenario in scenarios:
         kind = _kind_of(scenario)
-        names = order.setdefault(kind, parse_kind_policies(policies, kind))
-        case: SwitchingCase | ScheduleCase
-        if isinstance(scenario, SwitchingScenario):
-            case = SwitchingCase.prepare(scenario)
-        else:
-            case = ScheduleCase.prepare(scenario)
-        for name in names:
-            policy = kind_policy(kind, name)
-            bind = getattr(policy, "bind", None)
-            if bind is not None:
-                bind(case)  # the oracle, and only the oracle
-            for trial in range(trials):
-                rng = generator(seed, Stream.POLICY, name_key(scenario.id), trial, name_key(name))
-                if isinstance(case, SwitchingCase):
-                    assert isinstance(policy, SwitchingPolicy)
-                    out.switching.append(
-                        run_switching_trial(case, policy, rng, trial=trial, config=config)
-                    )
-                else:
-                    assert isinstance(policy, SchedulePolicy)
-                    out.schedule.append(
-                        run_schedule_trial(case, policy, rng, trial=trial, config=config)
-                    )
+        order.setdefault(kind, parse_kind_policies(policies, kind))
+    tasks = {k: KindTask(tuple(names), trials, seed, config) for k, names in order.items()}
+    out = KindResults()
+    total = sum(trials * len(order[_kind_of(s)]) for s in scenarios)
+    done = 0
+    # One job per scenario, grouped by kind (a job runs one kind's policies).
+    for kind, task in tasks.items():
+        mine = [s for s in scenarios if _kind_of(s) is kind]
+        for scenario, played in zip(
+            mine, map_traced(backend or SerialBackend(), task, mine), strict=True
+        ):
+            TRIAL_KINDS[kind].trials(out).extend(played)
+            done += len(played)
+            if progress is not None:
+                progress(done, total, scenario.id)
     rows, paired = _aggregate(out, order, config, seed)
     return KindRun(out, rows, paired)
 
@@ -177,10 +275,7 @@ def _aggregate(
 ) -> tuple[list[KindRow], list[KindPairedRow]]:
     rows: list[KindRow] = []
     paired: list[KindPairedRow] = []
-    groups: list[tuple[ScenarioKind, Sequence[SwitchingTrial | ScheduleTrial]]] = [
-        (ScenarioKind.SWITCHING, res.switching),
-        (ScenarioKind.SCHEDULE, res.schedule),
-    ]
+    groups = [(kind, tk.trials(res)) for kind, tk in TRIAL_KINDS.items()]
     for kind, trials in groups:
         for family in sorted({t.family for t in trials}):
             fam = [t for t in trials if t.family == family]
@@ -204,9 +299,9 @@ def _aggregate(
                             family=family,
                             policy_a=a,
                             policy_b=b,
-                            score=cluster_diff(pairs, attrgetter("score"), rng, config),  # type: ignore[arg-type]
+                            score=cluster_diff(pairs, attrgetter("score"), rng, config),
                             regret=cluster_diff(
-                                pairs,  # type: ignore[arg-type]
+                                pairs,
                                 attrgetter("regret"),
                                 rng,
                                 config,
@@ -227,7 +322,7 @@ def _row(
 ) -> KindRow:
     rng = generator(seed, Stream.STATS)
 
-    def mean(get: Callable[[SwitchingTrial | ScheduleTrial], float | None]):  # type: ignore[no-untyped-def]
+    def mean(get: Callable[[Any], float | None]) -> MeanCI | None:
         return cluster_mean(trials, get, rng, config)  # type: ignore[arg-type]
 
     regret = mean(attrgetter("regret"))
@@ -245,23 +340,4 @@ def _row(
         violations=sum(t.violations for t in trials),
         failures=dict(sorted(Counter(t.failure for t in trials if t.failure).items())),
     )
-    if kind is ScenarioKind.SWITCHING:
-        sw = [t for t in trials if isinstance(t, SwitchingTrial)]
-        return row.model_copy(
-            update={
-                "switch_accuracy": mean(lambda t: t.switch_accuracy),  # type: ignore[union-attr]
-                "thrashes": mean(lambda t: float(t.thrashes)),  # type: ignore[union-attr]
-                "completion": clustered_proportion(
-                    [t.completed for t in sw], clusters, config.ci_level
-                ),
-            }
-        )
-    sc = [t for t in trials if isinstance(t, ScheduleTrial)]
-    missed = {k: sum(t.missed[k] for t in sc) / len(sc) for k in sc[0].missed}
-    return row.model_copy(
-        update={
-            "starvation_rate": mean(lambda t: t.starvation_rate),  # type: ignore[union-attr]
-            "horizon_bias": mean(lambda t: t.horizon_bias),  # type: ignore[union-attr]
-            "missed": missed,
-        }
-    )
+    return row.model_copy(update=TRIAL_KINDS[kind].columns(trials, mean, clusters, config))

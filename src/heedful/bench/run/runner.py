@@ -306,7 +306,7 @@ class ScenarioTask:
 
 
 @contextlib.contextmanager
-def _progress(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
+def progress_ticks(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
     """The progress callback to call after each trial: the caller's, a Rich bar, or nothing."""
     if callable(progress):
         yield progress
@@ -409,7 +409,7 @@ def run_benchmark(
                 saved[i] = found
     elif sealed:
         checkpoint = None  # a hold-out's trial records never reach the disk
-    with _progress(progress) as tick:
+    with progress_ticks(progress) as tick:
         if n_workers == 1 and backend is None:
             done = 0
 

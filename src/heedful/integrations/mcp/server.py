@@ -122,9 +122,9 @@ def serve_stdio(backend: Backend) -> None:
     """Serve ``backend`` over stdin/stdout until the client closes stdin.
 
     Every request gets an answer: one the SDK cannot parse (nesting ≥ 250, a lone surrogate
-    escape) gets a JSON-RPC error from :class:`~.stdio_guard.GuardedLines` instead of silence.
+    escape, bytes that are not UTF-8) gets a JSON-RPC error from
+    :class:`~.stdio_guard.GuardedLines` instead of silence.
     """
-    import io
     import sys
 
     from mcp.shared.message import SessionMessage
@@ -132,8 +132,9 @@ def serve_stdio(backend: Backend) -> None:
     server = build_server(backend)
 
     async def run() -> None:
-        text = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-        lines = GuardedLines(anyio.wrap_file(text))
+        # Bytes, decoded strictly line by line in GuardedLines: a line that is not UTF-8 is
+        # refused with its byte offset, never stored as replacement characters.
+        lines = GuardedLines(anyio.wrap_file(sys.stdin.buffer))
         async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
 
             async def reply(error: types.JSONRPCError) -> None:

@@ -3,7 +3,9 @@
 The SDK's stdio reader parses each line with pydantic's JSON parser, which refuses valid JSON
 nested 250 levels or more ("recursion limit exceeded") and lone UTF-16 surrogate escapes
 (``"\\ud800"``); it then drops the line, and a client without a timeout of its own waits
-forever. :class:`GuardedLines` sits between stdin and the SDK: a line the SDK can read passes
+forever. Bytes that are not UTF-8 would be turned into replacement characters by a lenient
+decoder and stored as if the client had sent them; here the line is refused instead, naming the
+byte offset. :class:`GuardedLines` sits between stdin and the SDK: a line the SDK can read passes
 through unchanged; for one it cannot, the request's id is found on its top level and a
 JSON-RPC error naming the problem is sent back (``-32600``; ``-32700`` with a null id for text
 that is not JSON). Notifications get no reply, as JSON-RPC says.
@@ -18,7 +20,7 @@ from typing import Any
 import anyio
 import mcp.types as types
 
-__all__ = ["GuardedLines", "unreadable_reply"]
+__all__ = ["GuardedLines", "not_utf8_reply", "unreadable_reply"]
 
 INVALID_REQUEST = -32600
 PARSE_ERROR = -32700
@@ -110,14 +112,41 @@ def unreadable_reply(line: str) -> types.JSONRPCError | None:
     )
 
 
+def not_utf8_reply(raw: bytes, error: UnicodeDecodeError) -> types.JSONRPCError | None:
+    """The error for a line that is not UTF-8 (``None``: a notification, which gets no reply).
+
+    The request's id is read from the line decoded leniently; an id touched by the bad bytes is
+    not echoed back (``null`` instead).
+    """
+    message = (
+        f"Invalid Request: not UTF-8 text (byte {error.start} of the line: {error.reason}, "
+        f"0x{raw[error.start]:02x}); send JSON as UTF-8"
+    )
+    try:
+        top = _top_level(raw.decode("utf-8", errors="replace"))
+    except ValueError:
+        top = None
+    request_id = top.get("id") if isinstance(top, dict) else None
+    if isinstance(top, dict) and "method" in top and "id" not in top:
+        return None
+    valid_id = isinstance(request_id, str | int) and not isinstance(request_id, bool)
+    if isinstance(request_id, str) and "\ufffd" in request_id:
+        valid_id = False
+    return types.JSONRPCError(
+        jsonrpc="2.0",
+        id=request_id if valid_id else None,
+        error=types.ErrorData(code=INVALID_REQUEST, message=message),
+    )
+
+
 class GuardedLines:
     """stdin lines for the SDK's stdio reader, with unreadable requests answered here.
 
     Args:
-        source: The lines of stdin.
+        source: The lines of stdin, as bytes (decoded here, strictly) or as text.
     """
 
-    def __init__(self, source: AsyncIterable[str]) -> None:
+    def __init__(self, source: AsyncIterable[str] | AsyncIterable[bytes]) -> None:
         self.source = source
         self._send: Callable[[types.JSONRPCError], Awaitable[None]] | None = None
         self._ready = anyio.Event()
@@ -131,7 +160,19 @@ class GuardedLines:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[str]:
-        async for line in self.source:
+        async for item in self.source:
+            if isinstance(item, bytes):
+                try:
+                    line = item.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    refused = not_utf8_reply(item, exc)
+                    if refused is not None:
+                        await self._ready.wait()
+                        if self._send is not None:
+                            await self._send(refused)
+                    continue
+            else:
+                line = item
             if not line.strip():
                 continue
             reply = unreadable_reply(line)
