@@ -9,6 +9,13 @@ tokens, prefill and generation tokens per second, the tokens the second call reu
 baseline measured in the same run, the same prefill with two threads instead of one (the ratio
 says what the default thread count buys on this machine).
 
+Then one whole trial per model, played by ``heedful bench run --protocol json`` (family B, 6
+turns at most): the prompt tokens it sent over all its calls — what the model would evaluate if
+every turn started from an empty cache — against the tokens the model actually evaluated, the
+rest coming from the KV cache (``usage.prompt_tokens_details.cached_tokens``, read back from the
+run's response cache). A retried call (a client timeout) would find its own prompt cached, so the
+trial runs with a timeout it never reaches.
+
 Needs the ``local`` extra. Run: ``.venv/bin/python benchmarks/local_model.py [--quick]``
 (``--quick``: SmolLM2 only, 8 generated tokens).
 """
@@ -16,7 +23,14 @@ Needs the ``local`` extra. Run: ``.venv/bin/python benchmarks/local_model.py [--
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import sqlite3
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from heedful.bench.agents.env import TrialEnv
 from heedful.bench.policy import Observation
@@ -67,6 +81,28 @@ def _measure(name: str, threads: int, gen: int) -> dict[str, float]:
     }
 
 
+def _trial(name: str) -> tuple[int, int, int]:
+    """Play one trial with ``--protocol json``; return (calls, prompt tokens sent, evaluated)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp) / "cache.sqlite"
+        subprocess.run(
+            [sys.executable, "-m", "heedful.cli", "bench", "run", "--family", "B", "--count", "1",
+             "--policies", "llm", "--trials", "1", "--model", name, "--protocol", "json",
+             "--max-turns", "6", "--max-tokens", "64", "--timeout", "3600", "--retries", "0",
+             "--cache", str(cache), "--out", str(Path(tmp) / "run"), "--json"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        with contextlib.closing(sqlite3.connect(cache)) as db:
+            usages = [
+                json.loads(r)["usage"] for (r,) in db.execute("SELECT response FROM responses")
+            ]
+    sent = sum(u["prompt_tokens"] for u in usages)
+    cached = sum(u.get("prompt_tokens_details", {}).get("cached_tokens", 0) for u in usages)
+    return len(usages), sent, sent - cached
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="SmolLM2 only, 8 tokens")
@@ -83,6 +119,12 @@ def main() -> None:
             f"from empty); 2 threads (baseline): prefill {two['prefill']:.1f} tok/s, "
             f"generation {two['gen']:.1f} tok/s; 1-thread/2-thread prefill ratio "
             f"{one['prefill'] / two['prefill']:.2f}"
+        )
+        calls, sent, evaluated = _trial(name)
+        print(
+            f"{name}: one trial (--protocol json, family B, {calls} calls): prompt tokens sent "
+            f"{sent:,}, evaluated {evaluated:,} (the rest reused from the KV cache; "
+            f"{sent / max(evaluated, 1):.1f}x fewer than without the prefix reuse)"
         )
 
 

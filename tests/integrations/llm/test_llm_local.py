@@ -8,7 +8,10 @@ well the model decides, and never how long it takes.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -198,3 +201,78 @@ def test_serve_local_refuses_bad_options_in_one_line(
 ) -> None:
     code, _, err = _cli(["agent", "serve-local", *args], capsys)
     assert code == 2 and says in err and "Traceback" not in err
+
+
+def test_the_json_protocol_on_the_real_model_is_constrained_and_reuses_the_prefix(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    llm_scenario_raw: Callable[..., dict[str, Any]],
+) -> None:
+    # --protocol json sends no native tools: the schema of one turn goes as response_format, the
+    # local endpoint turns it into a grammar, and each later turn resends the conversation, whose
+    # prefix the model's KV cache already holds. (--timeout is generous: a loaded CI box.)
+    (tmp_path / "a.json").write_text(json.dumps(llm_scenario_raw()))
+    cache = tmp_path / "cache.sqlite"
+    code, _, err = _cli(
+        ["bench", "run", "--scenarios", str(tmp_path / "a.json"), "--policies", "llm",
+         "--trials", "1", "--model", "local:smollm2-135m", "--protocol", "json",
+         "--max-turns", "2", "--max-tokens", "64", "--timeout", "600", "--cache", str(cache),
+         "--out", str(tmp_path / "run")],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    (trial,) = load_results(tmp_path / "run" / "results.json").trials
+    assert trial.usage is not None and trial.usage.calls >= 1
+    assert not (trial.protocol_error or "").startswith(("endpoint", "bad_", "agent_crash"))
+    with contextlib.closing(sqlite3.connect(cache)) as db:
+        rows = [(json.loads(q), json.loads(a)) for q, a in db.execute(
+            "SELECT request, response FROM responses ORDER BY rowid")]  # fmt: skip
+    assert len(rows) == trial.usage.calls
+    sources = {s["id"] for s in llm_scenario_raw()["sources"]}
+    for request, reply in rows:
+        assert "tools" not in request and request["response_format"]["type"] == "json_schema"
+        text = reply["choices"][0]["message"]["content"]
+        turn = parse_turn(text)  # the grammar admits only a real tool with real ids
+        if reply["choices"][0]["finish_reason"] == "stop":
+            assert turn is not None and turn[0] in ("inspect_source", "plan_inspections", "decide")
+            named = turn[1].get("source_ids", [turn[1].get("source_id")])
+            assert set(named) - {None} <= sources
+    for (_, a), (_, b) in itertools.pairwise(rows):
+        assert b["usage"]["prompt_tokens"] > a["usage"]["prompt_tokens"]
+        assert b["usage"]["prompt_tokens_details"]["cached_tokens"] >= (
+            a["usage"]["prompt_tokens"] - 1
+        )
+
+
+def test_a_plan_from_the_grammar_names_each_source_once() -> None:
+    # A plan is a set (uniqueItems): the grammar admits each id at most once, in the listed
+    # order, however hard the prompt pushes for a repeat (Gemma 3 270M planned one source four
+    # times when the grammar let it).
+    ids = ["probe", "summary", "chatter"]
+    plan = {
+        "type": "object",
+        "properties": {
+            "source_ids": {
+                "type": "array",
+                "items": {"type": "string", "enum": ids},
+                "minItems": 2,
+                "maxItems": 3,
+                "uniqueItems": True,
+            }
+        },
+        "required": ["source_ids"],
+        "additionalProperties": False,
+    }
+    model = LocalModel(local_model_path("local:smollm2-135m"), n_ctx=1024)
+    try:
+        messages = [
+            {"role": "system", "content": "Answer with one JSON object."},
+            {"role": "user", "content": 'Reply {"source_ids": ["probe", "probe", "probe"]}'},
+        ]
+        reply = model.complete(messages, max_tokens=40, grammar=schema_grammar(plan))
+    finally:
+        model.close()
+    assert reply.finish_reason == "stop", reply.text
+    chosen = json.loads(reply.text)["source_ids"]
+    assert 2 <= len(chosen) <= 3 and len(set(chosen)) == len(chosen)
+    assert chosen == sorted(chosen, key=ids.index)

@@ -76,11 +76,16 @@ class LocalServer:
 
             def _send(self, status: int, data: dict[str, Any]) -> None:
                 body = json.dumps(data).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    # The client gave up (its --timeout passed while the model computed): the
+                    # answer has no one to go to. The run records that call's timeout itself.
+                    self.close_connection = True
 
             def do_GET(self) -> None:
                 if self.path.rstrip("/").endswith("/models"):

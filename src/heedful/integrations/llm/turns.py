@@ -169,7 +169,10 @@ class _Grammar:
             tail = f'( "," {pair} ){{0,{limit - 1}}}' if limit > 1 else ""
             return self.add(name, f'"{{" ( {pair} {tail} )? "}}"')
         if kind == "array":
-            item = self.visit(schema.get("items") or {"type": "string"}, f"{name}-item")
+            items = schema.get("items") or {"type": "string"}
+            if schema.get("uniqueItems") and isinstance(items.get("enum"), list):
+                return self._unique(schema, items["enum"], name)
+            item = self.visit(items, f"{name}-item")
             most = schema.get("maxItems")
             rest = f"{{0,{int(most) - 1}}}" if isinstance(most, int) and most >= 1 else "*"
             if most == 0:
@@ -182,6 +185,47 @@ class _Grammar:
         if kind == "boolean":
             return self.add("boolean", '"true" | "false"')
         return self.add("string", '"\\"" [^"\\\\\\x00-\\x1f]{0,200} "\\""')
+
+    def _unique(self, schema: dict[str, Any], values: list[Any], name: str) -> str:
+        """A set of enum values (``uniqueItems``): distinct values, in the enum's order (every
+        set has exactly one such spelling), between ``minItems`` and ``maxItems`` of them.
+
+        ``from-i-j``: value *i* then at most *j − 1* more, each after the one before it in the
+        enum; ``need`` says how many at least.
+        """
+        n = len(values)
+        most = schema.get("maxItems")
+        most = min(n, int(most)) if isinstance(most, int) and most >= 0 else n
+        least = schema.get("minItems")
+        least = max(0, int(least)) if isinstance(least, int) else 0
+        if most == 0 or least > most:
+            return self.add(name, '"[" "]"')
+        lits = [_literal(json.dumps(v)) for v in values]
+        rules: dict[tuple[int, int, int], str] = {}
+
+        def start(i: int, room: int, need: int) -> str:
+            """Rule: value i first, then up to ``room − 1`` later values, ``need`` at least
+            in all (``need`` ≥ 1 counts value i)."""
+            key = (i, room, need)
+            if key not in rules:
+                later = [
+                    start(m, room - 1, max(need - 1, 1))
+                    for m in range(i + 1, n)
+                    if room > 1 and n - m >= need - 1  # enough values left for ``need``
+                ]
+                if not later:
+                    body = lits[i]
+                else:
+                    tail = f'"," ( {" | ".join(later)} )'
+                    body = f"{lits[i]} {tail}" if need > 1 else f"{lits[i]} ( {tail} )?"
+                rules[key] = self.add(f"{name}-from-{i}-{room}-{need}", body)
+            return rules[key]
+
+        firsts = [start(i, most, max(least, 1)) for i in range(n) if n - i >= max(least, 1)]
+        inner = " | ".join(firsts)
+        if least == 0:
+            return self.add(name, f'"[" ( {inner} )? "]"')
+        return self.add(name, f'"[" ( {inner} ) "]"')
 
 
 def _rule(text: str) -> str:

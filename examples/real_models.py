@@ -1,0 +1,190 @@
+"""Real models under test: `llm` and `llm-advised` on the two local models, the README's table.
+
+Runs ``heedful bench run`` for SmolLM2 135M and Gemma 3 270M (in process, the ``local`` extra) on
+families G and B, each scenario announced and as its unprompted twin (``--condition both``),
+then prints the table of docs/llm.md ("Real models"): score, the paired lift ``llm-advised −
+llm``, decision accuracy, spontaneous authoritative inspection (unprompted), the failure split,
+protocol errors, tokens and model time per trial, and whether the 135M model with heedful beats
+the 270M model without it (paired by scenario, trial and world).
+
+    .venv/bin/python examples/real_models.py --rounds 2 --update
+
+A *round* is one seed: ``--count`` scenarios per family (each announced and unprompted), both
+agents, both models. Rounds use seeds ``--seed``, ``--seed`` + 1, …; each adds new scenarios,
+and the table pools them (pairs stay within a round). One run folder per (round, model,
+family) under ``--out`` (default ``runs/real-models``), run in the order SmolLM2 G, Gemma G,
+SmolLM2 B, Gemma B, round after round, so a run cut short still pairs the models. A finished
+folder is read, not run again; an unfinished one resumes (``bench run --resume``), and
+every answered model call is in the response cache ``--out``/llm-cache.sqlite. So the command is
+also how the table is regenerated: run again, it reads the finished runs and prints the same
+numbers. ``--update`` writes the short table into README.md and the full one into docs/llm.md,
+between their ``<!-- real-models -->`` markers. Settings differing from the folder's are refused
+(exit 2): give a new ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from heedful.bench.agents.compare import compare_models, markdown_tables
+from heedful.bench.results import TrialRecord, load_results
+from heedful.errors import HeedfulError
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = {"local:smollm2-135m": "SmolLM2 135M", "local:gemma3-270m": "Gemma 3 270M"}
+SMALL, LARGE = "local:smollm2-135m", "local:gemma3-270m"
+FAMILIES = "G,B"
+BLOCK = re.compile(r"(<!-- real-models:(short|full) -->\n).*?(<!-- /real-models -->)", re.S)
+
+
+def _args() -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--count", type=int, default=1, help="scenarios per family and round")
+    p.add_argument("--rounds", type=int, default=2, help="seeds (default 2: --seed, --seed + 1)")
+    p.add_argument("--trials", type=int, default=1, help="trials per scenario (default 1)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--protocol", choices=("tools", "json"), default="tools")
+    p.add_argument("--max-turns", type=int, default=6)
+    p.add_argument("--max-tokens", type=int, default=128)
+    p.add_argument("--timeout", type=float, default=900.0, help="seconds per model call")
+    p.add_argument("--families", default=FAMILIES, help="families, in run order (default G,B)")
+    p.add_argument("--out", type=Path, default=ROOT / "runs" / "real-models")
+    p.add_argument("--update", action="store_true", help="write README.md and docs/llm.md")
+    return p.parse_args()
+
+
+def _settings(a: argparse.Namespace) -> dict[str, object]:
+    return {
+        "count": a.count,
+        "trials": a.trials,
+        "seed": a.seed,
+        "protocol": a.protocol,
+        "max_turns": a.max_turns,
+        "max_tokens": a.max_tokens,
+    }
+
+
+def _command(a: argparse.Namespace) -> str:
+    parts = ["examples/real_models.py", f"--rounds {a.rounds}"]
+    for flag, value, default in (
+        ("--count", a.count, 1),
+        ("--families", a.families, FAMILIES),
+        ("--trials", a.trials, 1),
+        ("--seed", a.seed, 0),
+        ("--protocol", a.protocol, "tools"),
+        ("--max-turns", a.max_turns, 6),
+        ("--max-tokens", a.max_tokens, 128),
+    ):
+        if value != default:
+            parts.append(f"{flag} {value}")
+    return ".venv/bin/python " + " ".join(parts)
+
+
+def _check_folder(out: Path, settings: dict[str, object]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "settings.json"
+    if path.exists():
+        saved = json.loads(path.read_text())
+        if saved != settings:
+            raise SystemExit(
+                f"error: {out} holds a run with other settings ({saved}); give --out a new folder"
+            )
+    else:
+        path.write_text(json.dumps(settings, indent=1) + "\n")
+
+
+def _run(a: argparse.Namespace, model: str, family: str, seed: int) -> list[TrialRecord]:
+    """The records of one (model, family, seed) run: read when finished, else run or resumed.
+
+    Scenario ids get the seed in front (``s1:…``): two rounds may reuse an id."""
+    folder = a.out / f"seed{seed}-{model.removeprefix('local:')}-{family}"
+    results = folder / "results.json"
+    if not results.exists():
+        if (folder / ".partial" / "args.json").exists():  # a killed run: finish it
+            cmd = ["--resume", str(folder)]
+        else:
+            cmd = [
+                "--family", family, "--condition", "both", "--count", str(a.count),
+                "--trials", str(a.trials), "--seed", str(seed),
+                "--policies", "llm,llm-advised", "--model", model,
+                "--protocol", a.protocol, "--max-turns", str(a.max_turns),
+                "--max-tokens", str(a.max_tokens), "--timeout", str(a.timeout),
+                "--retries", "1", "--cache", str(a.out / "llm-cache.sqlite"),
+                "--out", str(folder),
+            ]  # fmt: skip
+        print(f"== seed {seed}, {MODELS[model]}, family {family}", file=sys.stderr)
+        start = time.monotonic()
+        proc = subprocess.run(
+            [sys.executable, "-m", "heedful.cli", "bench", "run", *cmd, "--json"],
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
+        wall = folder / "wall.json"
+        spent = json.loads(wall.read_text())["wall_s"] if wall.exists() else 0.0
+        if folder.exists():
+            wall.write_text(json.dumps({"wall_s": spent + time.monotonic() - start}) + "\n")
+        if proc.returncode != 0:
+            raise SystemExit(f"error: bench run of {model}, family {family}, seed {seed} failed")
+    return [
+        t.model_copy(update={"scenario_id": f"s{seed}:{t.scenario_id}"})
+        for t in load_results(results).trials
+    ]
+
+
+def _update(path: Path, kind: str, text: str) -> None:
+    doc = path.read_text()
+    new = BLOCK.sub(
+        lambda m: m.group(1) + text + m.group(3) if m.group(2) == kind else m.group(0), doc
+    )
+    if not any(m.group(2) == kind for m in BLOCK.finditer(doc)):
+        raise SystemExit(f"error: {path} has no <!-- real-models:{kind} --> block")
+    path.write_text(new)
+
+
+def main() -> None:
+    a = _args()
+    if min(a.count, a.trials, a.rounds) < 1:
+        raise SystemExit("error: --count, --trials and --rounds must be at least 1")
+    _check_folder(a.out, _settings(a))
+    trials: dict[str, list[TrialRecord]] = {m: [] for m in MODELS}
+    try:
+        for seed in range(a.seed, a.seed + a.rounds):
+            for family in a.families.split(","):
+                for model in MODELS:
+                    trials[model] += _run(a, model, family, seed)
+    except HeedfulError as exc:
+        raise SystemExit(f"error: {exc}") from None
+    result = compare_models(trials, small=SMALL, large=LARGE)
+    walls = [
+        a.out / f"seed{seed}-{model.removeprefix('local:')}-{family}" / "wall.json"
+        for seed in range(a.seed, a.seed + a.rounds)
+        for family in a.families.split(",")
+        for model in MODELS
+    ]
+    wall = sum(json.loads(w.read_text())["wall_s"] for w in walls if w.exists())
+    n = sum(len(t) for t in trials.values())
+    note = (
+        f"From `{_command(a)}` ({n} agent trials, {wall / 60:.0f} min of wall time on the "
+        f"shared 2-core machine; families {a.families.replace(',', ', ')}, each scenario "
+        f"announced and "
+        f"unprompted, {a.count} per family and seed, {a.rounds} seed(s), {a.trials} trial "
+        f"each, one thread, temperature 0, "
+        f"`--protocol {a.protocol} --max-turns {a.max_turns} --max-tokens {a.max_tokens}`).\n\n"
+    )
+    full = note + markdown_tables(result, names=MODELS, full=True)
+    short = note + markdown_tables(result, names=MODELS, full=False)
+    print(full)
+    if a.update:
+        _update(ROOT / "README.md", "short", short)
+        _update(ROOT / "docs" / "llm.md", "full", full)
+        print("updated README.md and docs/llm.md", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
