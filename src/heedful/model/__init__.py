@@ -7,8 +7,9 @@ is refused before the rest of the package is imported.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from heedful.lazy import lazy_names
 
 if TYPE_CHECKING:
     from heedful.model.candidate import (
@@ -188,14 +189,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'heedful.model' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"heedful.model.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _HOME, globals())
