@@ -13,13 +13,22 @@ tool error the model can read and flags the trial (``protocol_error``, first rea
 never raises. In **production** mode the claim validator (document 000 §19) checks ``decide``:
 a state-sensitive belief without fresh authoritative evidence is refused, the validator reads the
 authoritative source itself, and that read is recorded as *forced*, never as spontaneous.
+
+**Hidden sources** (issue 23): a source the view does not list appears only when the read of its
+revealer returns. That tool result then ends with a ``revealed:`` line naming each new source
+with its visible metadata, its observation carries it (``Observation.revealed``), and from then
+on it is in the tools' id enums (``tools`` is rebuilt, so a JSON-protocol grammar built from it
+admits the id) and may be inspected. Before that its id is refused exactly like an id that does
+not exist. In the static condition ``plan_inspections`` may be called once more for sources the
+plan revealed (only those, within the budget): a policy in the static condition likewise learns
+of a hidden source from its revealer's withheld read and may then ask for it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -36,7 +45,7 @@ from heedful.bench.agents.bounded import json_depth_ok, loads_bounded
 from heedful.bench.agents.config import DEFAULT_AGENT_CONFIG, AgentConfig
 from heedful.bench.policy import Observation
 from heedful.bench.results import Violation
-from heedful.model import TaskView, Volatility
+from heedful.model import SourceView, TaskView, Volatility
 
 __all__ = ["Mode", "ToolReply", "ToolSpec", "Transcript", "TrialEnv", "render_observation"]
 
@@ -106,6 +115,20 @@ def _enum(values: Sequence[str]) -> dict[str, Any]:
     return {"type": "string", "enum": list(values)}
 
 
+def describe_revealed(sources: Sequence[SourceView]) -> str:
+    """The ``revealed:`` line of a tool result: each newly revealed source's id and visible
+    metadata (what the prompt lists for a source the view lists up front)."""
+    parts = []
+    for s in sources:
+        reports = ", ".join(s.reports) if s.reports else "nothing relevant"
+        label = f"{s.label}; " if s.label else ""
+        parts.append(
+            f"{s.id} ({label}reports {reports}; authority {s.authority:g}; "
+            f"data age {s.age_s:g} s; cost {s.cost.scalar():g})"
+        )
+    return "revealed: " + "; ".join(parts) + " — you may inspect it from now on"
+
+
 class TrialEnv:
     """One trial's tools and rules (see the module docstring).
 
@@ -119,6 +142,8 @@ class TrialEnv:
         advisor: The controller running on the same view (``llm-advised``), or ``None``.
         config: Protocol numbers.
         draw: Names the trial for a response cache (evaluator side; never shown to the agent).
+        reveals: PRIVATE, evaluator side: per source id, the hidden sources its read reveals
+            (:meth:`~heedful.model.Scenario.reveals`); shown only once revealed.
     """
 
     def __init__(
@@ -132,6 +157,7 @@ class TrialEnv:
         advisor: Advisor | None = None,
         config: AgentConfig = DEFAULT_AGENT_CONFIG,
         draw: str = "",
+        reveals: Mapping[str, Sequence[SourceView]] | None = None,
     ) -> None:
         self.view = view
         self.draw = draw
@@ -143,6 +169,10 @@ class TrialEnv:
         self.done = False
         self._reveal = reveal
         self._renders = dict(renders)
+        self._links = {k: tuple(v) for k, v in (reveals or {}).items()}
+        # Every source the agent may name: the listed ones, then the revealed ones in order.
+        self._known: dict[str, SourceView] = {s.id: s for s in view.sources}
+        self._revealed: list[str] = []
         self._planned = False
         self._text_run = 0
         self._unsatisfiable: set[str] = set()
@@ -161,8 +191,13 @@ class TrialEnv:
 
     # -- tool schemas ---------------------------------------------------------------------
 
+    @property
+    def revealed(self) -> tuple[str, ...]:
+        """Ids of the hidden sources revealed so far, in the order they appeared."""
+        return tuple(self._revealed)
+
     def _tool_specs(self) -> tuple[ToolSpec, ...]:
-        ids = list(self.view.source_ids)
+        ids = list(self._known)
         specs: list[ToolSpec] = []
         if self.adaptive:
             specs.append(
@@ -316,13 +351,29 @@ class TrialEnv:
 
     def _read(self, sid: str) -> tuple[Observation, str]:
         obs = self._reveal(sid)
-        label = self.view.source(sid).label or sid
+        label = self._known[sid].label or sid
         if obs.failed:
-            return obs, f"inspection of {sid} failed: the source returned nothing"
-        return obs, render_observation(label, self._renders.get(sid), obs)
+            text = f"inspection of {sid} failed: the source returned nothing"
+        else:
+            text = render_observation(label, self._renders.get(sid), obs)
+        # A link is structure, not a result: the read reveals what it links to, failed or not.
+        opened = tuple(
+            SourceView.model_validate_json(h.model_dump_json())
+            for h in self._links.get(sid, ())
+            if h.id not in self._known
+        )
+        if opened:
+            obs = replace(obs, revealed=opened)
+            for h in opened:
+                self._known[h.id] = h
+                self._revealed.append(h.id)
+            self.tools = self._tool_specs()
+            text += "\n" + describe_revealed(opened)
+        return obs, text
 
     def _check_id(self, sid: Any, tool: str) -> ToolReply | None:
-        if not isinstance(sid, str) or sid not in self.view.source_ids:
+        # A hidden source not yet revealed is refused exactly like an id that does not exist.
+        if not isinstance(sid, str) or sid not in self._known:
             return self._error(
                 f"{tool}: unknown source id {sid!r}", "unknown_source", Violation.UNKNOWN_SOURCE
             )
@@ -353,10 +404,19 @@ class TrialEnv:
         if set(args) != {"source_ids"} or not isinstance(ids, list):
             return self._error("plan_inspections takes {source_ids: [...]}", "malformed_arguments")
         if self._planned:
-            return self._error("plan_inspections may be called once", "repeated_plan")
-        if len(ids) > self.view.budget:
+            open_ids = [r for r in self._revealed if r not in self._read_ids()]
+            if not open_ids:
+                return self._error("plan_inspections may be called once", "repeated_plan")
+            if not all(isinstance(i, str) and i in open_ids for i in ids):
+                return self._error(
+                    "plan_inspections may be called again only for the sources the plan "
+                    f"revealed ({', '.join(open_ids)})",
+                    "repeated_plan",
+                )
+        if len(ids) + len(self.transcript.history) > self.view.budget:
+            asked = f"{len(ids)} more" if self._planned else f"{len(ids)}"
             return self._error(
-                f"{len(ids)} sources asked, the budget is {self.view.budget}",
+                f"{asked} sources asked, the budget is {self.view.budget}",
                 "over_budget",
                 Violation.OVER_BUDGET,
             )
@@ -374,6 +434,9 @@ class TrialEnv:
             self.transcript.history.append(obs)
             lines.append(f"[{sid}] {text}")
         return ToolReply("\n".join(lines) if lines else "no source inspected")
+
+    def _read_ids(self) -> set[str]:
+        return {o.source_id for o in self.transcript.history}
 
     def _advice(self, args: dict[str, Any]) -> ToolReply:
         assert self.advisor is not None
@@ -431,7 +494,7 @@ class TrialEnv:
             s.id: SourceInfo(
                 s.id, reports=s.reports, default_authority=s.authority, age_s=s.age_s, kind=s.kind
             )
-            for s in self.view.sources
+            for s in self._known.values()
         }
         read = self.transcript.history + self.transcript.forced
         evidence = [
@@ -439,13 +502,13 @@ class TrialEnv:
                 id=f"inspection-{i}",
                 claim_id=var,
                 source_id=o.source_id,
-                observed_at=_NOW - timedelta(seconds=self.view.source(o.source_id).age_s),
+                observed_at=_NOW - timedelta(seconds=self._known[o.source_id].age_s),
                 value=(o.values or {}).get(var),
                 succeeded=not o.failed,
                 forced=o in self.transcript.forced,
             )
             for i, o in enumerate(read)
-            for var in self.view.source(o.source_id).reports
+            for var in self._known[o.source_id].reports
         ]
         done = {o.source_id for o in read}
         missing: list[str] = []
@@ -459,7 +522,7 @@ class TrialEnv:
             fresh = [
                 sid
                 for sid in verdict.required_sources
-                if self.view.source(sid).age_s <= self.config.validator_max_age_s
+                if self._known[sid].age_s <= self.config.validator_max_age_s
             ]
             todo = [sid for sid in fresh if sid not in done]
             if not fresh and var not in self._unsatisfiable:

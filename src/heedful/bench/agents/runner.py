@@ -186,6 +186,7 @@ async def _play(
         # Both modes of a trial share the draw: they ask the same questions until the validator
         # steps in, and then get the same answers (paired samples).
         draw=f"{scenario.id}#{job.trial}",
+        reveals=scenario.reveals(),
         **({"config": agent_config} if agent_config is not None else {}),
     )
     try:

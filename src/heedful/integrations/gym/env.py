@@ -16,6 +16,12 @@ budget left / budget, and inspections made / budget. Slots beyond the scenario's
 action stops and acts. An action on an empty slot, a source already inspected, or past the budget
 ends the episode like a stop (the bench's protocol violation) with ``info["invalid"] = True``.
 
+*Hidden sources* (issue 23): a source the view does not list has a slot after the listed ones
+(in the scenario's order of hidden sources) that stays empty — all zeros, like padding, and an
+action on it is invalid — until its revealer is inspected. From that step on the slot holds the
+source's visible features and may be inspected, and ``info["revealed"]`` names it (every source
+revealed so far, in order). ``max_sources`` counts these slots.
+
 *info* carries only visible numbers (budget left, sources, the action taken at the end) and the
 reward parts — never a PRIVATE field (no world, prior, accuracy, echo or render).
 """
@@ -34,7 +40,7 @@ from gymnasium import spaces
 from heedful.bench.run.runner import decision_variables
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.errors import InvalidArgumentError
-from heedful.model import Scenario
+from heedful.model import Scenario, SourceView
 
 __all__ = ["DEFAULT_FAMILY", "ENV_ID", "PER_SOURCE", "BudgetedInspectionEnv"]
 
@@ -74,7 +80,8 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         count: Scenarios per family.
         seed: Root seed of the family scenarios.
         scenarios: Or ready scenarios (for programs and tests).
-        max_sources: Slots in the observation (default: the largest scenario's source count).
+        max_sources: Slots in the observation (default: the largest scenario's source count,
+            its hidden sources included).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's own attribute)
@@ -95,7 +102,7 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         )
         if not self.scenarios:
             raise InvalidArgumentError("the environment needs at least one scenario")
-        largest = max(len(s.view.sources) for s in self.scenarios)
+        largest = max(len(s.sources) for s in self.scenarios)
         self.max_sources = max_sources if max_sources is not None else largest
         if self.max_sources < largest:
             raise InvalidArgumentError(
@@ -110,6 +117,7 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._world: TrialWorld | None = None
         self._inspected: list[str] = []
         self._observed: list[tuple[str, int]] = []
+        self._revealed: list[str] = []
         self._obs = np.zeros(size, dtype=np.float32)
 
     # -- helpers --------------------------------------------------------------------------------
@@ -124,18 +132,27 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
             self._oracles[self._index] = ScenarioOracle.prepare(self.scenario, adaptive=False)
         return self._oracles[self._index]
 
-    def _static_features(self) -> None:
+    def _slot_sources(self) -> list[SourceView | None]:
+        """The source in each slot the agent may see now: the listed ones, then each hidden one
+        once revealed (``None`` while it is not)."""
+        sc = self.scenario
+        hidden = [h.source if h.source.id in self._revealed else None for h in sc.truth.hidden]
+        return [*sc.view.sources, *hidden]
+
+    def _fill(self, i: int, src: SourceView) -> None:
         view = self.scenario.view
-        relevant = decision_variables(view)
+        row = self._obs[i * PER_SOURCE : (i + 1) * PER_SOURCE]
+        row[0] = 1.0
+        row[1] = src.authority
+        row[2] = math.log1p(src.age_s / 3600.0)
+        row[3] = view.cost_weight * src.cost.scalar()
+        row[4] = sum(1 for v in src.reports if v in decision_variables(view))
+        row[7] = 0.5
+
+    def _static_features(self) -> None:
         self._obs[:] = 0.0
-        for i, src in enumerate(view.sources):
-            row = self._obs[i * PER_SOURCE : (i + 1) * PER_SOURCE]
-            row[0] = 1.0
-            row[1] = src.authority
-            row[2] = math.log1p(src.age_s / 3600.0)
-            row[3] = view.cost_weight * src.cost.scalar()
-            row[4] = sum(1 for v in src.reports if v in relevant)
-            row[7] = 0.5
+        for i, src in enumerate(self.scenario.view.sources):
+            self._fill(i, src)
         self._globals()
 
     def _globals(self) -> None:
@@ -151,10 +168,11 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _info(self) -> dict[str, Any]:
         view = self.scenario.view
         return {
-            "n_sources": len(view.sources),
+            "n_sources": len(view.sources) + len(self._revealed),
             "budget": view.budget,
             "budget_left": view.budget - len(self._inspected),
             "inspected": list(self._inspected),
+            "revealed": list(self._revealed),
         }
 
     # -- Gymnasium API --------------------------------------------------------------------------
@@ -172,7 +190,7 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         else:
             self._index = int(self.np_random.integers(len(self.scenarios)))
         self._world = TrialWorld.draw(self._oracle(), self.np_random)
-        self._inspected, self._observed = [], []
+        self._inspected, self._observed, self._revealed = [], [], []
         self._static_features()
         return self._observation(), self._info()
 
@@ -182,17 +200,20 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise InvalidArgumentError("call reset() before step()")
         a = int(action)
         view = self.scenario.view
+        slots = self._slot_sources()
+        target = slots[a] if 0 <= a < len(slots) else None
         invalid = not (0 <= a <= self.stop_action) or (
             a != self.stop_action
             and (
-                a >= len(view.sources)
-                or view.sources[a].id in self._inspected
+                target is None
+                or target.id in self._inspected
                 or len(self._inspected) >= view.budget
             )
         )
         if invalid or a == self.stop_action:
             return self._finish(invalid)
-        src = view.sources[a]
+        assert target is not None
+        src = target
         oracle = self._oracle()
         outcome = self._world.outcome(src.id)
         obs = self._world.observation(src.id)
@@ -205,6 +226,12 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
             beliefs = {b.variable: b.value for b in view.beliefs}
             rel = [v for v in obs.values if v in decision_variables(view)]
             row[7] = sum(obs.values[v] == beliefs.get(v) for v in rel) / len(rel) if rel else 0.5
+        # A link is structure, not a result: the read reveals what it links to, failed or not.
+        listed = len(view.sources)
+        for k, h in enumerate(self.scenario.truth.hidden):
+            if h.revealed_by == src.id and h.source.id not in self._revealed:
+                self._revealed.append(h.source.id)
+                self._fill(listed + k, h.source)
         self._globals()
         reward = -oracle.weighted_cost([src.id])
         info = self._info() | {"cost": -reward}

@@ -115,6 +115,7 @@ class Trials:
             advisor=advisor,
             config=self.config,
             draw=f"{scenario.id}#{trial}",
+            reveals=scenario.reveals(),
         )
         self._live[(sample_id, epoch)] = (env, world, CallStats())
         return env

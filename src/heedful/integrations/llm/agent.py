@@ -131,9 +131,10 @@ class LLMAgent(Agent):
             await self._json_loop(env, stats)
             return
         messages = render_messages(env.view, advised=self.advised)
-        tools = [t.as_openai() for t in env.tools]
         max_chars = self.settings.max_tokens * CHARS_PER_TOKEN
         for _ in range(self.config.max_turns):
+            # Read every turn: a read that reveals a hidden source adds its id to the enums.
+            tools = [t.as_openai() for t in env.tools]
             try:
                 result = await self.client.chat(messages, tools, env.draw)
             except EndpointError as exc:
@@ -180,20 +181,21 @@ class LLMAgent(Agent):
     async def _json_loop(self, env: TrialEnv, stats: CallStats) -> None:
         """``--protocol json``: one JSON object per turn, constrained by the schema of the
         trial's real tools (docs/llm.md); no native tool calls."""
-        tools = [t.as_openai() for t in env.tools]
         messages = render_messages(env.view, advised=self.advised)
         messages[0] = {
             **messages[0],
-            "content": messages[0]["content"] + "\n\n" + tools_prompt(tools),
-        }
-        fmt = {
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": "turn", "schema": turn_schema(tools)},
-            }
+            "content": messages[0]["content"] + "\n\n" + tools_prompt(_openai(env)),
         }
         max_chars = self.settings.max_tokens * CHARS_PER_TOKEN
         for _ in range(self.config.max_turns):
+            # Built every turn from the trial's tools as they are now: once a read reveals a
+            # hidden source, the schema (and a grammar built from it) admits its id.
+            fmt = {
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": "turn", "schema": turn_schema(_openai(env))},
+                }
+            }
             try:
                 result = await self.client.chat(messages, [], env.draw, extra=fmt)
             except EndpointError as exc:
@@ -233,6 +235,11 @@ class LLMAdvisedAgent(LLMAgent):
     """``llm`` with the attention controller beside it (tool ``attention_next``)."""
 
     advised = True
+
+
+def _openai(env: TrialEnv) -> list[dict[str, Any]]:
+    """The trial's tools as they are now, in the OpenAI format."""
+    return [t.as_openai() for t in env.tools]
 
 
 def _as_text(args: Any) -> str:

@@ -1,0 +1,178 @@
+"""Hidden sources in the agent's tool environment (issue 23): shown only once revealed.
+
+A source the view does not list is named to the agent by the tool result of its revealer's read
+(a ``revealed:`` line with its visible metadata), joins the tools' id enums from then on and may
+be inspected; before that its id is refused exactly like one that does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from heedful.bench.agents.env import TrialEnv
+from heedful.bench.policy import Observation
+from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
+from heedful.bench.views import policy_view
+from heedful.model import Scenario, scenario_from_dict
+
+
+def _scenario(budget: int = 2) -> Scenario:
+    return scenario_from_dict(
+        {
+            "format": "heedful.scenario/v1",
+            "id": "hidden-live",
+            "task": "Ship or hold.",
+            "budget": budget,
+            "cost_weight": 0.01,
+            "variables": {
+                "state": {"domain": ["up", "down"], "prior": [0.5, 0.5], "volatility": "high"}
+            },
+            "actions": {
+                "ship": {"utility": [{"when": {"state": "up"}, "value": 1.0}, {"value": -1.0}]},
+                "hold": {"utility": [{"value": 0.0}]},
+            },
+            "beliefs": [{"variable": "state", "value": "up", "age_s": 7200, "confidence": 0.9}],
+            "sources": [
+                {"id": "catalogue", "reports": [], "cost": {"tool_calls": 0.1}},
+                {"id": "noise", "reports": [], "cost": {"tool_calls": 1}},
+                {
+                    "id": "live-probe",
+                    "label": "live probe",
+                    "reports": ["state"],
+                    "accuracy": 0.99,
+                    "authority": 0.95,
+                    "age_s": 5,
+                    "cost": {"tool_calls": 1},
+                    "revealed_by": "catalogue",
+                },
+            ],
+        },
+        file="hidden.yaml",
+    )
+
+
+def _env(adaptive: bool = True, budget: int = 2, **kw: Any) -> tuple[TrialEnv, TrialWorld]:
+    sc = _scenario(budget)
+    world = TrialWorld.draw(ScenarioOracle.prepare(sc, adaptive=adaptive), np.random.default_rng(0))
+    env = TrialEnv(
+        policy_view(sc),
+        kw.pop("reveal", world.observation),
+        {sid: t.render for sid, t in sc.truth.sources.items()},
+        adaptive=adaptive,
+        reveals=sc.reveals(),
+        **kw,
+    )
+    return env, world
+
+
+def _ids(env: TrialEnv, tool: str) -> list[str]:
+    params = next(t.parameters for t in env.tools if t.name == tool)["properties"]
+    enum = params["source_id"] if "source_id" in params else params["source_ids"]["items"]
+    return list(enum["enum"])
+
+
+def _schemas(env: TrialEnv) -> str:
+    return json.dumps([t.as_openai() for t in env.tools])
+
+
+def test_a_hidden_source_is_in_no_schema_before_its_revealer_is_read() -> None:
+    for adaptive in (True, False):
+        env, _ = _env(adaptive)
+        assert "live-probe" not in _schemas(env)
+        assert env.revealed == ()
+        assert "live-probe" not in env.view.source_ids
+
+
+def test_naming_a_hidden_source_before_it_is_revealed_is_refused_like_an_unknown_id() -> None:
+    env, _ = _env()
+    hidden = env.call("inspect_source", {"source_id": "live-probe"})
+    other, _ = _env()
+    ghost = other.call("inspect_source", {"source_id": "ghost-xx"})
+    assert hidden.error and env.transcript.protocol_error == "unknown_source"
+    # The refusal's text never depends on the hidden world: only the id differs.
+    assert hidden.text.replace("live-probe", "X") == ghost.text.replace("ghost-xx", "X")
+    assert env.transcript.history == []
+    static, _ = _env(adaptive=False)
+    reply = static.call("plan_inspections", {"source_ids": ["catalogue", "live-probe"]})
+    assert reply.error and static.transcript.protocol_error == "unknown_source"
+    assert static.transcript.history == []  # a refused plan reads nothing
+
+
+def test_reading_the_revealer_names_the_revealed_source_and_opens_it() -> None:
+    env, world = _env()
+    reply = env.call("inspect_source", {"source_id": "catalogue"})
+    assert not reply.error
+    last = reply.text.splitlines()[-1]
+    assert last.startswith("revealed: live-probe (live probe; reports state; authority 0.95")
+    assert "data age 5 s" in last
+    assert env.revealed == ("live-probe",)
+    assert [s.id for s in env.transcript.history[0].revealed] == ["live-probe"]
+    # Listed from then on: the enum admits it, and reading it works.
+    assert _ids(env, "inspect_source") == ["catalogue", "noise", "live-probe"]
+    probe = env.call("inspect_source", {"source_id": "live-probe"})
+    assert not probe.error and "revealed" not in probe.text
+    assert env.transcript.history[1] == world.observation("live-probe")
+    assert env.transcript.protocol_error is None
+
+
+def test_a_failed_read_still_reveals_what_it_links_to() -> None:
+    env, _ = _env(reveal=lambda sid: Observation(sid, failed=True))
+    reply = env.call("inspect_source", {"source_id": "catalogue"})
+    assert "failed" in reply.text and "revealed: live-probe" in reply.text
+    assert env.revealed == ("live-probe",)
+
+
+def test_reading_a_source_that_reveals_nothing_adds_no_line() -> None:
+    env, _ = _env()
+    reply = env.call("inspect_source", {"source_id": "noise"})
+    assert "revealed" not in reply.text and env.revealed == ()
+    assert "live-probe" not in _schemas(env)
+
+
+def test_a_static_plan_may_be_followed_only_by_a_plan_of_the_sources_it_revealed() -> None:
+    env, _ = _env(adaptive=False, budget=2)
+    first = env.call("plan_inspections", {"source_ids": ["catalogue"]})
+    assert "revealed: live-probe" in first.text
+    assert _ids(env, "plan_inspections") == ["catalogue", "noise", "live-probe"]
+    # A listed source is not part of a follow-up plan: the plan was committed.
+    listed = env.call("plan_inspections", {"source_ids": ["noise"]})
+    assert listed.error and env.transcript.protocol_error == "repeated_plan"
+    assert "only for the sources the plan revealed (live-probe)" in listed.text
+    follow = env.call("plan_inspections", {"source_ids": ["live-probe"]})
+    assert not follow.error and [o.source_id for o in env.transcript.history] == [
+        "catalogue",
+        "live-probe",
+    ]
+    again = env.call("plan_inspections", {"source_ids": []})
+    assert again.error and again.text == "error: plan_inspections may be called once"
+
+
+def test_a_follow_up_plan_is_held_to_the_budget() -> None:
+    env, _ = _env(adaptive=False, budget=1)
+    env.call("plan_inspections", {"source_ids": ["catalogue"]})
+    over = env.call("plan_inspections", {"source_ids": ["live-probe"]})
+    assert over.error and "over_budget" in str(env.transcript.violation)
+    assert [o.source_id for o in env.transcript.history] == ["catalogue"]
+
+
+def test_without_hidden_sources_a_second_plan_is_refused_as_before() -> None:
+    env, _ = _env(adaptive=False)
+    env.call("plan_inspections", {"source_ids": ["noise"]})
+    again = env.call("plan_inspections", {"source_ids": ["catalogue"]})
+    assert again.error and again.text == "error: plan_inspections may be called once"
+
+
+def test_the_production_validator_can_use_a_revealed_source() -> None:
+    # The belief about state is 7200 s old: decide is refused until a fresh authoritative read;
+    # the only one is the hidden live probe, which the validator may name once revealed.
+    env, _ = _env(mode="production")
+    before = env.call("decide", {"action": "hold", "beliefs": {"state": "down"}})
+    assert before.error and env.transcript.forced == []  # nothing it may read yet
+    env2, _ = _env(mode="production")
+    env2.call("inspect_source", {"source_id": "catalogue"})
+    refused = env2.call("decide", {"action": "hold", "beliefs": {"state": "down"}})
+    assert refused.error and [o.source_id for o in env2.transcript.forced] == ["live-probe"]
+    assert not env2.call("decide", {"action": "hold", "beliefs": {"state": "down"}}).error

@@ -1,0 +1,91 @@
+"""Hidden sources in heedful/BudgetedInspection-v0 (issue 23): an empty slot until revealed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from heedful.bench.score.scoring import ScenarioOracle  # noqa: E402
+from heedful.integrations.gym import BudgetedInspectionEnv  # noqa: E402
+from heedful.integrations.gym.env import PER_SOURCE  # noqa: E402
+from heedful.model import Scenario, scenario_from_dict  # noqa: E402
+
+
+def _scenario() -> Scenario:
+    return scenario_from_dict(
+        {
+            "format": "heedful.scenario/v1",
+            "id": "hidden-live",
+            "task": "Ship or hold.",
+            "budget": 2,
+            "cost_weight": 0.01,
+            "variables": {
+                "state": {"domain": ["up", "down"], "prior": [0.5, 0.5], "volatility": "high"}
+            },
+            "actions": {
+                "ship": {"utility": [{"when": {"state": "up"}, "value": 1.0}, {"value": -1.0}]},
+                "hold": {"utility": [{"value": 0.0}]},
+            },
+            "beliefs": [{"variable": "state", "value": "up", "age_s": 7200, "confidence": 0.9}],
+            "sources": [
+                {"id": "catalogue", "reports": [], "cost": {"tool_calls": 0.1}},
+                {"id": "noise", "reports": [], "cost": {"tool_calls": 1}},
+                {
+                    "id": "live-probe",
+                    "reports": ["state"],
+                    "accuracy": 0.99,
+                    "authority": 0.95,
+                    "cost": {"tool_calls": 1},
+                    "revealed_by": "catalogue",
+                },
+            ],
+        },
+        file="hidden.yaml",
+    )
+
+
+def _slot(obs: np.ndarray, i: int) -> np.ndarray:
+    return obs[i * PER_SOURCE : (i + 1) * PER_SOURCE]
+
+
+def test_the_hidden_source_has_a_slot_that_is_empty_until_revealed() -> None:
+    env = BudgetedInspectionEnv(scenarios=[_scenario()])
+    assert env.max_sources == 3  # two listed, one hidden
+    obs, info = env.reset(seed=0)
+    assert not _slot(obs, 2).any()  # all zeros, like padding
+    assert info["n_sources"] == 2 and info["revealed"] == []
+    _, _, done, _, info = env.step(2)  # inspecting it before its revealer: invalid
+    assert done and info["invalid"] and info["inspected"] == []
+
+
+def test_a_source_that_reveals_nothing_leaves_the_slot_empty() -> None:
+    env = BudgetedInspectionEnv(scenarios=[_scenario()])
+    env.reset(seed=0)
+    obs, _, done, _, info = env.step(1)
+    assert not done and not _slot(obs, 2).any() and info["revealed"] == []
+
+
+def test_reading_the_revealer_fills_the_slot_and_opens_it() -> None:
+    sc = _scenario()
+    env = BudgetedInspectionEnv(scenarios=[sc])
+    env.reset(seed=1)
+    obs, r1, done, _, info = env.step(0)
+    assert not done and info["revealed"] == ["live-probe"] and info["n_sources"] == 3
+    row = _slot(obs, 2)
+    assert row[0] == 1.0 and row[1] == pytest.approx(0.95) and row[4] == 1.0 and row[5] == 0.0
+    obs, r2, done, _, info = env.step(2)
+    assert not done and info["inspected"] == ["catalogue", "live-probe"]
+    assert _slot(obs, 2)[5] == 1.0  # inspected
+    _, r3, done, _, info = env.step(env.stop_action)
+    assert done and not info["invalid"]
+    oracle = ScenarioOracle.prepare(sc, adaptive=False)
+    cost = oracle.weighted_cost(["catalogue", "live-probe"])
+    assert r1 + r2 + r3 == pytest.approx(info["utility"] - cost)
+
+
+def test_the_env_with_hidden_sources_passes_the_gymnasium_checker() -> None:
+    check_env(BudgetedInspectionEnv(scenarios=[_scenario()]), skip_render_check=True)
