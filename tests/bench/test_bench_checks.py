@@ -8,9 +8,18 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from heedful import decision
 from heedful.bench.policy import Observation, Policy, get_policy, policy_names, register_policy
 from heedful.bench.validity.checks import CheckError, check_family, check_policy, near_random
-from heedful.bench.validity.giveaways import PROBES, ProbeScore, fit_logistic, score_probe, solve
+from heedful.bench.validity.giveaways import (
+    COST_PROBES,
+    PROBES,
+    ProbeScore,
+    _Solved,
+    fit_logistic,
+    score_probe,
+    solve,
+)
 from heedful.bench.worlds.families import FAMILIES, family_names, generate_family, get_family
 from heedful.bench.worlds.families._registry import Family
 from heedful.model import Scenario, TaskView, scenario_from_dict, scenario_to_dict
@@ -21,6 +30,9 @@ def test_every_family_passes_its_check(family: str) -> None:
     report = check_family(family, count=16)
     assert [p.probe for p in report.probes] == list(PROBES)
     assert {"lengths", "loudness", "salience", "cost", "surface"} <= set(PROBES)
+    # The probes that read the cost are judged on the gross value, the others on the net one.
+    assert [g.probe for g in report.gross] == list(COST_PROBES)
+    assert [p.gross for p in report.judged] == [p in COST_PROBES for p in PROBES]
 
 
 def _shipped_policies() -> list[str]:
@@ -129,6 +141,86 @@ def test_check_family_fails_a_family_whose_surface_gives_the_answer_away() -> No
             check_family("X", count=16)
     finally:
         del FAMILIES["X"]
+
+
+def _with_cost_labels(scenarios: Sequence[Scenario]) -> list[Scenario]:
+    # Cost labels the answer: the same costs, handed out so that the more accurate a source
+    # reporting something is, the dearer it is (the dearest is always the instrument; an echo
+    # is the cheapest).
+    out = []
+    for s in scenarios:
+        raw = scenario_to_dict(s)
+        reporting = [src for src in raw["sources"] if src["reports"]]
+        costs = sorted(
+            (src["cost"] for src in reporting),
+            key=lambda c: c["tool_calls"] + (c["tokens"] + c["latency_ms"]) / 1000.0,
+        )
+        by_accuracy = sorted(
+            reporting, key=lambda src: -1.0 if "echo" in src else float(src["accuracy"])
+        )
+        for src, cost in zip(by_accuracy, costs, strict=True):
+            src["cost"] = cost
+        out.append(scenario_from_dict(raw))
+    return out
+
+
+def _dearest_first(sv: _Solved) -> float:
+    # The fixed rule "the dearest relevant sources first", normalised.
+    ranked = sorted(sv.relevant, key=lambda i: -sv.view.sources[i].cost.scalar())
+    chosen = [sv.view.sources[i].id for i in ranked[: sv.view.budget]]
+    value = decision.value(sv.problem, chosen)
+    return 100.0 * (value - sv.static.u_random) / (sv.static.v_star - sv.static.u_random)
+
+
+def test_the_cost_probe_is_judged_gross_and_still_finds_a_cost_that_marks_the_instrument() -> None:
+    train = _with_cost_labels(generate_family("B", 24, 1))
+    test = _with_cost_labels(generate_family("B", 24, 2))
+    gross = score_probe(
+        "cost", solve(train, gross=True), solve(test, gross=True), np.random.default_rng(0)
+    )
+    assert gross.gross and not near_random(gross)
+    # What it learned is the leak: "dearest first" beats random among the relevant sources.
+    solved = solve(test, gross=True)
+    assert np.mean([_dearest_first(sv) for sv in solved]) > gross.baseline + 20
+    # Gross means gross: every baseline and oracle value is at cost_weight 0.
+    assert all(sv.problem.cost_weight == 0.0 for sv in solved)
+    assert not score_probe("cost", solve(train), solve(test), np.random.default_rng(0)).gross
+
+
+def test_check_family_fails_a_family_whose_cost_gives_the_answer_away() -> None:
+    fam = get_family("B")
+
+    def leaky(rng, wording, scenario_id, world):  # type: ignore[no-untyped-def]
+        return _with_cost_labels([fam.make(rng, wording, scenario_id, world)])[0]
+
+    FAMILIES["X"] = Family("X", "leaky", "X-v1", "test only", leaky, fam.world)
+    try:
+        with pytest.raises(CheckError, match=r"reading only the cost .*\(gross decision value"):
+            check_family("X", count=16)
+    finally:
+        del FAMILIES["X"]
+
+
+def test_cheap_first_reading_is_not_a_give_away_when_the_costs_are_exchangeable() -> None:
+    # Family G with a heavy cost weight: the costs are handed out by one permutation, so reading
+    # the cheap relevant sources first saves real (net) value but marks no source; judged on the
+    # gross decision value the cost probe is near random.
+    def heavy(scenarios: Sequence[Scenario]) -> list[Scenario]:
+        out = []
+        for s in scenarios:
+            raw = scenario_to_dict(s)
+            raw["cost_weight"] = 0.1
+            out.append(scenario_from_dict(raw))
+        return out
+
+    train, test = heavy(generate_family("G", 24, 1)), heavy(generate_family("G", 24, 2))
+    net = score_probe("cost", solve(train), solve(test), np.random.default_rng(0))
+    gross = score_probe(
+        "cost", solve(train, gross=True), solve(test, gross=True), np.random.default_rng(0)
+    )
+    assert not near_random(net)  # judged net, cheap-first reading would count as a give-away
+    assert net.excess > gross.excess
+    assert near_random(gross)
 
 
 def test_check_family_fails_a_family_whose_kind_gives_the_answer_away() -> None:

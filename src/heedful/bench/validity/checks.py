@@ -5,9 +5,11 @@ through the ordinary loader, that the shift moves only the hidden truth, and **n
 probes that rank the decision-relevant sources by a source's ``kind``, id suffix, position or
 label words, or by a logistic model fitted on its text lengths, capitals and urgent words,
 ``salience`` fields or cost, score near random among those sources
-(:mod:`heedful.bench.validity.giveaways`). :func:`check_policy` checks a policy: the protocol
-(``reset``/``next``, ids it was shown, no repeats), the budget, the honesty of its
-``deterministic`` flag, isolation between trials, and ``get_params`` (scikit-learn's clone).
+(:mod:`heedful.bench.validity.giveaways`; the probes that read the cost are judged on the gross
+decision value, since reading cheap sources first is part of the objective).
+:func:`check_policy` checks a policy: the protocol (``reset``/``next``, ids it was shown, no
+repeats), the budget, the honesty of its ``deterministic`` flag, isolation between trials, and
+``get_params`` (scikit-learn's clone).
 
 Both raise :class:`CheckError` listing every problem found; the tests run them over every
 registered family and policy.
@@ -24,7 +26,7 @@ from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, policy_class
 from heedful.bench.run.runner import collect_choices
 from heedful.bench.score.scoring import ScenarioOracle
-from heedful.bench.validity.giveaways import PROBES, ProbeScore, score_probe, solve
+from heedful.bench.validity.giveaways import COST_PROBES, PROBES, ProbeScore, score_probe, solve
 from heedful.bench.views import policy_view
 from heedful.bench.worlds.families import DEFAULT_SHIFT, generate_family, get_family
 from heedful.errors import HeedfulError
@@ -49,12 +51,23 @@ class FamilyReport:
     Attributes:
         code: The family's code.
         informative: Informative scenarios among the test set.
-        probes: Each give-away probe's score.
+        probes: Each give-away probe's score on the net value (the trial's objective).
+        gross: The probes that read the cost (:data:`~heedful.bench.validity.giveaways.COST_PROBES`)
+            fitted and scored on the gross decision value (``cost_weight`` 0).
     """
 
     code: str
     informative: int
     probes: tuple[ProbeScore, ...]
+    gross: tuple[ProbeScore, ...] = ()
+
+    @property
+    def judged(self) -> tuple[ProbeScore, ...]:
+        """The score each probe is judged on: the gross one for a probe that reads the cost
+        (cheap-first reading is part of the objective, not a label of the answer), else the
+        net one."""
+        by_name = {g.probe: g for g in self.gross}
+        return tuple(by_name.get(p.probe, p) for p in self.probes)
 
 
 def near_random(score: ProbeScore, margin: float = NEAR_RANDOM) -> bool:
@@ -106,23 +119,29 @@ def check_family(
     if [s.truth for s in unprompted] != [s.truth for s in first[:2]]:
         problems.append("the unprompted twins do not share the announced scenarios' truth")
 
-    train = solve(generate_family(fam.code, count, seed + 1_000, shift=shift))
+    train_set = generate_family(fam.code, count, seed + 1_000, shift=shift)
+    train = solve(train_set)
     test = solve(first)
     if len(test) < count // 2:
         problems.append(f"only {len(test)} of {count} scenarios are informative")
     rng = np.random.default_rng(seed)
     scores = tuple(score_probe(name, train, test, rng) for name in PROBES)
-    for sc in scores:
+    gross_train = solve(train_set, gross=True)
+    gross_test = solve(first, gross=True)
+    gross = tuple(score_probe(name, gross_train, gross_test, rng) for name in COST_PROBES)
+    report = FamilyReport(fam.code, len(test), scores, gross)
+    for sc in report.judged:
         if not near_random(sc):
+            value = "gross decision value, cost_weight 0; " if sc.gross else ""
             problems.append(
                 f"give-away: a policy reading only the {sc.probe} of the relevant sources scores "
                 f"{sc.mean:.1f}, {sc.excess:+.1f} [{sc.excess_low:+.1f}, {sc.excess_high:+.1f}] "
-                f"over random among them ({sc.baseline:.1f}; near random: the interval reaches "
-                f"below +{NEAR_RANDOM:g})"
+                f"over random among them ({value}{sc.baseline:.1f}; near random: the interval "
+                f"reaches below +{NEAR_RANDOM:g})"
             )
     if problems:
         raise CheckError(f"family {fam.code} ({fam.name}): " + "; ".join(problems))
-    return FamilyReport(fam.code, len(test), scores)
+    return report
 
 
 def _reveal(scenario: Scenario) -> Callable[[str], Observation]:

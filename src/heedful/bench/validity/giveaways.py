@@ -21,6 +21,16 @@ Two kinds of probe:
 They are fitted on one seed stream and scored on another (issue 9: ``kind`` alone scored 90.8 on
 family B; issue 23: "the shortest relevant teaser" scored 82 on B and I, the dearest relevant
 source 79.9 on B).
+
+**Cost is part of the objective.** A trial's value is its decision value net of
+``cost_weight × cost`` (SPEC §2–§3; document 000 §3.1: VOC is the expected improvement *minus*
+the cost), so a policy that reads cheap relevant sources first earns real value that says
+nothing about which source holds the answer. A give-away check asks whether a cue *labels the
+answer*, so the probes that read the cost (:data:`COST_PROBES`) are also fitted and scored on
+the **gross** decision value (``solve(..., gross=True)``: the same scenarios with
+``cost_weight`` 0, so criticality, the oracle, random over all sources and random among the
+relevant sources are all gross). There cost can help a probe only by marking the informative
+source; ``check_family`` judges those probes on that figure and reports the net one beside it.
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
@@ -112,6 +122,8 @@ FITTED_PROBES: dict[str, Numeric] = {
 }
 #: Every probe a family is checked against.
 PROBES: tuple[str, ...] = (*TOKEN_PROBES, *FITTED_PROBES)
+#: The probes whose features include the cost: judged on the gross decision value (module doc).
+COST_PROBES: tuple[str, ...] = ("cost", "surface")
 
 
 @dataclass(frozen=True)
@@ -127,6 +139,8 @@ class ProbeScore:
         baseline: Mean score of random among the relevant sources on the same scenarios.
         excess_low: Lower end of the 95% interval of the paired excess ``mean − baseline``.
         excess_high: Upper end.
+        gross: Whether this is the gross decision value (``cost_weight`` 0: fitted on gross
+            criticality, scored and normalised gross) rather than the net one.
     """
 
     probe: str
@@ -137,6 +151,7 @@ class ProbeScore:
     baseline: float = 0.0
     excess_low: float = -math.inf
     excess_high: float = math.inf
+    gross: bool = False
 
     @property
     def excess(self) -> float:
@@ -151,6 +166,7 @@ class _Solved:
     static: decision.StaticOracleResult
     relevant: tuple[int, ...]
     baseline: float
+    gross: bool = False
 
 
 def decision_relevant(view: ScenarioView) -> tuple[int, ...]:
@@ -186,17 +202,24 @@ def _random_relevant(
     return float(np.mean([decision.value(problem, s) for s in subsets]))
 
 
-def solve(scenarios: Sequence[Scenario]) -> list[_Solved]:
+def solve(scenarios: Sequence[Scenario], *, gross: bool = False) -> list[_Solved]:
     """Compile every informative scenario, run its static oracle and value random among its
-    relevant sources."""
+    relevant sources.
+
+    Args:
+        scenarios: The scenarios.
+        gross: Value everything at ``cost_weight`` 0 (the gross decision value; module doc).
+    """
     out = []
     for s in scenarios:
         problem = decision.compile_problem(s.view, s.truth)
+        if gross:
+            problem = replace(problem, cost_weight=0.0)
         static = decision.static_oracle(problem, s.view.budget)
         if static.informative:
             relevant = decision_relevant(s.view)
             base = _normalised(static, _random_relevant(s.view, problem, relevant))
-            out.append(_Solved(s.view, problem, static, relevant, base))
+            out.append(_Solved(s.view, problem, static, relevant, base, gross))
     return out
 
 
@@ -298,7 +321,8 @@ def score_probe(
     mean, low, high = _interval(scores)
     _, ex_low, ex_high = _interval(excess)
     base = float(np.mean([sv.baseline for sv in test])) if test else math.nan
-    return ProbeScore(name, mean, low, high, len(scores), base, ex_low, ex_high)
+    gross = bool(test) and all(sv.gross for sv in test)
+    return ProbeScore(name, mean, low, high, len(scores), base, ex_low, ex_high, gross)
 
 
 def _interval(values: Sequence[float]) -> tuple[float, float, float]:
