@@ -1,8 +1,8 @@
 """Hidden sources in the agent's tool environment (issue 23): shown only once revealed.
 
 A source the view does not list is named to the agent by the tool result of its revealer's read
-(a ``revealed:`` line with its visible metadata), joins the tools' id enums from then on and may
-be inspected; before that its id is refused exactly like one that does not exist.
+(a ``revealed`` line with its visible metadata as JSON), joins the tools' id enums from then on
+and may be inspected; before that its id is refused exactly like one that does not exist.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ from heedful.bench.policy import Observation
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.views import policy_view
 from heedful.model import Scenario, scenario_from_dict
+
+#: How a tool result starts naming the hidden source once its revealer was read.
+SHOWN = 'revealed (you may inspect these from now on): [{"id": "live-probe"'
 
 
 def _scenario(budget: int = 2) -> Scenario:
@@ -105,9 +108,13 @@ def test_reading_the_revealer_names_the_revealed_source_and_opens_it() -> None:
     env, world = _env()
     reply = env.call("inspect_source", {"source_id": "catalogue"})
     assert not reply.error
-    last = reply.text.splitlines()[-1]
-    assert last.startswith("revealed: live-probe (live probe; reports state; authority 0.95")
-    assert "data age 5 s" in last
+    head, _, data = reply.text.splitlines()[-1].partition(": ")
+    assert head == "revealed (you may inspect these from now on)"
+    (shown,) = json.loads(data)
+    assert shown["id"] == "live-probe" and shown["label"] == "live probe"
+    assert shown["reports"] == ["state"] and shown["authority"] == 0.95 and shown["age_s"] == 5
+    # Visible metadata only: nothing PRIVATE of the hidden source.
+    assert not {"accuracy", "echo", "fails", "render", "revealed_by"} & set(shown)
     assert env.revealed == ("live-probe",)
     assert [s.id for s in env.transcript.history[0].revealed] == ["live-probe"]
     # Listed from then on: the enum admits it, and reading it works.
@@ -121,7 +128,7 @@ def test_reading_the_revealer_names_the_revealed_source_and_opens_it() -> None:
 def test_a_failed_read_still_reveals_what_it_links_to() -> None:
     env, _ = _env(reveal=lambda sid: Observation(sid, failed=True))
     reply = env.call("inspect_source", {"source_id": "catalogue"})
-    assert "failed" in reply.text and "revealed: live-probe" in reply.text
+    assert "failed" in reply.text and SHOWN in reply.text
     assert env.revealed == ("live-probe",)
 
 
@@ -135,7 +142,7 @@ def test_reading_a_source_that_reveals_nothing_adds_no_line() -> None:
 def test_a_static_plan_may_be_followed_only_by_a_plan_of_the_sources_it_revealed() -> None:
     env, _ = _env(adaptive=False, budget=2)
     first = env.call("plan_inspections", {"source_ids": ["catalogue"]})
-    assert "revealed: live-probe" in first.text
+    assert SHOWN in first.text
     assert _ids(env, "plan_inspections") == ["catalogue", "noise", "live-probe"]
     # A listed source is not part of a follow-up plan: the plan was committed.
     listed = env.call("plan_inspections", {"source_ids": ["noise"]})

@@ -121,7 +121,7 @@ def test_native_tools_offer_the_hidden_id_only_after_its_revealer_was_read() -> 
     assert HIDDEN not in json.dumps(script.requests[0]["messages"])  # nor in the prompt
     results = [m["content"] for m in script.requests[2]["messages"] if m["role"] == "tool"]
     assert results[0].startswith("error: inspect_source: unknown source id")
-    assert f"revealed: {HIDDEN}" in results[1]
+    assert f'now on): [{{"id": "{HIDDEN}"' in results[1]
     assert env.transcript.protocol_error == "unknown_source"
     assert [o.source_id for o in env.transcript.history] == ["catalogue", HIDDEN]
     assert env.transcript.action == "hold"
@@ -135,7 +135,7 @@ def test_json_turn_schema_and_grammar_admit_the_hidden_id_only_after_its_reveal(
     assert HIDDEN not in grammars[1] and HIDDEN in grammars[2]
     assert HIDDEN not in json.dumps(script.requests[0]["messages"])
     last = script.requests[2]["messages"][-1]["content"]
-    assert last.startswith("Result of inspect_source:") and f"revealed: {HIDDEN}" in last
+    assert last.startswith("Result of inspect_source:") and f'now on): [{{"id": "{HIDDEN}"' in last
     assert [o.source_id for o in env.transcript.history] == ["catalogue", HIDDEN]
     assert env.transcript.action == "hold"
 
@@ -149,3 +149,10 @@ def test_the_agent_runner_hands_the_env_the_reveals_and_scores_the_hidden_read()
     (record,) = run_agents_sync([_scenario()], [agent], trials=1, seed=0, adaptive=True)
     assert record.inspected == ["catalogue", HIDDEN]
     assert record.protocol_error == "unknown_source" and record.action == "hold"
+
+
+def test_the_prompt_counts_a_revealers_links_and_a_plain_source_has_none() -> None:
+    from heedful.integrations.llm.prompt import HEADINGS, view_payload
+
+    sources = view_payload(policy_view(_scenario()))[HEADINGS[0]]
+    assert {s["id"]: s.get("links") for s in sources} == {"catalogue": 1, "noise": None}

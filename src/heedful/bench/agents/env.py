@@ -15,8 +15,8 @@ a state-sensitive belief without fresh authoritative evidence is refused, the va
 authoritative source itself, and that read is recorded as *forced*, never as spontaneous.
 
 **Hidden sources** (issue 23): a source the view does not list appears only when the read of its
-revealer returns. That tool result then ends with a ``revealed:`` line naming each new source
-with its visible metadata, its observation carries it (``Observation.revealed``), and from then
+revealer returns. That tool result then ends with a ``revealed`` line giving each new source's
+visible metadata as JSON, its observation carries it (``Observation.revealed``), and from then
 on it is in the tools' id enums (``tools`` is rebuilt, so a JSON-protocol grammar built from it
 admits the id) and may be inspected. Before that its id is refused exactly like an id that does
 not exist. In the static condition ``plan_inspections`` may be called once more for sources the
@@ -26,6 +26,7 @@ of a hidden source from its revealer's withheld read and may then ask for it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -116,17 +117,24 @@ def _enum(values: Sequence[str]) -> dict[str, Any]:
 
 
 def describe_revealed(sources: Sequence[SourceView]) -> str:
-    """The ``revealed:`` line of a tool result: each newly revealed source's id and visible
-    metadata (what the prompt lists for a source the view lists up front)."""
-    parts = []
-    for s in sources:
-        reports = ", ".join(s.reports) if s.reports else "nothing relevant"
-        label = f"{s.label}; " if s.label else ""
-        parts.append(
-            f"{s.id} ({label}reports {reports}; authority {s.authority:g}; "
-            f"data age {s.age_s:g} s; cost {s.cost.scalar():g})"
-        )
-    return "revealed: " + "; ".join(parts) + " — you may inspect it from now on"
+    """The ``revealed:`` line of a tool result: each newly revealed source's visible metadata as
+    compact JSON (the fields the prompt lists for a source the view lists up front)."""
+    data = [
+        {
+            "id": s.id,
+            "label": s.label,
+            "kind": s.kind,
+            "reports": list(s.reports),
+            "authority": s.authority,
+            "age_s": s.age_s,
+            "cost": s.cost.model_dump(),
+            "cues": s.salience.model_dump(),
+            "content": s.content,
+            **({"links": s.links} if s.links else {}),
+        }
+        for s in sources
+    ]
+    return "revealed (you may inspect these from now on): " + json.dumps(data, ensure_ascii=False)
 
 
 class TrialEnv:

@@ -29,7 +29,7 @@ __all__ = [
     "view_payload",
 ]
 
-PROMPT_VERSION = "llm-prompt-v1"
+PROMPT_VERSION = "llm-prompt-v2"
 
 SYSTEM_PLAIN = (
     "You are an operations agent. You act only through the tools you are given. "
@@ -71,6 +71,9 @@ def view_payload(view: TaskView) -> dict[str, Any]:
             "cost": s.cost.model_dump(),
             "cues": s.salience.model_dump(),
             "content": s.content,
+            # How many hidden sources its read reveals (issue 23), as a policy's view says; only
+            # for a source that has some, so a scenario without hidden sources reads as before.
+            **({"links": s.links} if s.links else {}),
         }
         for s in view.sources
     ]
