@@ -198,3 +198,68 @@ def test_inspect_eval_command_prints_heedfuls_score_with_the_mock_model(tmp_path
     assert "attention_score" in names
     # The mock model never calls decide: every trial is cut off at the turn limit.
     assert "turn_limit" in _log_text(str(log_file))
+
+
+HIDDEN_SCENARIO = """
+format: heedful.scenario/v1
+id: hidden-live
+task: Ship or hold.
+budget: 2
+cost_weight: 0.01
+variables:
+  state: {domain: [up, down], prior: [0.5, 0.5], volatility: high}
+actions:
+  ship:
+    utility:
+    - when: {state: up}
+      value: 1.0
+    - {value: -1.0}
+  hold:
+    utility:
+    - {value: 0.0}
+sources:
+- {id: catalogue, reports: [], cost: {tool_calls: 0.1}}
+- {id: noise, reports: [], cost: {tool_calls: 1}}
+- {id: live-probe, reports: [state], accuracy: 0.99, authority: 0.95, revealed_by: catalogue}
+"""
+
+
+def _follow_links(
+    messages: list[Any], tools: list[Any], tool_choice: Any, config: Any
+) -> ModelOutput:
+    """Read the first listed source, then any id the tools did not offer at first, then decide;
+    record the ids offered on each turn."""
+    by_name = {t.name: t for t in tools}
+    offered = list(by_name["inspect_source"].parameters.properties["source_id"].enum)
+    OFFERED.append(offered)
+    read = sum(1 for m in messages if m.role == "tool")
+    new = [i for i in offered if i not in OFFERED[0]]
+    if read == 0:
+        return _usage(
+            ModelOutput.for_tool_call("mockllm", "inspect_source", {"source_id": "catalogue"})
+        )
+    if read == 1 and new:
+        return _usage(ModelOutput.for_tool_call("mockllm", "inspect_source", {"source_id": new[0]}))
+    return _usage(ModelOutput.for_tool_call("mockllm", "decide", {"action": "hold", "beliefs": {}}))
+
+
+OFFERED: list[list[str]] = []
+
+
+def test_a_hidden_source_joins_the_tools_in_inspect_once_revealed(tmp_path) -> None:
+    OFFERED.clear()
+    path = tmp_path / "hidden.yaml"
+    path.write_text(HIDDEN_SCENARIO)
+    (log,) = inspect_eval(
+        "heedful/scenarios",
+        task_args={"path": str(path), "adaptive": True},
+        model=get_model("mockllm/model", custom_outputs=_follow_links),
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    assert OFFERED[0] == ["catalogue", "noise"]  # never shown before its revealer is read
+    assert OFFERED[1] == ["catalogue", "noise", "live-probe"]
+    assert log.samples is not None
+    (score,) = log.samples[0].scores.values()
+    assert score.metadata["inspected"] == ["catalogue", "live-probe"]

@@ -205,9 +205,10 @@ def heedful_agent(token: str) -> Solver:
         table = _table(token)
         env = table.start(str(state.sample_id), state.epoch)
         stats = table.stats(str(state.sample_id), state.epoch)
-        tools = [_tool_info(t) for t in env.tools]
         model = get_model()
         for _ in range(table.config.max_turns):
+            # Read every turn: a read that reveals a hidden source adds its id to the enums.
+            tools = [_tool_info(t) for t in env.tools]
             output = await model.generate(state.messages, tools=tools)
             stats.calls += 1
             if output.usage is not None:
