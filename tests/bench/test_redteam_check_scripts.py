@@ -1,0 +1,51 @@
+"""examples/redteam/check_families.py and probes_at_commit.py: the commands docs/benchmark.md
+names for check_family's verdicts, now and on an older commit's generators."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        name, ROOT / "examples" / "redteam" / f"{name}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_check_families_prints_each_probe_net_and_the_cost_probes_gross(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert _script("check_families").main(["--family", "B", "--count", "8"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("B (B-v") and out[0].endswith("PASS")
+    assert [line.split()[:2] for line in out[1:] if "gross" in line] == [
+        ["cost", "gross"],
+        ["surface", "gross"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "message"),
+    [
+        ("check_families", ["--count", "1"], "--count must be at least 2"),
+        ("check_families", ["--family", "Q"], "check_families: "),
+        ("probes_at_commit", ["--commit", "no-such-commit", "--count", "4"], "probes_at_commit: "),
+        ("probes_at_commit", ["--commit", "HEAD", "--count", "1"], "--count must be at least 2"),
+    ],
+)
+def test_bad_arguments_get_one_line_and_exit_2(
+    name: str, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _script(name).main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
