@@ -254,7 +254,7 @@ class InspectionCase:
     given: dict[str, TaskView] = field(default_factory=dict)
     static_choices: dict[str, TrialOutcome] = field(default_factory=dict)
     plays: Plays = field(default_factory=dict)
-    _world: tuple[int, TrialWorld] | None = None
+    _world: tuple[int, TrialWorld] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def prepare(cls, scenario: Scenario, key: int, job: TrialJob) -> InspectionCase:
