@@ -27,6 +27,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from heedful.bench.registry import add_named
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model.scenario import ScenarioKind
 from heedful.model.schedule import ObligationView, ScheduleFrame
@@ -116,12 +117,7 @@ def add_kind_policy(name: str, cls: type[SwitchingPolicy] | type[SchedulePolicy]
     Raises:
         ValueError: the name is taken by another class of the same kind.
     """
-    reg: dict[str, Any] = _SWITCHING if issubclass(cls, SwitchingPolicy) else _SCHEDULE
-    existing = reg.get(name)
-    if existing is not None and existing.__qualname__ != cls.__qualname__:
-        raise ValueError(f"policy name {name!r} is already registered to {existing.__name__}")
-    cls.name = name
-    reg[name] = cls
+    add_named(_SWITCHING if issubclass(cls, SwitchingPolicy) else _SCHEDULE, name, cls, "policy")
 
 
 def kinds_of(name: str) -> list[str]:

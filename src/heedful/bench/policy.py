@@ -40,6 +40,7 @@ from heedful.bench.kind_policy import (
     add_kind_policy,
     kinds_of,
 )
+from heedful.bench.registry import add_named
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import SourceView, TaskView
 from heedful.model.candidate import TraceEvent
@@ -172,12 +173,7 @@ def register_policy(name: str) -> Callable[[P], P]:
                 f"@register_policy({name!r}) needs a Policy, SwitchingPolicy or SchedulePolicy "
                 "subclass"
             )
-        existing = _REGISTRY.get(name)
-        if existing is not None and existing.__qualname__ != cls.__qualname__:
-            raise ValueError(f"policy name {name!r} is already registered to {existing.__name__}")
-        cls.name = name
-        _REGISTRY[name] = cls
-        return cls
+        return add_named(_REGISTRY, name, cls, "policy")
 
     return decorate
 

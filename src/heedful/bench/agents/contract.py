@@ -25,6 +25,7 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from heedful.bench.agents.config import DEFAULT_AGENT_CONFIG, AgentConfig
+from heedful.bench.registry import add_named
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.extras import extra_hint
 
@@ -170,12 +171,7 @@ def register_agent(name: str) -> Callable[[A], A]:
     """Class decorator: register an :class:`Agent` subclass under ``name``."""
 
     def decorate(cls: A) -> A:
-        existing = _AGENTS.get(name)
-        if existing is not None and existing.__qualname__ != cls.__qualname__:
-            raise ValueError(f"agent name {name!r} is already registered to {existing.__name__}")
-        cls.name = name
-        _AGENTS[name] = cls
-        return cls
+        return add_named(_AGENTS, name, cls, "agent")
 
     return decorate
 

@@ -66,6 +66,32 @@ class AgentProgress:
         if self.usage is None:
             self.usage = CallStats()
 
+    def count(
+        self,
+        record: TrialRecord,
+        stats: CallStats,
+        on_progress: Callable[[AgentProgress], None] | None,
+    ) -> None:
+        """Add one finished trial to the totals and tell ``on_progress`` (if any)."""
+        self.done += 1
+        self.flagged += record.protocol_error is not None
+        assert self.usage is not None
+        self.usage.add(stats)
+        if on_progress is not None:
+            on_progress(self)
+
+
+def _check_run(
+    trials: int, concurrency: int, world_keys: Sequence[int] | None, n_scenarios: int
+) -> None:
+    """Refuse a bad trial count, concurrency or world-key list (one key per scenario)."""
+    if trials < 1:
+        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
+    if concurrency < 1:
+        raise InvalidArgumentError(f"--concurrency must be at least 1, got {concurrency}")
+    if world_keys is not None and len(world_keys) != n_scenarios:
+        raise InvalidArgumentError("world_keys needs one key per scenario")
+
 
 @dataclass(frozen=True)
 class _Job:
@@ -103,12 +129,7 @@ async def run_agents(
     Raises:
         InvalidArgumentError: bad trial count, seed, concurrency or mode.
     """
-    if trials < 1:
-        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
-    if concurrency < 1:
-        raise InvalidArgumentError(f"--concurrency must be at least 1, got {concurrency}")
-    if world_keys is not None and len(world_keys) != len(scenarios):
-        raise InvalidArgumentError("world_keys needs one key per scenario")
+    _check_run(trials, concurrency, world_keys, len(scenarios))
     if oracles is not None and len(oracles) != len(scenarios):
         raise InvalidArgumentError("oracles needs one oracle per scenario")
     modes = modes_of(mode)
@@ -132,12 +153,7 @@ async def run_agents(
         async with gate:
             rec, stats = await _play(job, seed, adaptive, config, agent_config, initiation)
         records[job.index] = rec
-        progress.done += 1
-        progress.flagged += rec.protocol_error is not None
-        assert progress.usage is not None
-        progress.usage.add(stats)
-        if on_progress is not None:
-            on_progress(progress)
+        progress.count(rec, stats, on_progress)
 
     await asyncio.gather(*(run(j) for j in jobs))
     return pair_rescues([r for r in records if r is not None])
@@ -290,12 +306,7 @@ def run_agents_on(
     Raises:
         InvalidArgumentError: bad trial count, seed, concurrency or mode.
     """
-    if trials < 1:
-        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
-    if concurrency < 1:
-        raise InvalidArgumentError(f"--concurrency must be at least 1, got {concurrency}")
-    if world_keys is not None and len(world_keys) != len(scenarios):
-        raise InvalidArgumentError("world_keys needs one key per scenario")
+    _check_run(trials, concurrency, world_keys, len(scenarios))
     modes = modes_of(mode)
     items: list[AgentTrial] = [
         (scenario, si if world_keys is None else world_keys[si], trial, name, m)
@@ -312,10 +323,5 @@ def run_agents_on(
     records: list[TrialRecord] = []
     for rec, stats in backend.map(task, items, in_flight=concurrency):
         records.append(rec)
-        progress.done += 1
-        progress.flagged += rec.protocol_error is not None
-        assert progress.usage is not None
-        progress.usage.add(stats)
-        if on_progress is not None:
-            on_progress(progress)
+        progress.count(rec, stats, on_progress)
     return pair_rescues(records)

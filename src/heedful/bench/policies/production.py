@@ -66,17 +66,7 @@ class VocProductionPolicy(ControllerPolicy):
         ctl = self.controller
         read = {o.source_id for o in observations}
         for obs in observations:
-            for src in obs.revealed:
-                if src.id not in ctl.world.sources:
-                    ctl.register_source(
-                        src.id,
-                        reports=list(src.reports),
-                        authority=src.authority,
-                        cost=src.cost,
-                        age_s=src.age_s,
-                        kind=src.kind,
-                        trusted=True,
-                    )
+            self._join_revealed(obs)
             for var, value in (obs.values or {}).items():
                 if var in ctl.world.beliefs:
                     ctl.record_evidence(var, obs.source_id, value)

@@ -174,11 +174,7 @@ class ControllerPolicy(Policy):
         revealed are registered with the controller."""
         ctl = self.controller
         for obs in observations:
-            # A source the read revealed (issue 23) joins the controller's sources: from the
-            # next call on its generators may propose it like any listed source.
-            for src in obs.revealed:
-                if src.id not in ctl.world.sources:
-                    _register(ctl, src)
+            self._join_revealed(obs)
             cid = self._pending.pop(obs.source_id, None)
             if cid is None:
                 continue
@@ -189,6 +185,14 @@ class ControllerPolicy(Policy):
             else:
                 known = {k: v for k, v in obs.values.items() if k in ctl.world.beliefs}
                 ctl.resolve(cid, succeeded=True, observations=known)
+
+    def _join_revealed(self, obs: Observation) -> None:
+        """A source the read revealed (issue 23) joins the controller's sources: from the next
+        call on its generators may propose it like any listed source."""
+        ctl = self.controller
+        for src in obs.revealed:
+            if src.id not in ctl.world.sources:
+                _register(ctl, src)
 
     def candidate_sources(self) -> frozenset[str]:
         """Sources that were a live inspection candidate at some call of the controller."""

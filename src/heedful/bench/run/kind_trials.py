@@ -11,7 +11,7 @@ replaced by the do-nothing answer (stay / idle).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -24,6 +24,7 @@ from heedful.model.schedule import ScheduleScenario, Timescale
 from heedful.model.switching import SwitchChoice, SwitchingScenario
 
 __all__ = [
+    "KindCase",
     "ScheduleCase",
     "SwitchingCase",
     "run_schedule_trial",
@@ -44,13 +45,40 @@ def score_of(value: float, v_star: float, u_random: float, config: BenchConfig) 
     return None if gap < config.uninformative_gap else 100.0 * (value - u_random) / gap
 
 
-@dataclass(frozen=True)
-class SwitchingCase:
-    """A switching scenario with its compiled problem and oracle (PRIVATE; evaluator side)."""
+class _Oracle(Protocol):
+    @property
+    def v_star(self) -> float: ...
+    @property
+    def u_random(self) -> float: ...
 
-    scenario: SwitchingScenario
-    problem: sw.SwitchingProblem
-    oracle: sw.SwitchingOracle
+
+Sc = TypeVar("Sc", SwitchingScenario, ScheduleScenario)
+Pr = TypeVar("Pr")
+Or = TypeVar("Or", bound=_Oracle)
+
+
+@dataclass(frozen=True)
+class KindCase(Generic[Sc, Pr, Or]):
+    """A scenario with its compiled problem and exact oracle (PRIVATE; evaluator side)."""
+
+    scenario: Sc
+    problem: Pr
+    oracle: Or
+
+    def _record(self, kind: str, **optimal: Any) -> dict[str, Any]:
+        """What ``heedful bench oracle`` prints: the id, the kind, V*, U_random and ``optimal``."""
+        return {
+            "id": self.scenario.id,
+            "kind": kind,
+            "v_star": self.oracle.v_star,
+            "u_random": self.oracle.u_random,
+            **optimal,
+        }
+
+
+@dataclass(frozen=True)
+class SwitchingCase(KindCase[SwitchingScenario, sw.SwitchingProblem, sw.SwitchingOracle]):
+    """A switching scenario with its compiled problem and oracle."""
 
     @classmethod
     def prepare(cls, scenario: SwitchingScenario) -> SwitchingCase:
@@ -59,27 +87,20 @@ class SwitchingCase:
         return cls(scenario, problem, sw.switching_oracle(problem))
 
     def oracle_record(self) -> dict[str, Any]:
-        """What ``heedful bench oracle`` prints: V*, U_random and every optimal answer vector
-        (interruption id → stay / queue / preempt, in answering order)."""
-        return {
-            "id": self.scenario.id,
-            "kind": "switching",
-            "v_star": self.oracle.v_star,
-            "u_random": self.oracle.u_random,
-            "optimal": [
+        """V*, U_random and every optimal answer vector (interruption id → stay / queue /
+        preempt, in answering order)."""
+        return self._record(
+            "switching",
+            optimal=[
                 dict(zip(self.problem.ids, (c.value for c in vec), strict=True))
                 for vec in self.oracle.optimal
             ],
-        }
+        )
 
 
 @dataclass(frozen=True)
-class ScheduleCase:
-    """A schedule scenario with its compiled problem and oracle (PRIVATE; evaluator side)."""
-
-    scenario: ScheduleScenario
-    problem: sched.ScheduleProblem
-    oracle: sched.ScheduleOracle
+class ScheduleCase(KindCase[ScheduleScenario, sched.ScheduleProblem, sched.ScheduleOracle]):
+    """A schedule scenario with its compiled problem and oracle."""
 
     @classmethod
     def prepare(cls, scenario: ScheduleScenario) -> ScheduleCase:
@@ -88,31 +109,14 @@ class ScheduleCase:
         return cls(scenario, problem, sched.schedule_oracle(problem))
 
     def oracle_record(self) -> dict[str, Any]:
-        """What ``heedful bench oracle`` prints: V*, U_random, one optimal assignment (the
-        obligation worked in each slot, ``None`` idle) and the obligations worth serving."""
-        ids = self.problem.ids
-        return {
-            "id": self.scenario.id,
-            "kind": "schedule",
-            "v_star": self.oracle.v_star,
-            "u_random": self.oracle.u_random,
-            "assignment": [None if j is None else ids[j] for j in self.oracle.assignment],
-            "worth_serving": [i for i, w in zip(ids, self.oracle.worth_serving, strict=True) if w],
-        }
-
-
-class _Oracle(Protocol):
-    @property
-    def v_star(self) -> float: ...
-    @property
-    def u_random(self) -> float: ...
-
-
-class _Case(Protocol):
-    @property
-    def scenario(self) -> SwitchingScenario | ScheduleScenario: ...
-    @property
-    def oracle(self) -> _Oracle: ...
+        """V*, U_random, one optimal assignment (the obligation worked in each slot, ``None``
+        idle) and the obligations worth serving."""
+        ids, oracle = self.problem.ids, self.oracle
+        return self._record(
+            "schedule",
+            assignment=[None if j is None else ids[j] for j in oracle.assignment],
+            worth_serving=[i for i, w in zip(ids, oracle.worth_serving, strict=True) if w],
+        )
 
 
 class _Named(Protocol):
@@ -121,7 +125,7 @@ class _Named(Protocol):
 
 
 def trial_head(
-    case: _Case,
+    case: KindCase[Any, Any, Any],
     policy: _Named,
     value: float,
     violations: int,

@@ -1,5 +1,10 @@
 """Run the switching (D) and schedule (J) kinds: families, trials and aggregates.
 
+:data:`TRIAL_KINDS` holds every scenario kind of the one trial loop
+(:func:`heedful.bench.run.loop.play_scenario`): inspection (``INSPECTION`` of
+:mod:`heedful.bench.run.runner`), switching and schedule; :data:`KIND_ROWS` the columns the D
+and J rows add.
+
 Randomness: every (scenario, trial, policy) gets its own stream of the root seed, so a run is a
 function of the seed and adding a policy changes no other policy's numbers.
 """
@@ -34,6 +39,8 @@ from heedful.bench.run.kind_trials import (
     run_schedule_trial,
     run_switching_trial,
 )
+from heedful.bench.run.loop import TrialJob, TrialKind, play_scenario
+from heedful.bench.run.runner import INSPECTION
 from heedful.bench.score.aggregate import cluster_diff, cluster_mean
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.stats import MeanCI, clustered_proportion
@@ -49,12 +56,13 @@ from heedful.model.switching import SwitchingScenario
 
 __all__ = [
     "KIND_FAMILIES",
+    "KIND_ROWS",
     "TRIAL_KINDS",
     "KindFamily",
+    "KindRows",
     "KindRun",
     "KindScenario",
     "KindTask",
-    "TrialKind",
     "generate_kind_family",
     "run_kinds",
 ]
@@ -124,23 +132,35 @@ MeanOf = Callable[[Callable[[Any], float | None]], MeanCI | None]
 
 
 @dataclass(frozen=True)
-class TrialKind:
-    """What a scenario kind supplies to the one trial loop of :func:`run_kinds`.
+class KindRows:
+    """What the switching or schedule kind adds to its aggregate rows.
 
     Attributes:
-        kind: The scenario kind.
-        prepare: Scenario → its case: the compiled problem and the exact oracle (PRIVATE).
-        run_trial: One trial of one policy on a case (its metrics, scored against the oracle).
         trials: Where a run keeps this kind's trials.
         columns: The row's own columns, from its trials (``mean`` is the clustered mean with CI,
             ``clusters`` the scenario id of each trial).
     """
 
-    kind: ScenarioKind
-    prepare: Callable[[Any], Any]
-    run_trial: Callable[..., KindTrial]
     trials: Callable[[KindResults], list[Any]]
     columns: Callable[[Sequence[Any], MeanOf, list[str], BenchConfig], dict[str, Any]]
+
+
+def _bind(case: SwitchingCase | ScheduleCase, policy: Any) -> None:
+    bind = getattr(policy, "bind", None)
+    if bind is not None:
+        bind(case)  # the oracle, and only the oracle
+
+
+def _player(
+    run_trial: Callable[..., KindTrial],
+) -> Callable[[Any, str, Any, int, TrialJob], KindTrial]:
+    """One trial of a D/J policy: its own stream of the seed per (scenario, trial, policy)."""
+
+    def play(case: Any, name: str, policy: Any, trial: int, job: TrialJob) -> KindTrial:
+        rng = generator(job.seed, Stream.POLICY, name_key(case.scenario.id), trial, name_key(name))
+        return run_trial(case, policy, rng, trial=trial, config=job.config)
+
+    return play
 
 
 def _switching_columns(
@@ -165,22 +185,37 @@ def _schedule_columns(
     }
 
 
-#: Every kind the loop runs, in the order their rows are written.
-TRIAL_KINDS: dict[ScenarioKind, TrialKind] = {
+def _prepare_switching(scenario: SwitchingScenario, key: int, job: TrialJob) -> SwitchingCase:
+    return SwitchingCase.prepare(scenario)
+
+
+def _prepare_schedule(scenario: ScheduleScenario, key: int, job: TrialJob) -> ScheduleCase:
+    return ScheduleCase.prepare(scenario)
+
+
+#: Every scenario kind of the one trial loop (:func:`heedful.bench.run.loop.play_scenario`).
+TRIAL_KINDS: dict[ScenarioKind, TrialKind[Any, Any]] = {
+    ScenarioKind.INSPECTION: INSPECTION,
     ScenarioKind.SWITCHING: TrialKind(
         ScenarioKind.SWITCHING,
-        SwitchingCase.prepare,
-        run_switching_trial,
-        attrgetter("switching"),
-        _switching_columns,
+        _prepare_switching,
+        _bind,
+        _player(run_switching_trial),
+        policy_major=True,
     ),
     ScenarioKind.SCHEDULE: TrialKind(
         ScenarioKind.SCHEDULE,
-        ScheduleCase.prepare,
-        run_schedule_trial,
-        attrgetter("schedule"),
-        _schedule_columns,
+        _prepare_schedule,
+        _bind,
+        _player(run_schedule_trial),
+        policy_major=True,
     ),
+}
+
+#: The switching and schedule kinds' rows, in the order they are written.
+KIND_ROWS: dict[ScenarioKind, KindRows] = {
+    ScenarioKind.SWITCHING: KindRows(attrgetter("switching"), _switching_columns),
+    ScenarioKind.SCHEDULE: KindRows(attrgetter("schedule"), _schedule_columns),
 }
 
 
@@ -203,20 +238,12 @@ class KindTask:
     config: BenchConfig
 
     def __call__(self, scenario: KindScenario) -> list[KindTrial]:
-        kind = TRIAL_KINDS[_kind_of(scenario)]
-        case = kind.prepare(scenario)
-        out: list[KindTrial] = []
-        for name in self.names:
-            policy = kind_policy(kind.kind, name)
-            bind = getattr(policy, "bind", None)
-            if bind is not None:
-                bind(case)  # the oracle, and only the oracle
-            for trial in range(self.trials):
-                rng = generator(
-                    self.seed, Stream.POLICY, name_key(scenario.id), trial, name_key(name)
-                )
-                out.append(kind.run_trial(case, policy, rng, trial=trial, config=self.config))
-        return out
+        kind = _kind_of(scenario)
+        # Fresh policies for every scenario (a job may run in another process).
+        policies = [(name, kind_policy(kind, name)) for name in self.names]
+        job = TrialJob(self.trials, self.seed, self.config)
+        _, records = play_scenario(TRIAL_KINDS[kind], scenario, 0, policies, job)
+        return list(records)
 
 
 def run_kinds(
@@ -259,7 +286,7 @@ def run_kinds(
         for scenario, played in zip(
             mine, map_traced(backend or SerialBackend(), task, mine), strict=True
         ):
-            TRIAL_KINDS[kind].trials(out).extend(played)
+            KIND_ROWS[kind].trials(out).extend(played)
             done += len(played)
             if progress is not None:
                 progress(done, total, scenario.id)
@@ -275,7 +302,7 @@ def _aggregate(
 ) -> tuple[list[KindRow], list[KindPairedRow]]:
     rows: list[KindRow] = []
     paired: list[KindPairedRow] = []
-    groups = [(kind, tk.trials(res)) for kind, tk in TRIAL_KINDS.items()]
+    groups = [(kind, kind_rows.trials(res)) for kind, kind_rows in KIND_ROWS.items()]
     for kind, trials in groups:
         for family in sorted({t.family for t in trials}):
             fam = [t for t in trials if t.family == family]
@@ -340,4 +367,4 @@ def _row(
         violations=sum(t.violations for t in trials),
         failures=dict(sorted(Counter(t.failure for t in trials if t.failure).items())),
     )
-    return row.model_copy(update=TRIAL_KINDS[kind].columns(trials, mean, clusters, config))
+    return row.model_copy(update=KIND_ROWS[kind].columns(trials, mean, clusters, config))

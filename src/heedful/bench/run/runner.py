@@ -8,6 +8,11 @@ the posterior — for programmatic policies reasoning is isolated from attention
 evidence and reasoning stages pass by construction. LLM agents choose their own action (see
 :mod:`heedful.bench.score.scoring`). Scoring: :func:`heedful.bench.score.scoring.score_trial`.
 
+Each scenario is played by the one trial loop of every kind,
+:func:`heedful.bench.run.loop.play_scenario`, as the inspection kind (:data:`INSPECTION`: its case
+is :class:`InspectionCase`); switching and schedule scenarios run through the same loop
+(:mod:`heedful.bench.run.kinds`).
+
 Randomness (all from the root seed, see :mod:`heedful.bench.seeds`): the world of a
 (scenario, trial) and the outcome of each source in it are shared by every policy (common random
 numbers, so comparisons are paired); each policy gets its own stream.
@@ -19,7 +24,7 @@ import contextlib
 import dataclasses
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
@@ -36,6 +41,7 @@ from heedful.bench.results import (
 )
 from heedful.bench.run.backend import Backend, ProcessBackend, map_traced
 from heedful.bench.run.checkpoint import Checkpoint
+from heedful.bench.run.loop import TrialJob, TrialKind, play_scenario
 from heedful.bench.run.plays import Plays, PlayTrace
 from heedful.bench.run.spans import RUN_SPAN, SCENARIO_SPAN, describe_run, describe_scenario
 from heedful.bench.score.aggregate import aggregate
@@ -52,9 +58,12 @@ from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.views import policy_view
 from heedful.errors import HeedfulError, InvalidArgumentError
 from heedful.model import Condition, Scenario, SourceView, TaskView
+from heedful.model.scenario import ScenarioKind
 from heedful.tracing import traced
 
 __all__ = [
+    "INSPECTION",
+    "InspectionCase",
     "ProgressFn",
     "ScenarioTask",
     "build_policies",
@@ -155,7 +164,7 @@ def handout(view: TaskView, copies: int = 1) -> list[TaskView]:
 
 def _play(
     policy: Policy,
-    spec: PolicySpec,
+    name: str,
     view: TaskView,
     oracle: ScenarioOracle,
     world: TrialWorld,
@@ -170,10 +179,7 @@ def _play(
     ``given`` is the policy's own copy of ``view`` (:func:`handout`); the budget and the source
     ids are enforced from ``view``, which the policy never receives.
     """
-    if isinstance(policy, OraclePolicy):
-        # The one privileged path: only the oracle is handed the truth.
-        policy.bind(oracle)
-    rng = generator(seed, Stream.POLICY, key, trial, name_key(spec.name))
+    rng = generator(seed, Stream.POLICY, key, trial, name_key(name))
     policy.reset(given if given is not None else handout(view)[0], rng)
     reveal = world.observation if adaptive else None
     history, violation = collect_choices(policy, view, reveal, oracle.reveals)
@@ -218,20 +224,7 @@ def _forced_reads(
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class _Job:
-    """The settings every scenario of a run shares (picklable, sent to worker processes)."""
-
-    trials: int
-    seed: int
-    adaptive: bool
-    config: BenchConfig
-    sealed: bool
-    initiation: bool
-    keep_plays: bool = False
-
-
-def _prepare(scenario: Scenario, job: _Job) -> ScenarioOracle:
+def _prepare(scenario: Scenario, job: TrialJob) -> ScenarioOracle:
     try:
         return ScenarioOracle.prepare(scenario, adaptive=job.adaptive)
     except HeedfulError as exc:
@@ -244,79 +237,122 @@ def _prepare(scenario: Scenario, job: _Job) -> ScenarioOracle:
         ) from None
 
 
+@dataclass
+class InspectionCase:
+    """An inspection scenario prepared for its trials (PRIVATE; evaluator side).
+
+    Besides the oracle it holds what a scenario's trials share: the view the rules are enforced
+    from (never handed to a policy), each policy's own copy of it (:func:`handout`), the world of
+    the trial being played (every policy of a trial plays the same world), the static choices
+    asked once, and the kept plays.
+    """
+
+    scenario: Scenario
+    key: int
+    oracle: ScenarioOracle
+    view: TaskView
+    given: dict[str, TaskView] = field(default_factory=dict)
+    static_choices: dict[str, TrialOutcome] = field(default_factory=dict)
+    plays: Plays = field(default_factory=dict)
+    _world: tuple[int, TrialWorld] | None = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def prepare(cls, scenario: Scenario, key: int, job: TrialJob) -> InspectionCase:
+        """Value the scenario exactly (a hold-out's error names nothing of it)."""
+        return cls(scenario, key, _prepare(scenario, job), policy_view(scenario))
+
+    def copy_for(self, name: str) -> TaskView:
+        """Policy ``name``'s own copy of the view (the same copy at every trial)."""
+        if name not in self.given:
+            self.given[name] = handout(self.view)[0]
+        return self.given[name]
+
+    def world(self, trial: int, seed: int) -> TrialWorld:
+        """The world of ``trial``, drawn once for every policy of the trial."""
+        if self._world is None or self._world[0] != trial:
+            rng = generator(seed, Stream.TRIALS, self.key, trial)
+            self._world = (trial, TrialWorld.draw(self.oracle, rng))
+        return self._world[1]
+
+
+def _bind_inspection(case: InspectionCase, policy: Policy) -> None:
+    if isinstance(policy, OraclePolicy):
+        # The one privileged path: only the oracle is handed the truth.
+        policy.bind(case.oracle)
+
+
+def _play_inspection(
+    case: InspectionCase, name: str, policy: Policy, trial: int, job: TrialJob
+) -> TrialRecord:
+    """One policy plays one trial of an inspection scenario; its record, scored."""
+    scenario, oracle, view = case.scenario, case.oracle, case.view
+    world = case.world(trial, job.seed)
+    given = case.copy_for(name)
+    # Static condition: a deterministic policy's choices cannot depend on the trial (it sees
+    # only the view and its own withheld choices), so it is asked once per scenario. A
+    # validating policy's forced reads depend on its results: played every trial.
+    reuse = not job.adaptive and policy.deterministic and not policy.validates
+    if reuse and name in case.static_choices:
+        outcome = case.static_choices[name]
+    else:
+        outcome = _play(
+            policy, name, view, oracle, world, job.adaptive, job.seed, case.key, trial, given
+        )
+        events = policy.trace() if job.keep_plays else None
+        if events is not None:
+            case.plays[(name, scenario.id, trial)] = PlayTrace.of(
+                (o.source_id for o in outcome.history), events
+            )
+        if reuse:
+            case.static_choices[name] = outcome
+    exact = (
+        oracle.policy_value(name, policy, view, given)
+        if job.adaptive and policy.deterministic
+        else None
+    )
+    return score_trial(
+        scenario,
+        oracle,
+        world,
+        policy=name,
+        trial=trial,
+        adaptive=job.adaptive,
+        outcome=outcome,
+        config=job.config,
+        initiation=job.initiation or scenario.view.condition is Condition.UNPROMPTED,
+        exact_value=exact,
+        mode="production" if policy.validates else "attention",
+    )
+
+
+#: The inspection kind of the one trial loop (:func:`heedful.bench.run.loop.play_scenario`).
+INSPECTION: TrialKind[InspectionCase, TrialRecord] = TrialKind(
+    ScenarioKind.INSPECTION,
+    InspectionCase.prepare,
+    _bind_inspection,
+    _play_inspection,
+    policy_major=False,
+)
+
+
 @traced(SCENARIO_SPAN, describe_scenario)
 def _run_scenario(
     scenario: Scenario,
     key: int,
     built: Sequence[tuple[PolicySpec, Policy]],
-    job: _Job,
+    job: TrialJob,
     step: Callable[[str], None],
-    plays: Plays | None = None,
-) -> tuple[ScenarioSummary, list[TrialRecord]]:
-    """Every policy plays every trial of one scenario; ``step(label)`` after each trial.
+) -> tuple[ScenarioSummary, list[TrialRecord], Plays]:
+    """Every policy plays every trial of one scenario (the one trial loop, inspection kind);
+    ``step(label)`` after each trial. Returns the scenario's summary, its records and the plays
+    it kept (``job.keep_plays``; see :mod:`heedful.bench.run.plays`).
 
     The whole outcome is a function of the scenario, its world key and the job: the same in the
-    serial loop and in a worker process. ``plays`` receives the trace of every play of a policy
-    that keeps one (see :mod:`heedful.bench.run.plays`).
+    serial loop and in a worker process.
     """
-    label = "sealed" if job.sealed else scenario.id
-    oracle = _prepare(scenario, job)
-    view = policy_view(scenario)  # the rules: never handed to a policy
-    given = dict(zip((spec.name for spec, _ in built), handout(view, len(built)), strict=True))
-    # Static condition: a deterministic policy's choices cannot depend on the trial
-    # (it sees only the view and its own withheld choices), so ask it once per scenario.
-    static_choices: dict[str, TrialOutcome] = {}
-    measure = job.initiation or scenario.view.condition is Condition.UNPROMPTED
-    records: list[TrialRecord] = []
-    for trial in range(job.trials):
-        world = TrialWorld.draw(oracle, generator(job.seed, Stream.TRIALS, key, trial))
-        for spec, policy in built:
-            # A validating policy's forced reads depend on its results: played every trial.
-            reuse = not job.adaptive and policy.deterministic and not policy.validates
-            if reuse and spec.name in static_choices:
-                outcome = static_choices[spec.name]
-            else:
-                outcome = _play(
-                    policy,
-                    spec,
-                    view,
-                    oracle,
-                    world,
-                    job.adaptive,
-                    job.seed,
-                    key,
-                    trial,
-                    given[spec.name],
-                )
-                events = policy.trace() if plays is not None else None
-                if plays is not None and events is not None:
-                    plays[(spec.name, scenario.id, trial)] = PlayTrace.of(
-                        (o.source_id for o in outcome.history), events
-                    )
-                if reuse:
-                    static_choices[spec.name] = outcome
-            exact = (
-                oracle.policy_value(spec.name, policy, view, given[spec.name])
-                if job.adaptive and policy.deterministic
-                else None
-            )
-            records.append(
-                score_trial(
-                    scenario,
-                    oracle,
-                    world,
-                    policy=spec.name,
-                    trial=trial,
-                    adaptive=job.adaptive,
-                    outcome=outcome,
-                    config=job.config,
-                    initiation=measure,
-                    exact_value=exact,
-                    mode="production" if policy.validates else "attention",
-                )
-            )
-            step(label)
-    return oracle.summary(job.config), records
+    named = [(spec.name, policy) for spec, policy in built]
+    case, records = play_scenario(INSPECTION, scenario, key, named, job, step)
+    return case.oracle.summary(job.config), records, case.plays
 
 
 #: Policies built in this process, per policy list (a worker builds them once, not per job).
@@ -333,7 +369,7 @@ class ScenarioTask:
     """
 
     policies: tuple[PolicySpec, ...]
-    job: _Job
+    job: TrialJob
 
     def __call__(
         self, item: tuple[Scenario, int]
@@ -342,16 +378,7 @@ class ScenarioTask:
         if key not in _BUILT:
             _BUILT[key] = build_policies(self.policies)
         scenario, world_key = item
-        plays: Plays = {}
-        summary, records = _run_scenario(
-            scenario,
-            world_key,
-            _BUILT[key],
-            self.job,
-            lambda label: None,
-            plays if self.job.keep_plays else None,
-        )
-        return summary, records, plays
+        return _run_scenario(scenario, world_key, _BUILT[key], self.job, lambda label: None)
 
 
 @contextlib.contextmanager
@@ -445,7 +472,7 @@ def run_benchmark(
     if not built:
         raise InvalidArgumentError("no policies to run")
     keys = list(range(len(scenarios))) if world_keys is None else list(world_keys)
-    job = _Job(trials, seed, adaptive, config, sealed, initiation, plays is not None)
+    job = TrialJob(trials, seed, config, adaptive, sealed, initiation, plays is not None)
     per_trial = trials * len(built)
     total = len(scenarios) * per_trial
     records: list[TrialRecord] = []
@@ -474,7 +501,9 @@ def run_benchmark(
                     done += per_trial
                     tick(done, total, scenario.id)
                 else:
-                    summary, recs = _run_scenario(scenario, key, built, job, step, plays)
+                    summary, recs, kept = _run_scenario(scenario, key, built, job, step)
+                    if plays is not None:
+                        plays.update(kept)
                     if checkpoint is not None:
                         checkpoint.save(i, scenario.id, summary, recs)
                 summaries.append(summary)

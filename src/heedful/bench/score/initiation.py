@@ -265,28 +265,22 @@ def initiation_gaps(
                     pairs.append((a, u))
             if not pairs:
                 continue
-            if not reads_task(pol):
-                rows.append(
-                    InitiationGapRow(
-                        family=fam,
-                        policy=pol,
-                        n_pairs=len(pairs),
-                        score=None,
-                        net_utility=None,
-                        claim_accuracy=None,
-                        reads_task=False,
-                    )
-                )
-                continue
+            # A policy that reads no task text has a gap of 0 by construction: left out (None).
+            reads = reads_task(pol)
             rng = generator(seed, Stream.STATS)
+            score, net, claim = (
+                cluster_diff(pairs, metric, rng, config) if reads else None
+                for metric in (informative_score, _net, _claim)
+            )
             rows.append(
                 InitiationGapRow(
                     family=fam,
                     policy=pol,
                     n_pairs=len(pairs),
-                    score=cluster_diff(pairs, informative_score, rng, config),
-                    net_utility=cluster_diff(pairs, _net, rng, config),
-                    claim_accuracy=cluster_diff(pairs, _claim, rng, config),
+                    score=score,
+                    net_utility=net,
+                    claim_accuracy=claim,
+                    reads_task=reads,
                 )
             )
     return rows

@@ -13,8 +13,6 @@ stream; urgent words follow the *claimed* urgency only.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
@@ -101,10 +99,7 @@ def generate_schedule(
             noise = bool(rng.random() < model.noise_prob)
             value = float(rng.uniform(0.0, 0.1) if noise else rng.uniform(*model.values[ts]))
             hazard = float(rng.uniform(*model.hazards[ts]))
-            authority = float(rng.uniform(0.3, 0.95))
-            honest = bool(rng.random() < authority)
-            stakes = value * math.exp(rng.normal(0.0, 0.4 * (1.0 - authority)))
-            stakes += model.inflation * (1.0 - authority) * float(rng.uniform(0.0, 1.0))
+            authority, honest, stakes = signals.stated_stakes(rng, value, model.inflation)
             if honest:
                 due_in = max(1, deadline - arrives + int(rng.integers(-1, 2)))
                 claimed = float(
@@ -113,9 +108,7 @@ def generate_schedule(
             else:
                 due_in = int(rng.integers(1, 3))
                 claimed = float(rng.uniform(0.6, 1.0))
-            loud = round(claimed * 3) if claimed > 0.5 else 0
             topic = f"{system} {wording.choice(words.ASPECTS)}"
-            cues = {"urgent_words": loud, "verbosity": int(rng.integers(40, 400)), "repeats": 0}
             items.append(
                 {
                     "timescale": ts.value,
@@ -127,7 +120,7 @@ def generate_schedule(
                     "stakes": round(stakes, 3),
                     "due_in": due_in,
                     "claimed_urgency": round(claimed, 3),
-                    "teaser": signals.teaser(wording, cues, topic),
+                    "teaser": signals.claim_teaser(rng, wording, claimed, topic),
                     "value": round(value, 4),
                     "deadline": deadline,
                     "hazard": round(hazard, 4),

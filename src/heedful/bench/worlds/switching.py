@@ -12,8 +12,6 @@ number of urgent words follows the *claimed* urgency only, never the role.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
@@ -75,22 +73,15 @@ def generate_switching(
         handling = int(rng.integers(1, 4))
         wait = int(rng.integers(0, 2)) if urgent else int(rng.integers(horizon // 2, horizon + 4))
         deadline = arrives + handling + wait
-        authority = float(rng.uniform(0.3, 0.95))
-        honest = bool(rng.random() < authority)
-        stakes = value * math.exp(rng.normal(0.0, 0.4 * (1.0 - authority)))
-        stakes += model.inflation * (1.0 - authority) * float(rng.uniform(0.0, 1.0))
+        authority, honest, stakes = signals.stated_stakes(rng, value, model.inflation)
         if honest:
             claimed = float(np.clip((0.8 if urgent else 0.25) + rng.normal(0, 0.1), 0, 1))
             within = max(1, handling + wait + int(rng.integers(-1, 2)))
         else:
             claimed = float(rng.uniform(0.6, 1.0))
             within = int(rng.integers(1, 3))
-        loud = round(claimed * 3) if claimed > 0.5 else 0
-        verbosity = int(rng.integers(40, 400))
         topic = f"{system} {wording.choice(words.ASPECTS)}"
-        text = signals.teaser(
-            wording, {"urgent_words": loud, "verbosity": verbosity, "repeats": 0}, topic
-        )
+        text = signals.claim_teaser(rng, wording, claimed, topic)
         interruptions.append(
             {
                 "id": f"x{k + 1}",

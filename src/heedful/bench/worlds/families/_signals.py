@@ -198,6 +198,34 @@ def teaser(wording: np.random.Generator, cues: dict[str, Any], topic: str) -> st
     return text
 
 
+def stated_stakes(
+    rng: np.random.Generator, value: float, inflation: float
+) -> tuple[float, bool, float]:
+    """A D/J sender's visible reliability, whether it reports honestly this time, and the stakes
+    it states (families D and J share this hidden model).
+
+    The reliability ``authority`` is uniform in ``[0.3, 0.95)``; the sender is honest with that
+    probability. The stated stakes are the true ``value`` with log-normal noise that grows as
+    authority falls, plus up to ``inflation × (1 − authority)``. Returns
+    ``(authority, honest, stakes)``.
+    """
+    authority = float(rng.uniform(0.3, 0.95))
+    honest = bool(rng.random() < authority)
+    stakes = value * math.exp(rng.normal(0.0, 0.4 * (1.0 - authority)))
+    stakes += inflation * (1.0 - authority) * float(rng.uniform(0.0, 1.0))
+    return authority, honest, stakes
+
+
+def claim_teaser(
+    rng: np.random.Generator, wording: np.random.Generator, claimed: float, topic: str
+) -> str:
+    """The teaser of a D/J message: its urgent words follow the *claimed* urgency only (none up
+    to 0.5, else ``round(3 × claimed)``), its length is a structure draw."""
+    loud = round(claimed * 3) if claimed > 0.5 else 0
+    verbosity = int(rng.integers(40, 400))
+    return teaser(wording, {"urgent_words": loud, "verbosity": verbosity, "repeats": 0}, topic)
+
+
 def source_label(wording: np.random.Generator, system: str) -> str:
     """A neutral label like ``"ops billing dashboard"``."""
     qualifier = pick_one(wording, words.SOURCE_QUALIFIERS)
