@@ -16,8 +16,11 @@ from heedful.model.goal import ClaimDependency, Goal, GoalStatus
 def _controller(explore_merged: bool, seed: int, *, columns: bool) -> Controller:
     """Every source reports a claim a goal depends on: the exploration generator's unread
     source is also the goal generator's, so the merge names it ``goal_dependency``."""
+    # Unpaced: the draw may come on the first selection (what is tested here is the merge).
     config = AttentionConfig(
-        selector=SelectorConfig(exploration_rate=1.0, explore_merged=explore_merged)
+        selector=SelectorConfig(
+            exploration_rate=1.0, explore_merged=explore_merged, explore_paced=False
+        )
     )
     ctl = Controller(config=config, clock=lambda: NOW, rng=np.random.default_rng(seed))
     for i in range(6):

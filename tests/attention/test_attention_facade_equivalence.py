@@ -31,8 +31,9 @@ from heedful.model.scenario import UtilityRule
 _NO_TRUST_DISCOUNT = AttentionConfig(
     guard=GuardConfig(untrusted_authority_cap=1.0, untrusted_min_cost=0.0),
     # The reference lost an exploration proposal merged into another generator's read; issue 24
-    # keeps it drawable (SelectorConfig.explore_merged), switched off here like the trust rule.
-    selector=SelectorConfig(explore_merged=False),
+    # keeps it drawable (SelectorConfig.explore_merged), and paces exploration by the selections
+    # made (explore_paced): both switched off here like the trust rule.
+    selector=SelectorConfig(explore_merged=False, explore_paced=False),
 )
 VOLATILITIES = ("immutable", "low", "medium", "high", "very_high")
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 import numpy as np
+import pytest
 from tests_attention_time import NOW
 
 from heedful.attention.config import (
@@ -73,13 +74,69 @@ def test_small_and_unlimited_budgets_get_an_exploration_quota() -> None:
 
 def test_exploration_is_selected_under_a_small_budget() -> None:
     ctl = Controller(
-        config=AttentionConfig(selector=SelectorConfig(exploration_rate=1.0)), clock=lambda: NOW
+        config=AttentionConfig(selector=SelectorConfig(exploration_rate=1.0, explore_paced=False)),
+        clock=lambda: NOW,
     )
     ctl.register_source("odd", reports=["x"], authority=0.5, cost={"tool_calls": 1})
     ctl.begin_turn(budget=2)
     step = _first(ctl)
     assert step.trigger is Trigger.EXPLORATION
     assert ctl.trace.of(EventType.CANDIDATE_SELECTED)[-1].reason_code == "exploration"
+
+
+def _paced_reasons(turns: int, budget: int, *, columns: bool) -> list[str]:
+    """Selection reasons of a controller that always draws when it may (rate 1), over many
+    short turns; sources enough that an unread one is always left to explore."""
+    ctl = Controller(
+        config=AttentionConfig(selector=SelectorConfig(exploration_rate=1.0)), clock=lambda: NOW
+    )
+    n = turns * budget + 1
+    for i in range(n):
+        ctl.register_source(f"s{i}", reports=[f"c{i}"], authority=0.9, cost={"tool_calls": 1})
+        ctl.record_belief(f"c{i}", "a", domain=["a", "b"], confidence=0.5, age_s=3600.0)
+    deps = [ClaimDependency(claim_id=f"c{i}") for i in range(n)]
+    ctl.add_goal(Goal(id="g", title="t", status=GoalStatus.ACTIVE, depends_on=deps))
+    if not columns:
+        ctl.about_to_claim("c0")  # a pending claim: the object path
+    for _ in range(turns):
+        ctl.begin_turn(budget=budget)
+        while isinstance(step := ctl.next(), Candidate):
+            ctl.resolve(step.id, observations={step.claim_ids[0]: "a"})
+    return [e.reason_code or "" for e in ctl.trace.of(EventType.CANDIDATE_SELECTED)]
+
+
+@pytest.mark.parametrize("columns", [True, False])
+def test_paced_exploration_waits_for_the_selections_that_pay_for_it(columns: bool) -> None:
+    """Paced (the default), a one-turn controller with a budget of 3 never explores — a
+    third of its reads would be a read it can learn nothing from for later — and over many
+    turns exploration is at most 10 % of the selections, the first at the 10th."""
+    first = _paced_reasons(1, 3, columns=columns)
+    assert len(first) == 3 and "exploration" not in first
+    reasons = _paced_reasons(12, 3, columns=columns)
+    assert len(reasons) == 36
+    explored = [i for i, r in enumerate(reasons) if r == "exploration"]
+    assert explored == [9, 19, 29]  # the 10th, 20th and 30th selections (rate 1: as soon as paid)
+    for n in range(1, len(reasons) + 1):
+        assert sum(r == "exploration" for r in reasons[:n]) <= 0.1 * n + 1e-9
+
+
+def test_an_unpaced_selector_explores_on_its_first_selection() -> None:
+    paced = Selector(SelectorConfig(exploration_rate=1.0), np.random.default_rng(0))
+    unpaced = Selector(
+        SelectorConfig(exploration_rate=1.0, explore_paced=False), np.random.default_rng(0)
+    )
+    assert not paced._may_explore(3) and unpaced._may_explore(3)
+    for _ in range(9):
+        paced.made(
+            Candidate(id="c", target="s", origin="t", trigger=Trigger.GOAL_DEPENDENCY),
+            explored=False,
+        )
+    assert paced._may_explore(3)
+    paced.made(
+        Candidate(id="c", target="s", origin="t", trigger=Trigger.VALIDATOR, forced=True),
+        explored=False,
+    )
+    assert paced.selections == 9  # a forced read is enforcement: it pays for nothing
 
 
 # -- §8 candidate fields -------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from heedful.attention.config import SelectorConfig
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.run.runner import collect_choices, run_benchmark
@@ -46,19 +47,24 @@ def test_calibration_changes_what_is_said_not_what_is_chosen() -> None:
 
 
 def test_voc_default_explores_as_a_user_gets_it() -> None:
+    """The user's selector (exploration paced by the selections made, SelectorConfig's
+    default): in a trial's one short turn exploration stays within 10 % of the selections."""
     policy = get_policy("voc-default")
     assert isinstance(policy, ControllerPolicy) and not policy.deterministic
     scenarios = generate_family("G", 8, seed=3)
     r = run_benchmark(scenarios, ["voc-default"], trials=4, seed=0, progress=False)
     assert r.trials  # runs within budget like any policy
-    picks = Counter()
+    picks: Counter[str] = Counter()
     for scenario in scenarios:
         for trial in range(4):
             policy.reset(policy_view(scenario), np.random.default_rng([trial, 7]))
+            assert policy.controller.config.selector == SelectorConfig()
             collect_choices(policy, policy_view(scenario), None)
-            picks.update(
+            reasons = [
                 e.reason_code
                 for e in policy.controller.trace
                 if e.event.value == "candidate_selected"
-            )
-    assert picks["exploration"] > 0
+            ]
+            assert reasons.count("exploration") <= 0.1 * len(reasons)
+            picks.update(reasons)
+    assert picks["highest_net_voc"] > 0

@@ -116,7 +116,6 @@ class ColumnSelection:
         if explore_now:
             pool = np.flatnonzero(drawable)
             j = int(pool[sel.rng.integers(len(pool))])
-            sel.explored_this_turn += 1
             return self._made(j, "exploration"), best, max_p_change
         aging = np.minimum(sel.config.aging_rate * self.waited[s.rows], sel.config.aging_cap)
         bonus = np.where(s.gross > 0, aging, 0.0)
@@ -156,7 +155,9 @@ class ColumnSelection:
         for g in self._goal_ids(r):
             self.ctl.selector.goal_last_served[g] = self.ctl.turn
         rank = int((s.net > s.net[j]).sum()) + 1
-        return Selection(self._candidate(r, scored=j), self.estimate_of(j), reason, rank)
+        cand = self._candidate(r, scored=j)
+        self.ctl.selector.made(cand, reason == "exploration")
+        return Selection(cand, self.estimate_of(j), reason, rank)
 
     def passed_over(self, chosen: str) -> None:
         """Eligible candidates passed over age by one step; the chosen one starts again."""

@@ -10,7 +10,11 @@ per-claim and per-source columns. :class:`ColumnTable` keeps those columns and r
 what changed: a belief a resolve (or the caller) touched updates its claim's row; the clock,
 which ages every piece of evidence, is applied to the whole age column at once; the estimate
 and the selection run over numpy arrays. Candidate objects are built only for what leaves the
-table (the selected candidate) or when a caller reads the table (:meth:`ColumnTable.sync`).
+table (the selected candidate) or when a caller reads the table (:meth:`ColumnTable.sync`):
+new candidates enter the guard's table deferred (:meth:`Guard.admit_own`, the guard's rules
+applied to each in order), their creation is traced as one batch (:meth:`Trace.write_many`),
+and a first recomputation fills every column in bulk — the first ``next()`` over 10,000 sources
+builds one candidate object, not 10,000.
 
 Every number is computed with the same floating-point operations, in the same order, as the
 object path (``math.expm1`` per claim for staleness, so no last-bit drift), and events are
@@ -22,18 +26,20 @@ Anything outside the steady state falls back to the object path for that call, a
 from __future__ import annotations
 
 import math
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from heedful.attention.column_estimate import ColumnEstimation, p_stale_of
+from heedful.attention.column_estimate import ColumnEstimation, _expm1, p_stale_of
 from heedful.attention.column_select import (
     DIRTY,
     EXPLORE,
     GOAL,
     ORIGINS,
     STALE,
+    TRIGGERS,
     ColumnSelection,
     Scored,
     column_heuristic,
@@ -43,6 +49,7 @@ from heedful.attention.guard import Admission
 from heedful.model.base import as_utc
 from heedful.model.candidate import CandidateKind, EventType, Trigger
 from heedful.model.goal import GoalStatus
+from heedful.model.scenario import Volatility
 
 if TYPE_CHECKING:
     from heedful.attention._state import ControllerState as Controller
@@ -51,6 +58,7 @@ __all__ = ["ColumnTable", "Scored"]
 
 _DEFAULT_GENERATOR_TYPES = tuple(type(g) for g in default_generators())
 _US = timedelta(microseconds=1)
+_TRIGGER_VALUES = tuple(t.value for t in TRIGGERS)
 
 
 class ColumnTable(ColumnSelection, ColumnEstimation):
@@ -173,47 +181,71 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         self.claim_index = {cid: i for i, cid in enumerate(claims)}
         n = len(claims)
         self.row_claim = np.array([self.claim_index[s.reports[0]] for s in self.sources], dtype=int)
-        self.rows_of: list[list[int]] = [[] for _ in range(n)]
-        for r, cid in enumerate(self.row_claim.tolist()):
-            self.rows_of[cid].append(r)
-        self.has_source = np.array([bool(rows) for rows in self.rows_of], dtype=bool)
+        # The rows reporting each claim, ascending: rows_by_claim[row_start[i]:row_start[i + 1]].
+        per_claim = np.bincount(self.row_claim, minlength=n)[:n]
+        self.rows_by_claim = np.argsort(self.row_claim, kind="stable")
+        self.row_start = np.concatenate([[0], np.cumsum(per_claim)])
+        self.has_source = per_claim > 0
         est = column_heuristic(c.estimator)
         assert est is not None
-        self.cost = np.array([s.cost.scalar() for s in self.sources])
-        # Goals: which claims a goal dependency proposes, with which goals, relevance and loss.
-        dep = np.zeros(n, dtype=bool)
+        self.cost = np.array([s.cost.scalar() for s in self.sources], dtype=float)
+        self._build_goals(n, est.config.default_pivotality)
+        self.stale_ctx = np.zeros(n)
+        self._touch_all()  # the per-claim belief columns, and each row's authority
+        w.touched.clear()
+        self._age_now: datetime | None = None
+
+    def _build_goals(self, n: int, default_pivotality: float) -> None:
+        """Which claims a goal dependency proposes, with which goals, relevance and loss; the
+        pivotality and loss the goals give each claim; the dependencies no source serves."""
+        index = self.claim_index
+        dep = [False] * n
         dep_goals: list[tuple[str, ...]] = [()] * n
-        dep_rel = np.zeros(n)
-        dep_loss = np.zeros(n)
-        dep_rank = np.full(n, -1, dtype=np.int64)
-        piv = np.full(n, est.config.default_pivotality)
-        impact_loss = np.full(n, math.nan)  # NaN: no goal weighs on it
+        dep_rel = [0.0] * n
+        dep_loss = [0.0] * n
+        dep_rank = [-1] * n
+        piv = [default_pivotality] * n
+        impact_loss = [math.nan] * n  # NaN: no goal weighs on it
+        best = [0.0] * n  # the largest weight × consequence of a dependency on the claim
+        weighed = [False] * n  # some dependency (of any weight) is on the claim
+        wanted = [False] * n  # some dependency of positive weight is on the claim
+        unknown_wanted: set[str] = set()  # … on a claim the columns do not hold
         rank = 0
-        dependents: dict[str, list[tuple[float, float]]] = {}
-        for g in w.goals.values():
+        for g in self.ctl.world.goals.values():
             if g.status is not GoalStatus.ACTIVE:
                 continue
+            gid, cons, own = g.id, g.consequence, (g.id,)
             for d in g.depends_on:
-                dependents.setdefault(d.claim_id, []).append((d.weight, g.consequence))
-                if d.weight <= 0.0:
-                    continue
-                i = self.claim_index.get(d.claim_id)
+                weight = d.weight
+                i = index.get(d.claim_id)
                 if i is None:
+                    if weight > 0.0:
+                        unknown_wanted.add(d.claim_id)
                     continue
+                # max(weights, key=weight × consequence): the first largest wins.
+                if not weighed[i] or weight * cons > best[i]:
+                    weighed[i], best[i] = True, weight * cons
+                    piv[i], impact_loss[i] = weight, cons
+                if weight <= 0.0:
+                    continue
+                wanted[i] = True
                 if not dep[i]:
                     dep[i], dep_rank[i] = True, rank
-                    dep_rel[i], dep_loss[i] = d.weight, max(0.0, g.consequence)
+                    dep_rel[i], dep_loss[i] = weight, max(0.0, cons)
+                    dep_goals[i] = own
                 else:
-                    dep_rel[i] = max(dep_rel[i], d.weight)
-                    dep_loss[i] = max(dep_loss[i], g.consequence)
-                dep_goals[i] = tuple(dict.fromkeys((*dep_goals[i], g.id)))
+                    dep_rel[i] = max(dep_rel[i], weight)
+                    dep_loss[i] = max(dep_loss[i], cons)
+                    if gid not in dep_goals[i]:
+                        dep_goals[i] = (*dep_goals[i], gid)
                 rank += 1
-        for cid, weights in dependents.items():
-            i = self.claim_index.get(cid)
-            if i is not None:
-                pivot, loss = max(weights, key=lambda wl: wl[0] * wl[1])
-                piv[i], impact_loss[i] = pivot, loss
-        self.dep, self.dep_goals, self.dep_rel, self.dep_loss = dep, dep_goals, dep_rel, dep_loss
+        self.dep = np.array(dep, dtype=bool)
+        self.dep_goals = dep_goals
+        self.dep_rel = np.array(dep_rel, dtype=float)
+        self.dep_loss = np.array(dep_loss, dtype=float)
+        self.dep_rank = np.array(dep_rank, dtype=np.int64)
+        self.piv = np.array(piv, dtype=float)
+        self.impact_loss = np.array(impact_loss, dtype=float)
         tuples: dict[tuple[str, ...], int] = {(): 0}
         self.goal_code = np.array(
             [
@@ -223,31 +255,71 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
             dtype=np.int64,
         )
         self.goal_tuples = list(tuples)
-        self.dep_rank, self.piv, self.impact_loss = dep_rank, piv, impact_loss
         self.unreported = np.flatnonzero(~self.has_source).tolist()
+        claims = self.claims
+        unserved = np.flatnonzero(np.array(wanted, dtype=bool) & ~self.has_source).tolist()
         self.goal_missed = {
             (Trigger.GOAL_DEPENDENCY.value, cid)
-            for cid, weights in dependents.items()
-            if any(wt > 0.0 for wt, _ in weights)
-            and (cid not in self.claim_index or not self.has_source[self.claim_index[cid]])
+            for cid in [*(claims[i] for i in unserved), *unknown_wanted]
         }
-        # Per-claim belief columns, filled by _touch.
-        self.has_value = np.zeros(n, dtype=bool)
-        self.conf = np.zeros(n)
-        self.obs_us = np.zeros(n, dtype=np.int64)
-        self.has_belief = np.zeros(n, dtype=bool)
-        self.dirty_claim = np.zeros(n, dtype=bool)
-        self.rate_s = np.zeros(n)
-        self.uniform_wrong = np.zeros(n)
-        self.evidence_src = np.full(n, -1, dtype=np.int64)
-        self.claim_type: list[str] = [""] * n
-        self.volatility: list[Any] = [None] * n
-        self.authority = np.zeros(len(self.sources))  # per row: registry × source-age factor
-        self.stale_ctx = np.zeros(n)
-        for cid in claims:
-            self._touch(cid)
-        w.touched.clear()
-        self._age_now: datetime | None = None
+
+    def _touch_all(self) -> None:
+        """:meth:`_touch` of every claim, in bulk: the same values, column by column."""
+        w = self.ctl.world
+        est = column_heuristic(self.ctl.estimator)
+        assert est is not None
+        beliefs, hazards, ref, slot = w.beliefs, w.hazards, self.ref, self.slot
+        none_src = len(self.sources)
+        medium = hazards[Volatility.MEDIUM]
+        claims = self.claims
+        bs = [beliefs.get(cid) for cid in claims]
+        # A claim without a belief reads as World.claim_state gives it: no value, confidence 1,
+        # medium volatility, its claim id as its type, the domain the decision gives it.
+        has_value = [b is not None and b.value is not None for b in bs]
+        conf = [b.confidence if b is not None else 1.0 for b in bs]
+        obs_us = [(b.observed_at - ref) // _US if b is not None else 0 for b in bs]
+        has_belief = [b is not None for b in bs]
+        dirty = [b is not None and b.dirty for b in bs]
+        rate_h = [
+            medium
+            if b is None
+            else (b.hazard_per_hour if b.hazard_per_hour is not None else hazards[b.volatility])
+            for b in bs
+        ]
+        domains = [
+            b.domain if b is not None else w.domain_of(cid)
+            for b, cid in zip(bs, claims, strict=True)
+        ]
+        n_values = [len(d) if d else 2 for d in domains]
+        src = [
+            -1 if b is None or b.source_id is None else slot.get(b.source_id, none_src) for b in bs
+        ]
+        ctype = [b.claim_type if b is not None else cid for b, cid in zip(bs, claims, strict=True)]
+        vol = [b.volatility if b is not None else Volatility.MEDIUM for b in bs]
+        self.has_value = np.array(has_value, dtype=bool)
+        self.conf = np.array(conf, dtype=float)
+        self.obs_us = np.array(obs_us, dtype=np.int64)
+        self.has_belief = np.array(has_belief, dtype=bool)
+        self.dirty_claim = np.array(dirty, dtype=bool)
+        self.rate_s = np.array(rate_h, dtype=float) / 3600.0
+        self.uniform_wrong = 1.0 - 1.0 / np.array(n_values, dtype=float)
+        self.evidence_src = np.array(src, dtype=np.int64)
+        self.claim_type: list[str] = ctype
+        self.volatility: list[Any] = vol
+        # Per row: the registry's authority × the source-age factor.
+        if not est.use_authority:
+            self.authority = np.ones(len(self.sources))
+        else:
+            rows = self.row_claim.tolist()
+            self.authority = np.array(
+                [s.authority_for(ctype[i]) for s, i in zip(self.sources, rows, strict=True)],
+                dtype=float,
+            )
+            if est.use_staleness:
+                rate = np.array([hazards[vol[i]] for i in rows], dtype=float) / 3600.0
+                age = np.array([s.age_s for s in self.sources], dtype=float)
+                self.authority *= 1.0 + _expm1(-rate * np.maximum(age, 0.0))
+        self._age_now = None
 
     def _touch(self, claim_id: str) -> None:
         """Refresh one claim's belief columns and the authority of the rows reporting it."""
@@ -274,7 +346,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         self.evidence_src[i] = self.slot.get(src, len(self.sources)) if src is not None else -1
         self.claim_type[i] = state.claim_type
         self.volatility[i] = state.volatility
-        for r in self.rows_of[i]:
+        for r in self.rows_by_claim[self.row_start[i] : self.row_start[i + 1]].tolist():
             s = self.sources[r]
             if not est.use_authority:
                 self.authority[r] = 1.0
@@ -316,7 +388,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         for r in gone[np.argsort(self.seq[gone], kind="stable")].tolist():
             cid = self.ids[r]
             assert cid is not None
-            c.guard.table.remove(cid)
+            c.guard.table.discard(cid)
             self.row_of_id.pop(cid, None)
             self.live[r] = False
             self.waited[r] = 0
@@ -334,23 +406,98 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
             self.origin[r] = origin[r]
             c.guard.table.put(self._candidate(r))
         # New candidates are admitted in the order the generators propose them.
-        new = np.flatnonzero(exists & ~self.live).tolist()
-        new.sort(key=lambda r: self._proposal_rank(r, bool(row_stale[r]), bool(row_dep[r])))
-        order = c.guard.admission_order(
-            [
-                (
-                    ORIGINS[origin[r]],
-                    float(self.sources[r].authority_for(self.claim_type[self.row_claim[r]])),
-                    float(self.cost[r]),
-                )
-                for r in new
-            ]
-        )
-        for r in (new[i] for i in order):
-            self.origin[r] = origin[r]
-            self._admit(r, now)
-        self.dirty = True
+        new = np.flatnonzero(exists & ~self.live)
+        new = new[self._proposal_order(new, row_stale, row_dep)]
+        self.origin[new] = origin[new]
+        guard = c.guard
+        per_origin = Counter(ORIGINS[o] for o in origin[new].tolist())
+        if not guard.all_fit(per_origin):
+            order = guard.admission_order(
+                [
+                    (
+                        ORIGINS[origin[r]],
+                        float(self.sources[r].authority_for(self.claim_type[self.row_claim[r]])),
+                        float(self.cost[r]),
+                    )
+                    for r in new.tolist()
+                ]
+            )
+            new = new[np.array(order, dtype=np.int64)]
+        self.dirty = True  # the table's objects lag the columns from here on
+        self._admit_all(new.tolist(), now)
         return self._estimate(now)
+
+    def _proposal_order(
+        self, new: np.ndarray, row_stale: np.ndarray, row_dep: np.ndarray
+    ) -> np.ndarray:
+        """The order the generators propose the rows ``new`` (ascending) in: staleness by
+        claim, then goal dependencies in the goals' order, then exploration."""
+        ci = self.row_claim[new]
+        stale, dep = row_stale[new], row_dep[new]
+        group = np.where(stale, 0, np.where(dep, 1, 2))
+        within = np.where(stale, ci, np.where(dep, self.dep_rank[ci], 0))
+        return np.lexsort((within, group))  # stable: rows in order among equals
+
+    def _admit_all(self, rows: list[int], now: datetime) -> None:
+        """Admit new rows through the guard in this order, deferred (built when read), and log
+        what :meth:`CandidateLifecycle._admit` logs for each, in the same order."""
+        c = self.ctl
+        c.guard.table.materialize = self.sync
+        trigger = self.trigger.tolist()
+        sources = self.sources
+        origins = [ORIGINS[trigger[r]] for r in rows]
+        targets = [sources[r].id for r in rows]
+        statuses, ids = c.guard.admit_own(CandidateKind.INSPECT_SOURCE, origins, targets)
+        start = 0
+        for j in [*(j for j, st in enumerate(statuses) if st is not Admission.CREATED), len(rows)]:
+            # The created rows before the j-th, then the j-th (refused), as the object path
+            # logs them: one ``candidate_skipped`` per generator and reason in a turn.
+            self._log_created(rows[start:j], ids[start:j], origins[start:j], targets[start:j], now)
+            start = j + 1
+            if j == len(rows):
+                break
+            key = (origins[j], statuses[j].value)
+            if key in c._skip_logged:
+                continue
+            c._skip_logged.add(key)
+            c._log(
+                EventType.CANDIDATE_SKIPPED,
+                now,
+                reason_code=statuses[j].value,
+                detail={"submitted_by": None, "target": targets[j]},
+            )
+
+    def _log_created(
+        self,
+        rows: list[int],
+        ids: list[str | None],
+        origins: list[str],
+        targets: list[str],
+        now: datetime,
+    ) -> None:
+        """Record rows the guard created (with these ids) and log their ``candidate_created``."""
+        if not rows:
+            return
+        c = self.ctl
+        made = [cid for cid in ids if cid is not None]
+        assert len(made) == len(rows)
+        at = np.array(rows, dtype=np.int64)
+        for r, cid in zip(rows, made, strict=True):
+            self.ids[r] = cid
+            self.row_of_id[cid] = r
+            self.created[r] = now
+        self.live[at] = True
+        self.seq[at] = [int(cid.removeprefix("attn-")) for cid in made]
+        self.waited[at] = 0
+        self.last_voc[at] = math.nan
+        c.trace.write_many(
+            EventType.CANDIDATE_CREATED,
+            turn_id=c.turn_id,
+            now=now,
+            candidate_ids=made,
+            reason_codes=[_TRIGGER_VALUES[t] for t in self.trigger[at].tolist()],
+            detail={"origin": origins, "target": targets},
+        )
 
     def _exploration_rows(self) -> list[int]:
         c = self.ctl
@@ -363,14 +510,6 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
                 continue
             out.append(r)
         return out
-
-    def _proposal_rank(self, r: int, stale: bool, dep: bool) -> tuple[int, int, int]:
-        ci = int(self.row_claim[r])
-        if stale:
-            return (0, ci, r)
-        if dep:
-            return (1, int(self.dep_rank[ci]), r)
-        return (2, 0, r)
 
     def _funnel(self, stale_prop: np.ndarray, now: datetime) -> None:
         """Opportunities whose trigger did not fire: claims no source reports (§5.3)."""
@@ -393,38 +532,6 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
                 reason_code="not_fired",
                 detail={"trigger": trigger, "subject": subject},
             )
-
-    def _admit(self, r: int, now: datetime) -> None:
-        c = self.ctl
-        cand = self._candidate(r, pending=True)
-        status, live = c.guard.admit(cand, now)
-        if status is Admission.CREATED and live is not None:
-            self.live[r] = True
-            self.ids[r] = live.id
-            self.row_of_id[live.id] = r
-            self.seq[r] = int(live.id.removeprefix("attn-"))
-            self.created[r] = live.created_at
-            self.waited[r] = 0
-            self.last_voc[r] = math.nan
-            c._log(
-                EventType.CANDIDATE_CREATED,
-                now,
-                candidate_id=live.id,
-                reason_code=live.trigger.value,
-                forced=False,
-                detail={"origin": live.origin, "target": live.target},
-            )
-            return
-        key = (cand.origin, status.value)
-        if key in c._skip_logged:
-            return
-        c._skip_logged.add(key)
-        c._log(
-            EventType.CANDIDATE_SKIPPED,
-            now,
-            reason_code=status.value,
-            detail={"submitted_by": None, "target": cand.target},
-        )
 
 
 def _goals_key(ctl: Controller) -> tuple[object, ...]:

@@ -123,6 +123,13 @@ class SelectorConfig:
             other trigger). Without it the first unread source — which the goal and state
             generators usually propose as well — is never an exploration candidate, and the
             draw almost never happens (issue 24).
+        explore_paced: Exploration is paid for by the selections made so far: the next
+            selection may explore only while explorations stay within ``exploration_fraction``
+            of the controller's selections, itself included (the 10th selection at the
+            earliest, at 10 %). Without it a turn's quota is ``exploration_min_quota`` even for a
+            budget of 3 — a third of the reads — and a controller that lives one short turn
+            spends it on a read it can learn nothing from for later (§20.4: a small bounded
+            fraction of budget).
     """
 
     hysteresis: float = 0.05
@@ -133,6 +140,7 @@ class SelectorConfig:
     exploration_fraction: float = 0.1
     exploration_min_quota: int = 1
     explore_merged: bool = True
+    explore_paced: bool = True
 
 
 @dataclass(frozen=True)

@@ -423,7 +423,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         )
         if self.budget is not None and not cand.forced:
             self.budget -= 1
-        self.guard.table.remove(cand.id)
+        self.guard.table.discard(cand.id)
         self._columns.removed(cand.id)
         self._inflight[cand.id] = cand
         if cand.kind is CandidateKind.INSPECT_SOURCE:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -30,7 +30,7 @@ import numpy as np
 from heedful.attention._copy import copy_candidate
 from heedful.attention.config import GuardConfig
 from heedful.attention.context import SourceInfo
-from heedful.model.candidate import Candidate, Trigger
+from heedful.model.candidate import Candidate, CandidateKind, Trigger
 
 __all__ = [
     "Admission",
@@ -87,6 +87,13 @@ class Saturation:
 class CandidateTable:
     """Live candidates, bounded, one per (kind, target); ids are assigned here.
 
+    A candidate of the controller's own generators may be *deferred*: its id, (kind, target)
+    and owner are in the table (it counts, it has its place in the table's order, it can be
+    found and removed), its object is built on the first read that needs it — by
+    :attr:`materialize`, which must put every deferred candidate (the candidate columns,
+    :mod:`heedful.attention.columns`, admit thousands at a time and build objects only for what
+    leaves them).
+
     Args:
         max_size: Hard bound on live candidates.
     """
@@ -97,33 +104,54 @@ class CandidateTable:
 
             raise InvalidArgumentError(f"table size must be ≥ 1, got {max_size}")
         self.max_size = max_size
-        self._by_id: dict[str, Candidate] = {}
+        self._by_id: dict[str, Candidate | None] = {}  # None: deferred
         self._by_key: dict[tuple[str, str], str] = {}
         self._per_source: dict[str, int] = {}
         self._submitted = 0
         self._ids = itertools.count(1)
+        self._deferred: dict[str, tuple[str, str]] = {}  # id → (kind, target), not built
+        self._deferred_owner: dict[str, str] = {}
+        #: Puts every deferred candidate (set by whoever defers them).
+        self.materialize: Callable[[], None] | None = None
 
     def __len__(self) -> int:
         return len(self._by_id)
 
     def __iter__(self) -> Iterator[Candidate]:
-        return iter(list(self._by_id.values()))
+        self._built()
+        return iter([c for c in self._by_id.values() if c is not None])
 
     def __contains__(self, candidate_id: object) -> bool:
         return candidate_id in self._by_id
 
     def get(self, candidate_id: str) -> Candidate:
         """Return a live candidate (KeyError if absent)."""
-        return self._by_id[candidate_id]
+        c = self._by_id[candidate_id]
+        if c is None:
+            self._built()
+            c = self._by_id[candidate_id]
+        assert c is not None
+        return c
 
     def new_id(self) -> str:
         """A fresh candidate id."""
         return f"attn-{next(self._ids)}"
 
+    def new_ids(self, n: int) -> list[str]:
+        """``n`` fresh candidate ids, in order."""
+        return [f"attn-{i}" for i in itertools.islice(self._ids, n)]
+
     def find(self, kind: str, target: str) -> Candidate | None:
         """The live candidate for (kind, target), if any."""
         cid = self._by_key.get((kind, target))
-        return self._by_id.get(cid) if cid else None
+        return self.get(cid) if cid else None
+
+    def held(self, keys: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The (kind, target) keys among ``keys`` a live candidate holds (nothing is built)."""
+        by_key = self._by_key
+        if not by_key:
+            return []
+        return [key for key in keys if key in by_key]
 
     def count_for(self, source: str) -> int:
         """Live candidates submitted by a source."""
@@ -134,33 +162,111 @@ class CandidateTable:
         """Live candidates submitted from outside the controller."""
         return self._submitted
 
+    @property
+    def deferred(self) -> int:
+        """Live candidates whose objects are not built yet."""
+        return len(self._deferred)
+
+    def submitted_candidates(self) -> list[Candidate]:
+        """The live submitted candidates, in table order (never deferred: nothing is built)."""
+        if not self._submitted:
+            return []
+        return [c for c in self._by_id.values() if c is not None and c.submitted_by is not None]
+
     def put(self, candidate: Candidate) -> None:
         """Insert or replace a candidate (the caller checked the bound)."""
-        old = self._by_id.get(candidate.id)
+        cid = candidate.id
         owner = _owner(candidate)
-        if old is None:
+        if cid not in self._by_id:
             if len(self._by_id) >= self.max_size:
                 raise OverflowError("candidate table full")  # guarded by Guard.admit
             self._per_source[owner] = self._per_source.get(owner, 0) + 1
             self._submitted += candidate.submitted_by is not None
-        elif _owner(old) != owner:
-            self._per_source[_owner(old)] -= 1
-            self._per_source[owner] = self._per_source.get(owner, 0) + 1
-            self._submitted += (candidate.submitted_by is not None) - (old.submitted_by is not None)
-        if old is not None and (old.kind, old.target) != (candidate.kind, candidate.target):
-            self._by_key.pop((old.kind.value, old.target), None)
-        self._by_id[candidate.id] = candidate
-        self._by_key[(candidate.kind.value, candidate.target)] = candidate.id
+        else:
+            old_kind, old_target, old_owner, old_submitted = self._entry(cid)
+            if old_owner != owner:
+                self._per_source[old_owner] -= 1
+                self._per_source[owner] = self._per_source.get(owner, 0) + 1
+                self._submitted += (candidate.submitted_by is not None) - old_submitted
+            if (old_kind, old_target) != (candidate.kind.value, candidate.target):
+                self._by_key.pop((old_kind, old_target), None)
+            if self._deferred.pop(cid, None) is not None:
+                del self._deferred_owner[cid]
+        self._by_id[cid] = candidate
+        self._by_key[(candidate.kind.value, candidate.target)] = cid
+
+    def defer(self, candidate_id: str, key: tuple[str, str], owner: str) -> None:
+        """Insert a deferred candidate of the controller's own generators (``owner``
+        ``generator:<origin>``): a fresh id, a ``(kind, target)`` key not in the table (the
+        caller — :meth:`Guard.admit_own` — checked the bound)."""
+        if candidate_id in self._by_id or key in self._by_key or len(self._by_id) >= self.max_size:
+            raise ValueError(f"cannot defer {candidate_id!r} {key}")
+        self._by_id[candidate_id] = None
+        self._by_key[key] = candidate_id
+        self._deferred[candidate_id] = key
+        self._deferred_owner[candidate_id] = owner
+        self._per_source[owner] = self._per_source.get(owner, 0) + 1
+
+    def defer_many(
+        self, candidate_ids: Sequence[str], keys: Sequence[tuple[str, str]], owners: Sequence[str]
+    ) -> None:
+        """:meth:`defer` of each ``(candidate_ids[i], keys[i], owners[i])``, in order."""
+        n = len(candidate_ids)
+        if len(keys) != n or len(owners) != n:
+            raise ValueError("defer_many: one key and one owner per id")
+        by_id, by_key = self._by_id, self._by_key
+        if (
+            len(by_id) + n > self.max_size
+            or len(set(candidate_ids)) != n
+            or len(set(keys)) != n
+            or not by_id.keys().isdisjoint(candidate_ids)
+            or not by_key.keys().isdisjoint(keys)
+        ):
+            raise ValueError("cannot defer: ids or keys live or repeated, or the table is full")
+        by_id.update(dict.fromkeys(candidate_ids))
+        by_key.update(zip(keys, candidate_ids, strict=True))
+        self._deferred.update(zip(candidate_ids, keys, strict=True))
+        self._deferred_owner.update(zip(candidate_ids, owners, strict=True))
+        for owner, count in Counter(owners).items():
+            self._per_source[owner] = self._per_source.get(owner, 0) + count
 
     def remove(self, candidate_id: str) -> Candidate | None:
         """Remove a candidate; return it (None if it was not live)."""
-        c = self._by_id.pop(candidate_id, None)
-        if c is not None:
-            self._by_key.pop((c.kind.value, c.target), None)
-            owner = _owner(c)
-            self._per_source[owner] -= 1
-            self._submitted -= c.submitted_by is not None
+        if self._by_id.get(candidate_id, False) is None:
+            self._built()
+        c = self._by_id.get(candidate_id)
+        self.discard(candidate_id)
         return c
+
+    def discard(self, candidate_id: str) -> bool:
+        """Remove a candidate without building it; return whether it was live."""
+        if candidate_id not in self._by_id:
+            return False
+        kind, target, owner, submitted = self._entry(candidate_id)
+        del self._by_id[candidate_id]
+        if self._deferred.pop(candidate_id, None) is not None:
+            del self._deferred_owner[candidate_id]
+        self._by_key.pop((kind, target), None)
+        self._per_source[owner] -= 1
+        self._submitted -= submitted
+        return True
+
+    def _entry(self, candidate_id: str) -> tuple[str, str, str, bool]:
+        """(kind, target, owner, submitted) of a live candidate, built or deferred."""
+        c = self._by_id[candidate_id]
+        if c is None:
+            kind, target = self._deferred[candidate_id]
+            return kind, target, self._deferred_owner[candidate_id], False
+        return c.kind.value, c.target, _owner(c), c.submitted_by is not None
+
+    def _built(self) -> None:
+        """Have every deferred candidate built (before a read of the objects)."""
+        if not self._deferred:
+            return
+        if self.materialize is not None:
+            self.materialize()
+        if self._deferred:
+            raise RuntimeError(f"{len(self._deferred)} deferred candidates were never built")
 
 
 def _owner(candidate: Candidate) -> str:
@@ -244,14 +350,75 @@ class Guard:
             (document 000 §24).
         """
         order = list(range(len(proposals)))
-        per_origin = Counter(origin for origin, _, _ in proposals)
-        fits = len(self.table) + len(proposals) <= self.table.max_size and all(
+        if not self.all_fit(Counter(origin for origin, _, _ in proposals)):
+            order.sort(key=lambda i: (-proposals[i][1], proposals[i][2]))
+        return order
+
+    def all_fit(self, per_origin: Mapping[str, int]) -> bool:
+        """Whether new proposals of the controller's own generators, ``per_origin[o]`` of
+        generator ``o``, all fit: neither a generator's quota nor the table refuses any."""
+        return len(self.table) + sum(per_origin.values()) <= self.table.max_size and all(
             self.table.count_for(f"generator:{origin}") + n <= self.config.trusted_quota
             for origin, n in per_origin.items()
         )
-        if not fits:
-            order.sort(key=lambda i: (-proposals[i][1], proposals[i][2]))
-        return order
+
+    def admit_own(
+        self, kind: CandidateKind, origins: Sequence[str], targets: Sequence[str]
+    ) -> tuple[list[Admission], list[str | None]]:
+        """Admit new proposals of the controller's own generators, deferred (see
+        :class:`CandidateTable`): what :meth:`admit` does one proposal at a time, in order,
+        for proposals that are trusted and not in the table, without building an object.
+
+        Args:
+            kind: The proposals' kind.
+            origins: Each proposal's generator, in admission order.
+            targets: Each proposal's target, distinct; no ``(kind, target)`` may be live
+                already (ValueError: that is a merge, :meth:`admit`'s to do).
+
+        Returns:
+            For each proposal, what happened and, when created, the new candidate's id. The
+            refused are aggregated and counted as :meth:`admit` does; a full table evicts the
+            lowest-value untrusted candidate, as it does.
+        """
+        if len(origins) != len(targets):
+            raise ValueError("admit_own: one origin per target")
+        table = self.table
+        quota = self.config.trusted_quota
+        statuses: list[Admission] = []
+        ids: list[str | None] = []
+        created = self._created_this_turn
+        keys = [(kind.value, t) for t in targets]
+        live = table.held(keys)
+        if live:
+            raise ValueError(f"{live[0]} is live already: admit() merges it")
+        per_origin = Counter(origins)
+        owners = {origin: f"generator:{origin}" for origin in per_origin}
+        if self.all_fit(per_origin):
+            # Nothing is refused: every proposal is created, in order.
+            made = table.new_ids(len(targets))
+            table.defer_many(made, keys, [owners[o] for o in origins])
+            for origin, n in per_origin.items():
+                created[owners[origin]] = created.get(owners[origin], 0) + n
+            return [Admission.CREATED] * len(made), list(made)
+        for origin, target, key in zip(origins, targets, keys, strict=True):
+            owner = owners[origin]
+            status = Admission.CREATED
+            if table.count_for(owner) >= quota:
+                status = Admission.QUOTA_EXCEEDED
+            elif len(table) >= table.max_size and not self._evict_lowest_untrusted():
+                status = Admission.TABLE_FULL
+            if status is not Admission.CREATED:
+                self._aggregate(owner, target)
+                self.refused += 1
+                statuses.append(status)
+                ids.append(None)
+                continue
+            cid = table.new_id()
+            table.defer(cid, key, owner)
+            created[owner] = created.get(owner, 0) + 1
+            statuses.append(status)
+            ids.append(cid)
+        return statuses, ids
 
     def admit(
         self, candidate: Candidate, now: datetime | None = None
@@ -311,7 +478,7 @@ class Guard:
         return trusted and self._evict_lowest_untrusted()
 
     def _evict_lowest_untrusted(self) -> bool:
-        victims = [c for c in self.table if c.submitted_by is not None and not self.is_trusted(c)]
+        victims = [c for c in self.table.submitted_candidates() if not self.is_trusted(c)]
         if not victims:
             return False
         # Lowest predicted value first (never estimated counts as lowest), then the oldest.
@@ -326,11 +493,11 @@ class Guard:
     def _refuse(
         self, owner: str, candidate: Candidate, status: Admission
     ) -> tuple[Admission, Candidate | None]:
-        self._aggregate(owner, candidate)
+        self._aggregate(owner, candidate.target)
         self.refused += 1
         return status, None
 
-    def _aggregate(self, owner: str, candidate: Candidate) -> None:
+    def _aggregate(self, owner: str, target: str) -> None:
         key = (
             owner
             if (owner in self.aggregates or len(self.aggregates) < self.config.max_aggregates)
@@ -339,7 +506,7 @@ class Guard:
         agg = self.aggregates.setdefault(key, Aggregate(key))
         agg.count += 1
         if len(agg.targets) < 64:
-            agg.targets.add(candidate.target)
+            agg.targets.add(target)
 
     def saturation(self, p_changes: Iterable[float]) -> Saturation:
         """Anomaly signal: are predicted values clustering at the top, or is a flood being

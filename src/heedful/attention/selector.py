@@ -118,6 +118,8 @@ class Selector:
         self.rng = rng
         self.explored_this_turn = 0
         self.goal_last_served: dict[str, int] = {}
+        self.selections = 0  # selections made, the validator's forced reads excepted
+        self.explorations = 0  # … of which exploration draws
 
     def begin_turn(self) -> None:
         """Reset the per-turn exploration counter."""
@@ -174,7 +176,6 @@ class Selector:
         if explore_now:
             pool = np.flatnonzero(drawable)
             i = int(pool[self.rng.integers(len(pool))])
-            self.explored_this_turn += 1
             return self._made(cands, ests, net, i, "exploration", turn)
         waited = waited or {}
         bonus = np.array(
@@ -202,7 +203,24 @@ class Selector:
         return self._made(cands, ests, net, i, reason, turn)
 
     def _may_explore(self, turn_budget: int | None) -> bool:
-        return self.explored_this_turn < self.exploration_quota(turn_budget)
+        """Whether the next selection may explore: within this turn's quota and, paced
+        (``explore_paced``), within ``exploration_fraction`` of the selections made so far,
+        the next one included."""
+        if self.explored_this_turn >= self.exploration_quota(turn_budget):
+            return False
+        if not self.config.explore_paced:
+            return True
+        earned = self.config.exploration_fraction * (self.selections + 1)
+        return self.explorations + 1 <= earned + 1e-9
+
+    def made(self, candidate: Candidate, explored: bool) -> None:
+        """Count a selection the controller takes (a forced read is enforcement, not counted)."""
+        if candidate.forced:
+            return
+        self.selections += 1
+        if explored:
+            self.explorations += 1
+            self.explored_this_turn += 1
 
     def _starving(self, candidate: Candidate, turn: int) -> bool:
         window = self.config.min_service_turns
@@ -222,5 +240,6 @@ class Selector:
     ) -> Selection:
         for g in cands[i].goal_ids:
             self.goal_last_served[g] = turn
+        self.made(cands[i], reason == "exploration")
         rank = int((net > net[i]).sum()) + 1
         return Selection(cands[i], ests[i], reason, rank)
