@@ -416,8 +416,10 @@ class Engine:
                 self._poke("surprise")
         result.duration_ms = (time.perf_counter() - started) * 1000.0
         result.next_heartbeat_ms = self._next_heartbeat_in_ms()
-        self.cycles_run += 1
+        # last_cycle before the count, and status() reads the count first: a status read on
+        # another thread that sees cycle n counted also sees a last cycle (never None).
         self.last_cycle = result
+        self.cycles_run += 1
         modes = result.to_dict()["modes"]
         self.telemetry.emit(
             "cycle_complete",
@@ -688,6 +690,7 @@ class Engine:
 
     def status(self) -> dict[str, Any]:
         """The engine's state for observability (document 002 §3.1 ``status/0``)."""
+        cycles_run = self.cycles_run
         last = self.last_cycle
         return {
             "active": self._active,
@@ -700,7 +703,7 @@ class Engine:
             "next_heartbeat_in_ms": self._next_heartbeat_in_ms(),
             "triage": self.config.triage.method,
             "budget": self.config.budget.model_dump(),
-            "cycles_run": self.cycles_run,
+            "cycles_run": cycles_run,
             "last_cycle": None
             if last is None
             else {
