@@ -8,9 +8,11 @@ and may be inspected; before that its id is refused exactly like one that does n
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import yaml
 
 from heedful.bench.agents.env import TrialEnv
 from heedful.bench.policy import Observation
@@ -22,39 +24,15 @@ from heedful.model import Scenario, scenario_from_dict
 SHOWN = 'revealed (you may inspect these from now on): [{"id": "live-probe"'
 
 
+HIDDEN_LIVE = Path(__file__).resolve().parents[1] / "data" / "hidden_live.yaml"
+
+
 def _scenario(budget: int = 2) -> Scenario:
-    return scenario_from_dict(
-        {
-            "format": "heedful.scenario/v1",
-            "id": "hidden-live",
-            "task": "Ship or hold.",
-            "budget": budget,
-            "cost_weight": 0.01,
-            "variables": {
-                "state": {"domain": ["up", "down"], "prior": [0.5, 0.5], "volatility": "high"}
-            },
-            "actions": {
-                "ship": {"utility": [{"when": {"state": "up"}, "value": 1.0}, {"value": -1.0}]},
-                "hold": {"utility": [{"value": 0.0}]},
-            },
-            "beliefs": [{"variable": "state", "value": "up", "age_s": 7200, "confidence": 0.9}],
-            "sources": [
-                {"id": "catalogue", "reports": [], "cost": {"tool_calls": 0.1}},
-                {"id": "noise", "reports": [], "cost": {"tool_calls": 1}},
-                {
-                    "id": "live-probe",
-                    "label": "live probe",
-                    "reports": ["state"],
-                    "accuracy": 0.99,
-                    "authority": 0.95,
-                    "age_s": 5,
-                    "cost": {"tool_calls": 1},
-                    "revealed_by": "catalogue",
-                },
-            ],
-        },
-        file="hidden.yaml",
-    )
+    """The shared hidden-source world (tests/data/hidden_live.yaml), as this file uses it."""
+    raw = yaml.safe_load(HIDDEN_LIVE.read_text(encoding="utf-8"))
+    raw["task"] = "Ship or hold."
+    raw["budget"] = budget
+    return scenario_from_dict(raw, file="hidden.yaml")
 
 
 def _env(adaptive: bool = True, budget: int = 2, **kw: Any) -> tuple[TrialEnv, TrialWorld]:

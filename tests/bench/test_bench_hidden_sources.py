@@ -8,10 +8,12 @@ and a controller that never proposes the revealer misses it: ``ATTN_CANDIDATE_MI
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 import pytest
+import yaml
 
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.bench.results import FailureCode, Violation
@@ -21,40 +23,17 @@ from heedful.bench.worlds.families import generate_family
 from heedful.errors import ScenarioError
 from heedful.model import Scenario, TaskView, scenario_from_dict, scenario_to_dict
 
+HIDDEN_LIVE = Path(__file__).resolve().parents[1] / "data" / "hidden_live.yaml"
+
 
 def _scenario(budget: int = 2) -> Scenario:
-    index: dict[str, Any] = {"id": "catalogue", "reports": [], "cost": {"tool_calls": 0.1}}
-    return scenario_from_dict(
-        {
-            "format": "heedful.scenario/v1",
-            "id": "hidden-live",
-            "task": "Ship or hold.",
-            "budget": budget,
-            "cost_weight": 0.01,
-            "variables": {
-                "state": {"domain": ["up", "down"], "prior": [0.5, 0.5], "volatility": "high"}
-            },
-            "actions": {
-                "ship": {"utility": [{"when": {"state": "up"}, "value": 1.0}, {"value": -1.0}]},
-                "hold": {"utility": [{"value": 0.0}]},
-            },
-            "beliefs": [{"variable": "state", "value": "up", "age_s": 7200, "confidence": 0.9}],
-            "sources": [
-                index,
-                {"id": "noise", "reports": [], "cost": {"tool_calls": 1}},
-                {
-                    "id": "live-probe",
-                    "label": "live probe",
-                    "reports": ["state"],
-                    "accuracy": 0.99,
-                    "authority": 0.95,
-                    "cost": {"tool_calls": 1},
-                    "revealed_by": "catalogue",
-                },
-            ],
-        },
-        file="hidden.yaml",
-    )
+    """The shared hidden-source world (tests/data/hidden_live.yaml), as this file uses it."""
+    raw = yaml.safe_load(HIDDEN_LIVE.read_text(encoding="utf-8"))
+    raw["task"] = "Ship or hold."
+    raw["budget"] = budget
+    for key in ("age_s",):
+        del raw["sources"][2][key]
+    return scenario_from_dict(raw, file="hidden.yaml")
 
 
 @register_policy("test-link-follower")

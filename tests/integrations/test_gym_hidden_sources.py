@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
 
 gymnasium = pytest.importorskip("gymnasium")
 
@@ -14,38 +17,16 @@ from heedful.integrations.gym import BudgetedInspectionEnv  # noqa: E402
 from heedful.integrations.gym.env import PER_SOURCE  # noqa: E402
 from heedful.model import Scenario, scenario_from_dict  # noqa: E402
 
+HIDDEN_LIVE = Path(__file__).resolve().parents[1] / "data" / "hidden_live.yaml"
+
 
 def _scenario() -> Scenario:
-    return scenario_from_dict(
-        {
-            "format": "heedful.scenario/v1",
-            "id": "hidden-live",
-            "task": "Ship or hold.",
-            "budget": 2,
-            "cost_weight": 0.01,
-            "variables": {
-                "state": {"domain": ["up", "down"], "prior": [0.5, 0.5], "volatility": "high"}
-            },
-            "actions": {
-                "ship": {"utility": [{"when": {"state": "up"}, "value": 1.0}, {"value": -1.0}]},
-                "hold": {"utility": [{"value": 0.0}]},
-            },
-            "beliefs": [{"variable": "state", "value": "up", "age_s": 7200, "confidence": 0.9}],
-            "sources": [
-                {"id": "catalogue", "reports": [], "cost": {"tool_calls": 0.1}},
-                {"id": "noise", "reports": [], "cost": {"tool_calls": 1}},
-                {
-                    "id": "live-probe",
-                    "reports": ["state"],
-                    "accuracy": 0.99,
-                    "authority": 0.95,
-                    "cost": {"tool_calls": 1},
-                    "revealed_by": "catalogue",
-                },
-            ],
-        },
-        file="hidden.yaml",
-    )
+    """The shared hidden-source world (tests/data/hidden_live.yaml), as this file uses it."""
+    raw = yaml.safe_load(HIDDEN_LIVE.read_text(encoding="utf-8"))
+    raw["task"] = "Ship or hold."
+    for key in ("label", "age_s"):
+        del raw["sources"][2][key]
+    return scenario_from_dict(raw, file="hidden.yaml")
 
 
 def _slot(obs: np.ndarray, i: int) -> np.ndarray:

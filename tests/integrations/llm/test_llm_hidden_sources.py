@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+import yaml
 
 from heedful.bench.agents.contract import AgentSettings, CallStats, get_agent
 from heedful.bench.agents.env import TrialEnv
@@ -25,37 +27,15 @@ from heedful.model import Scenario, scenario_from_dict
 HIDDEN = "live-probe"
 
 
+HIDDEN_LIVE = Path(__file__).resolve().parents[2] / "data" / "hidden_live.yaml"
+
+
 def _scenario() -> Scenario:
-    return scenario_from_dict(
-        {
-            "format": "heedful.scenario/v1",
-            "id": "hidden-live",
-            "task": "Ship if the service is up, else hold.",
-            "budget": 2,
-            "cost_weight": 0.01,
-            "variables": {
-                "state": {"domain": ["up", "down"], "prior": [0.5, 0.5], "volatility": "high"}
-            },
-            "actions": {
-                "ship": {"utility": [{"when": {"state": "up"}, "value": 1.0}, {"value": -1.0}]},
-                "hold": {"utility": [{"value": 0.0}]},
-            },
-            "beliefs": [{"variable": "state", "value": "up", "age_s": 7200, "confidence": 0.9}],
-            "sources": [
-                {"id": "catalogue", "reports": [], "cost": {"tool_calls": 0.1}},
-                {"id": "noise", "reports": [], "cost": {"tool_calls": 1}},
-                {
-                    "id": HIDDEN,
-                    "reports": ["state"],
-                    "accuracy": 0.99,
-                    "authority": 0.95,
-                    "cost": {"tool_calls": 1},
-                    "revealed_by": "catalogue",
-                },
-            ],
-        },
-        file="hidden.yaml",
-    )
+    """The shared hidden-source world (tests/data/hidden_live.yaml), as this file uses it."""
+    raw = yaml.safe_load(HIDDEN_LIVE.read_text(encoding="utf-8"))
+    for key in ("label", "age_s"):
+        del raw["sources"][2][key]
+    return scenario_from_dict(raw, file="hidden.yaml")
 
 
 class _Script:
