@@ -1,4 +1,4 @@
-"""Train a linear policy on heedful/BudgetedInspection-v0, then score it with the bench.
+"""Train a linear policy on heedful/BudgetedInspection-v1, then score it with the bench.
 
 Run: ``.venv/bin/python examples/gym/linear_policy.py`` (needs the ``gym`` extra).
 
@@ -77,6 +77,7 @@ def main() -> None:
                     view.cost_weight * s.cost.scalar(), sum(v in rel for v in s.reports),
                 ]  # fmt: skip
                 rows[i, 7] = 0.5
+                rows[i, 8] = s.links
             scores = rows @ weights[:PER_SOURCE] + weights[PER_SOURCE]
             order = [i for i in np.argsort(-scores) if scores[i] > 0]
             self._ids = [view.sources[i].id for i in order][: view.budget]

@@ -1,4 +1,4 @@
-"""The Gymnasium environment heedful/BudgetedInspection-v0."""
+"""The Gymnasium environment heedful/BudgetedInspection-v1 (and -v0)."""
 
 from __future__ import annotations
 

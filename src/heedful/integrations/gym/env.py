@@ -1,4 +1,4 @@
-"""``heedful/BudgetedInspection-v0``: budgeted inspection as a Gymnasium environment.
+"""``heedful/BudgetedInspection-v1``: budgeted inspection as a Gymnasium environment.
 
 One episode is one bench trial (SPEC §3, §5): a scenario is picked and its world drawn from the
 truth (seeded by ``reset(seed=…)``); each step inspects one source or stops; on stop the
@@ -6,11 +6,14 @@ Bayes-optimal action on the posterior is taken, exactly as the bench does. The r
 episode is the trial's net utility: each inspection gives ``−cost_weight × scalar cost`` and
 the stop step gives ``u(action, world)``.
 
-*Observation* (``float32``, shape ``(max_sources, 8)`` flattened, then 2 globals), visible
+*Observation* (``float32``, shape ``(max_sources, 9)`` flattened, then 2 globals), visible
 information only — per source slot: present, authority, ``log(1 + age h)``, weighted cost,
-decision variables reported, inspected, failed, and the share of its reported decision
-variables whose observed value agrees with the held belief (0.5 until inspected); globals:
+decision variables reported, inspected, failed, the share of its reported decision variables
+whose observed value agrees with the held belief (0.5 until inspected), and its ``links`` (how
+many hidden sources reading it reveals — the count the view shows, never which); globals:
 budget left / budget, and inspections made / budget. Slots beyond the scenario's sources are 0.
+``heedful/BudgetedInspection-v0`` is the same environment without the ``links`` feature (8 per
+slot; ``links=False``), kept so that policies trained on it still load.
 
 *Action* ``Discrete(max_sources + 1)``: ``i`` inspects source ``i`` (in view order), the last
 action stops and acts. An action on an empty slot, a source already inspected, or past the budget
@@ -42,10 +45,21 @@ from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.errors import InvalidArgumentError
 from heedful.model import Scenario, SourceView
 
-__all__ = ["DEFAULT_FAMILY", "ENV_ID", "PER_SOURCE", "BudgetedInspectionEnv"]
+__all__ = [
+    "DEFAULT_FAMILY",
+    "ENV_ID",
+    "ENV_ID_V0",
+    "PER_SOURCE",
+    "V0_PER_SOURCE",
+    "BudgetedInspectionEnv",
+]
 
-ENV_ID = "heedful/BudgetedInspection-v0"
-PER_SOURCE = 8
+ENV_ID = "heedful/BudgetedInspection-v1"
+#: The first version: the same environment without the ``links`` feature.
+ENV_ID_V0 = "heedful/BudgetedInspection-v0"
+#: Features per source slot (v1); :data:`V0_PER_SOURCE` in v0.
+PER_SOURCE = 9
+V0_PER_SOURCE = 8
 _GLOBALS = 2
 _HIGH = 1e6  # observation bound (features are clipped to it)
 #: The task family of ``gym.make(ENV_ID)`` with no task source (G: the budgeted-inspection core).
@@ -82,6 +96,8 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         scenarios: Or ready scenarios (for programs and tests).
         max_sources: Slots in the observation (default: the largest scenario's source count,
             its hidden sources included).
+        links: Give each slot the ``links`` feature (v1, the default); ``False`` is v0's
+            observation (8 features per slot).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's own attribute)
@@ -94,7 +110,11 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         seed: int = 0,
         scenarios: Sequence[Scenario] | None = None,
         max_sources: int | None = None,
+        links: bool = True,
     ) -> None:
+        self.links = links
+        #: Features per source slot: :data:`PER_SOURCE`, or :data:`V0_PER_SOURCE` without links.
+        self.per_source = PER_SOURCE if links else V0_PER_SOURCE
         self.scenarios = (
             list(scenarios)
             if scenarios is not None
@@ -108,7 +128,7 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise InvalidArgumentError(
                 f"max_sources={self.max_sources} is below a scenario's {largest} sources"
             )
-        size = self.max_sources * PER_SOURCE + _GLOBALS
+        size = self.max_sources * self.per_source + _GLOBALS
         self.observation_space = spaces.Box(0.0, _HIGH, shape=(size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.max_sources + 1)
         self.stop_action = self.max_sources
@@ -141,13 +161,15 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _fill(self, i: int, src: SourceView) -> None:
         view = self.scenario.view
-        row = self._obs[i * PER_SOURCE : (i + 1) * PER_SOURCE]
+        row = self._obs[i * self.per_source : (i + 1) * self.per_source]
         row[0] = 1.0
         row[1] = src.authority
         row[2] = math.log1p(src.age_s / 3600.0)
         row[3] = view.cost_weight * src.cost.scalar()
         row[4] = sum(1 for v in src.reports if v in decision_variables(view))
         row[7] = 0.5
+        if self.links:
+            row[8] = src.links
 
     def _static_features(self) -> None:
         self._obs[:] = 0.0
@@ -158,7 +180,7 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _globals(self) -> None:
         budget = self.scenario.view.budget
         made = len(self._inspected)
-        tail = self.max_sources * PER_SOURCE
+        tail = self.max_sources * self.per_source
         self._obs[tail] = (budget - made) / budget if budget else 0.0
         self._obs[tail + 1] = made / budget if budget else 0.0
 
@@ -219,7 +241,7 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         obs = self._world.observation(src.id)
         self._inspected.append(src.id)
         self._observed.append((src.id, outcome))
-        row = self._obs[a * PER_SOURCE : (a + 1) * PER_SOURCE]
+        row = self._obs[a * self.per_source : (a + 1) * self.per_source]
         row[5] = 1.0
         row[6] = 1.0 if obs.failed else 0.0
         if obs.values is not None:
