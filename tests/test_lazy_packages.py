@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("package", ["heedful.model", "heedful.engine"])
+@pytest.mark.parametrize("package", ["heedful.model", "heedful.engine", "heedful.integrations.mcp"])
 def test_every_public_name_resolves_to_its_home(package: str) -> None:
     module = importlib.import_module(package)
     home: dict[str, str] = module._HOME
@@ -30,7 +30,7 @@ def test_every_public_name_resolves_to_its_home(package: str) -> None:
         module.nope  # noqa: B018
 
 
-@pytest.mark.parametrize("package", ["heedful.model", "heedful.engine"])
+@pytest.mark.parametrize("package", ["heedful.model", "heedful.engine", "heedful.integrations.mcp"])
 def test_type_checking_imports_match_the_lazy_table(package: str) -> None:
     path = ROOT / "src" / Path(*package.split(".")) / "__init__.py"
     tree = ast.parse(path.read_text(encoding="utf-8"))

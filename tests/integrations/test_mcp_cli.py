@@ -55,17 +55,43 @@ def test_unreadable_engine_config_exits_2_without_traceback(tmp_path: Path) -> N
     assert "engine config" in proc.stderr
 
 
-def test_missing_mcp_extra_is_one_clear_line(tmp_path: Path, monkeypatch: Any) -> None:
+def _without(monkeypatch: Any, *modules: str) -> None:
+    """Make ``import m`` fail as if not installed, for each of ``modules`` (and reload ours)."""
     for name in list(sys.modules):
-        if name == "mcp" or name.startswith(("mcp.", "heedful.integrations.mcp")):
+        if name.split(".")[0] in modules or name.startswith("heedful.integrations.mcp"):
             monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "mcp", None)  # makes `import mcp` fail as if not installed
+    for module in modules:
+        monkeypatch.setitem(sys.modules, module, None)
+
+
+@pytest.mark.parametrize(
+    "modules",
+    [
+        ("mcp",),
+        # A venv with no extra (what `make run` installs): the SDK's own dependency anyio is
+        # the first import that fails — it used to escape as a traceback.
+        ("mcp", "anyio"),
+    ],
+)
+def test_missing_mcp_extra_is_one_clear_line(
+    tmp_path: Path, monkeypatch: Any, modules: tuple[str, ...]
+) -> None:
+    _without(monkeypatch, *modules)
     result = CliRunner().invoke(app, ["mcp", "serve", "--db", str(tmp_path / "h.db")])
     assert result.exit_code == 2
     assert result.output.strip() == (
-        "error: the MCP server needs the 'mcp' extra; install it with: "
-        ".venv/bin/pip install -e '.[mcp]' (from the checkout's root)"
+        f"error: the MCP server needs the 'mcp' extra ({modules[-1]} is not installed); "
+        "install it with: .venv/bin/pip install -e '.[mcp]' (from the checkout's root)"
     )
+
+
+def test_a_session_token_needs_no_mcp_sdk(tmp_path: Path, monkeypatch: Any) -> None:
+    _without(monkeypatch, "mcp", "anyio", "starlette", "uvicorn")
+    db = str(tmp_path / "h.db")
+    first = CliRunner().invoke(app, ["mcp", "token", "--db", db])
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(app, ["mcp", "token", "--db", db])
+    assert again.exit_code == 0 and again.stdout == first.stdout.splitlines()[-1] + "\n"
 
 
 def test_stdio_server_exits_cleanly_when_stdin_closes(tmp_path: Path) -> None:

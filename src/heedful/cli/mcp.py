@@ -86,10 +86,13 @@ def mcp_serve_command(
     try:
         from heedful.integrations.mcp import open_backend, serve_http, serve_stdio
     except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] != "mcp":
+        # The SDK or any of its own dependencies (anyio is imported first): the extra is missing.
+        missing = (exc.name or "").split(".")[0]
+        if missing in ("", "heedful"):
             raise
         raise fail(
-            f"the MCP server needs the 'mcp' extra; install it with: {extra_hint('mcp')}"
+            f"the MCP server needs the 'mcp' extra ({missing} is not installed); install it "
+            f"with: {extra_hint('mcp')}"
         ) from None
     from heedful.engine import EngineConfig, load_engine_config
     from heedful.engine.governance import check_override, load_ampersand, parse_level, with_ceiling
