@@ -161,3 +161,36 @@ def test_the_production_validator_can_use_a_revealed_source() -> None:
     refused = env2.call("decide", {"action": "hold", "beliefs": {"state": "down"}})
     assert refused.error and [o.source_id for o in env2.transcript.forced] == ["live-probe"]
     assert not env2.call("decide", {"action": "hold", "beliefs": {"state": "down"}}).error
+
+
+def _advised(budget: int) -> TrialEnv:
+    from heedful.bench.agents.advice import Advisor
+
+    sc = _scenario(budget)
+    view = policy_view(sc)
+    env, _ = _env(adaptive=False, budget=budget, advisor=Advisor(view, np.random.default_rng(0)))
+    return env
+
+
+def test_static_advice_after_the_plan_names_the_revealed_source_worth_reading() -> None:
+    env = _advised(budget=2)
+    assert not env.call("plan_inspections", {"source_ids": ["catalogue"]}).error
+    advice = env.call("attention_next", {}).text
+    # The live probe decides ship-or-hold: worth its cost, and askable now (it used to be
+    # "The inspections are done: decide now." — the advisor never planned revealed sources).
+    assert advice.startswith("Also inspect (revealed by the plan): live-probe (net value ")
+    assert advice.endswith(". Then decide.")
+    assert not env.call("plan_inspections", {"source_ids": ["live-probe"]}).error
+
+
+def test_static_advice_after_the_plan_says_decide_when_nothing_is_open() -> None:
+    env = _advised(budget=1)  # the plan used the whole budget: nothing more may be asked
+    env.call("plan_inspections", {"source_ids": ["catalogue"]})
+    assert env.call("attention_next", {}).text == "The inspections are done: decide now."
+    env = _advised(budget=2)  # a plan that revealed nothing
+    env.call("plan_inspections", {"source_ids": ["noise"]})
+    assert env.call("attention_next", {}).text == "The inspections are done: decide now."
+    env = _advised(budget=3)  # both revealed and listed sources read: nothing open
+    env.call("plan_inspections", {"source_ids": ["catalogue"]})
+    env.call("plan_inspections", {"source_ids": ["live-probe"]})
+    assert env.call("attention_next", {}).text == "The inspections are done: decide now."

@@ -48,8 +48,14 @@ class Advisor:
             if isinstance(step, Stop):
                 return None, step.best_voc
             if step.kind is CandidateKind.INSPECT_SOURCE:
-                if any(o.source_id == step.target for o in history):
-                    ctl.resolve(step.id, succeeded=True)
+                done = next((o for o in history if o.source_id == step.target), None)
+                if done is not None:
+                    # A read the model made without this advice: a static plan's read stays
+                    # withheld, as in the static protocol; an adaptive one counts as made.
+                    if done.withheld:
+                        ctl.resolve(step.id, withheld=True)
+                    else:
+                        ctl.resolve(step.id, succeeded=True)
                     continue
                 self._policy._pending[step.target] = step.id  # fed back by feed()
                 return step.target, step.predicted_voc
@@ -60,12 +66,14 @@ class Advisor:
 
         Adaptive condition: the next source worth inspecting and its predicted net value, or
         "decide now". Static condition: the whole plan (the controller's choices with every
-        result withheld), since the model commits to its inspections at once.
+        result withheld), since the model commits to its inspections at once; after the plan,
+        the sources its reads revealed that are worth reading within the budget left (the one
+        further ``plan_inspections`` call the protocol allows), or "decide now".
         """
         self.calls += 1
         if not adaptive:
             if history:
-                return "The inspections are done: decide now."
+                return self._follow_up(history)
             plan: list[Observation] = []
             values: list[str] = []
             while len(plan) < self.view.budget:
@@ -88,3 +96,34 @@ class Advisor:
             return f"No further inspection is worth its cost{best}: decide now."
         value = f" (predicted net value {voc:.3g})" if voc is not None else ""
         return f"Inspect {sid} next{value}."
+
+    def _follow_up(self, history: Sequence[Observation]) -> str:
+        """Static condition after the plan: which of the sources the plan's reads revealed to
+        read too. The controller replans from the plan's reads — their results withheld, as a
+        static policy's are, their revealed sources joined — and may pick only those sources."""
+        read = {o.source_id for o in history}
+        open_ids = {s.id for o in history for s in o.revealed if s.id not in read}
+        left = self.view.budget - len(history)
+        if not open_ids or left <= 0:
+            return "The inspections are done: decide now."
+        self._policy.reset(self.view, self._rng)
+        self._fed = 0
+        plan = [Observation(o.source_id, withheld=True, revealed=o.revealed) for o in history]
+        values: list[str] = []
+        # Each pass adds one source to the plan: a pick, or one the protocol no longer allows.
+        for _ in range(len(self.view.sources) + len(open_ids) + 1):
+            if len(values) >= left:
+                break
+            sid, voc = self._step(plan)
+            if sid is None:
+                break
+            if sid in open_ids:
+                plan.append(Observation(sid, withheld=True))
+                values.append(f"{sid} (net value {voc:.3g})" if voc is not None else sid)
+            else:
+                plan.append(Observation(sid, failed=True))  # not askable now: let it go
+        self._policy.reset(self.view, self._rng)
+        self._fed = 0
+        if not values:
+            return "No source the plan revealed is worth its cost: decide now."
+        return "Also inspect (revealed by the plan): " + ", ".join(values) + ". Then decide."
