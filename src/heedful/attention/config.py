@@ -170,7 +170,7 @@ class GuardConfig:
             Corroboration``): ``earned = net / (weight + trust_pseudo_count)``, where each of
             its reports judged against the trusted report on the same claim nearest it in time
             counts ``w = exp(−λ·|Δt|)`` (the chance the claim did not change between the two
-            observations) in ``weight``, and ``+w`` (match) or ``−w/(n − 1)`` (mismatch, ``n``
+            observations, λ its volatility class's hazard) in ``weight``, and ``+w`` (match) or ``−w/(n − 1)`` (mismatch, ``n``
             values) in ``net`` — so a reporter at random earns ~0 and an always-matching one
             ``m / (m + trust_pseudo_count)`` after ``m`` reports (half the way from the cap to
             its claim at 5). Positive ``earned`` lifts the cap toward the claimed authority;

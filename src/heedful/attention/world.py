@@ -103,7 +103,7 @@ class Corroboration:
     Each of its reports is judged once, against the trusted report on the same claim most likely
     to describe the same world — the one whose observation time is nearest its own. The pair
     counts with weight ``w = P(no change between the two observation times) = exp(−λ·|Δt|)``
-    (λ: the claim's learned hazard, else its volatility class's). A match adds ``w`` to
+    (λ: the hazard of the claim's volatility class). A match adds ``w`` to
     ``net``; a mismatch subtracts ``w/(n − 1)`` for a claim of ``n`` values (``n = 2`` when the
     domain is unknown, so a mismatch weighs as much as a match); ``weight`` sums ``w``.
 
@@ -318,12 +318,12 @@ class World:
             self._rediscount(sid)
 
     def p_unchanged(self, claim_id: str, seconds: float) -> float:
-        """P(the claim did not change in ``seconds``): ``exp(−λ·seconds)`` with the claim's
-        learned hazard, else its volatility class's (medium for a claim with no belief)."""
+        """P(the claim did not change in ``seconds``): ``exp(−λ·seconds)``, λ the hazard of the
+        claim's volatility class (medium for a claim with no belief). The class's, not a learned
+        rate: that moves with every revisit, and a store's load must judge the stored reports
+        as they were judged when they came (the record round-trips exactly)."""
         b = self.beliefs.get(claim_id)
-        rate = b.hazard_per_hour if b is not None else None
-        if rate is None:
-            rate = self.hazards[b.volatility if b is not None else Volatility.MEDIUM]
+        rate = self.hazards[b.volatility if b is not None else Volatility.MEDIUM]
         return math.exp(-rate / 3600.0 * max(seconds, 0.0))
 
     def source(self, source_id: str) -> SourceInfo:
