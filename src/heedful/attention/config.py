@@ -170,12 +170,13 @@ class GuardConfig:
             Corroboration``): ``earned = net / (weight + trust_pseudo_count)``, where each of
             its reports judged against the trusted report on the same claim nearest it in time
             counts ``w = exp(−λ·|Δt|)`` (the chance the claim did not change between the two
-            observations, λ its volatility class's hazard) in ``weight``, and ``+w`` (match) or ``−w/(n − 1)`` (mismatch, ``n``
-            values) in ``net`` — so a reporter at random earns ~0 and an always-matching one
-            ``m / (m + trust_pseudo_count)`` after ``m`` reports (half the way from the cap to
-            its claim at 5). Positive ``earned`` lifts the cap toward the claimed authority;
-            negative lowers the credit below the cap toward 0: a source trusted reports keep
-            contradicting is read less than an unknown one. ``0`` turns the shrinkage off.
+            observations, λ its volatility class's hazard) in ``weight``, and ``+w`` (match)
+            or ``−w/(n − 1)`` (mismatch, ``n`` values) in ``net``. So a reporter at random
+            earns ~0, an always-matching one ``m / (m + trust_pseudo_count)`` after ``m``
+            reports (half the way from the cap to its claim at 5). Positive ``earned`` lifts
+            the cap toward the claimed authority; negative lowers the credit below the cap
+            toward 0: a source trusted reports keep contradicting is read less than an unknown
+            one. ``0`` turns the shrinkage off.
         untrusted_min_cost: Lowest scalar cost an untrusted source is charged until a resolve
             reports what reading it really cost (a claimed zero cost would make it free).
     """
