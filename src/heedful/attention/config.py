@@ -176,7 +176,9 @@ class GuardConfig:
             reports (half the way from the cap to its claim at 5). Positive ``earned`` lifts
             the cap toward the claimed authority; negative lowers the credit below the cap
             toward 0: a source trusted reports keep contradicting is read less than an unknown
-            one. ``0`` turns the shrinkage off.
+            one. ``0`` turns the shrinkage off; ``math.inf`` keeps the credit where the cap
+            puts it (with ``untrusted_authority_cap`` 1 and ``untrusted_min_cost`` 0: no trust
+            discount at all).
         untrusted_min_cost: Lowest scalar cost an untrusted source is charged until a resolve
             reports what reading it really cost (a claimed zero cost would make it free).
     """
