@@ -125,9 +125,9 @@ class Corroboration:
     def earned(self, pseudo_count: float) -> float:
         """The shrunk chance-corrected agreement ``net / (weight + pseudo_count)``, in (−1, 1).
 
-        It is Cohen's κ of the source against trusted reports with ``pseudo_count`` prior
-        reports at chance agreement, and exactly the old ``n / (n + pseudo_count)`` for ``n``
-        matching reports and no mismatch. Positive lifts the authority cap toward the claim,
+        It is the source's agreement with trusted reports corrected for chance (κ with chance
+        agreement 1/n), shrunk by ``pseudo_count`` prior reports at chance agreement; for ``m``
+        matching reports and no mismatch it is the old rule's ``m / (m + pseudo_count)``. Positive lifts the authority cap toward the claim,
         negative lowers the credited authority toward 0 (an uninformative source).
         """
         if pseudo_count <= 0:  # no shrinkage: the claim until a judged report says otherwise
