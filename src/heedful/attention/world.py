@@ -127,8 +127,9 @@ class Corroboration:
 
         It is the source's agreement with trusted reports corrected for chance (κ with chance
         agreement 1/n), shrunk by ``pseudo_count`` prior reports at chance agreement; for ``m``
-        matching reports and no mismatch it is the old rule's ``m / (m + pseudo_count)``. Positive lifts the authority cap toward the claim,
-        negative lowers the credited authority toward 0 (an uninformative source).
+        matching reports and no mismatch it is the old rule's ``m / (m + pseudo_count)``.
+        Positive lifts the authority cap toward the claim, negative lowers the credited
+        authority toward 0 (an uninformative source).
         """
         if pseudo_count <= 0:  # no shrinkage: the claim until a judged report says otherwise
             return self.net / self.weight if self.weight > 0 else 1.0
