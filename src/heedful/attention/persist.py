@@ -65,6 +65,8 @@ class StoreMirror:
                 trusted=s.trusted,
                 kind=s.kind,
             )
+        # Only untrusted sources have a trust record: a store of trusted sources replays nothing.
+        replay = any(not s.trusted for s in world.sources.values())
         for c in self.store.claims():
             domain = tuple(str(v) for v in c.domain) if c.domain is not None else None
             age = max(now.timestamp() - c.observed_at, 0.0)
@@ -96,9 +98,8 @@ class StoreMirror:
             world.evidence.extend(records)
             # What untrusted sources earned is recomputed from the stored reports (no state of
             # its own to store, so a store written before the rule loads the same way).
-            for rec in records:
-                if rec.value is not None:
-                    world.corroborate(rec)
+            if replay:
+                world.replay(records)
         for g in self.store.list_goals():
             world.add_goal(g)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -176,6 +176,7 @@ class World:
         # judgment so far: a later trusted report nearer it in time replaces that judgment.
         self._judged: dict[str, tuple[float, float]] = {}
         self._reported: dict[str, dict[str, EvidenceRecord]] = {}  # claim → source → newest
+        self._deferred: set[str] | None = None  # sources to rediscount after a replay
         self.beliefs: dict[str, BeliefRecord] = {}
         self.evidence: list[EvidenceRecord] = []
         self.goals: dict[str, Goal] = {}
@@ -316,7 +317,23 @@ class World:
             if before is not None:
                 record = record.plus(-before[0], -before[1])
             self.corroboration[sid] = record.plus(w, score)
-            self._rediscount(sid)
+            if self._deferred is None:
+                self._rediscount(sid)
+            else:
+                self._deferred.add(sid)
+
+    def replay(self, reports: Iterable[EvidenceRecord]) -> None:
+        """:meth:`corroborate` each successful report, oldest first (a store's load), and
+        recompute each untrusted source's credit once at the end rather than after each."""
+        self._deferred = set()
+        try:
+            for ev in reports:
+                if ev.succeeded and ev.value is not None:
+                    self.corroborate(ev)
+        finally:
+            touched, self._deferred = self._deferred, None
+            for sid in sorted(touched):
+                self._rediscount(sid)
 
     def p_unchanged(self, claim_id: str, seconds: float) -> float:
         """P(the claim did not change in ``seconds``): ``exp(−λ·seconds)``, λ the hazard of the
