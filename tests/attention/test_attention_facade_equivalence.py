@@ -29,7 +29,11 @@ from heedful.model.goal import ClaimDependency, Goal, GoalStatus
 from heedful.model.scenario import UtilityRule
 
 _NO_TRUST_DISCOUNT = AttentionConfig(
-    guard=GuardConfig(untrusted_authority_cap=1.0, untrusted_min_cost=0.0),
+    # The reference has no trust rule: no cap, no cost floor, and a record that never moves the
+    # credit (a contradicted report lowers it below the cap, even a cap of 1).
+    guard=GuardConfig(
+        untrusted_authority_cap=1.0, untrusted_min_cost=0.0, trust_pseudo_count=math.inf
+    ),
     # The reference lost an exploration proposal merged into another generator's read; issue 24
     # keeps it drawable (SelectorConfig.explore_merged), and paces exploration by the selections
     # made (explore_paced): both switched off here like the trust rule.

@@ -68,8 +68,8 @@ def test_corroborated_reports_earn_an_untrusted_source_authority() -> None:
     ctl.record_evidence("dep_version", "mirror", "4.2")
     after = ctl.world.sources["mirror"].authority_for("dep_version")
     assert before == cap and cap < after < 0.9
-    ctl.record_evidence("dep_version", "mirror", "4.1")  # disagreeing earns nothing
-    assert ctl.world.sources["mirror"].authority_for("dep_version") == after
+    ctl.record_evidence("dep_version", "mirror", "4.1")  # contradicted: takes the credit back
+    assert ctl.world.sources["mirror"].authority_for("dep_version") == cap
 
 
 def test_a_measured_cost_replaces_an_untrusted_sources_claimed_cost() -> None:

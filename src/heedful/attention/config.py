@@ -165,9 +165,20 @@ class GuardConfig:
         untrusted_authority_cap: Highest authority an untrusted source is credited with before
             outcomes earn it more (§24: untrusted content never sets its own priority — its
             claimed authority is a prior, not a fact).
-        trust_pseudo_count: Corroborations (reports matching a trusted source's on the same
-            claim) at which an untrusted source is credited half the way from the cap to the
-            authority it claims.
+        trust_pseudo_count: Prior reports at chance agreement that an untrusted source's
+            record against trusted reports is shrunk with (``heedful.attention.world.
+            Corroboration``): ``earned = net / (weight + trust_pseudo_count)``, where each of
+            its reports judged against the trusted report on the same claim nearest it in time
+            counts ``w = exp(−λ·|Δt|)`` (the chance the claim did not change between the two
+            observations, λ its volatility class's hazard) in ``weight``, and ``+w`` (match)
+            or ``−w/(n − 1)`` (mismatch, ``n`` values) in ``net``. So a reporter at random
+            earns ~0, an always-matching one ``m / (m + trust_pseudo_count)`` after ``m``
+            reports (half the way from the cap to its claim at 5). Positive ``earned`` lifts
+            the cap toward the claimed authority; negative lowers the credit below the cap
+            toward 0: a source trusted reports keep contradicting is read less than an unknown
+            one. ``0`` turns the shrinkage off; ``math.inf`` keeps the credit where the cap
+            puts it (with ``untrusted_authority_cap`` 1 and ``untrusted_min_cost`` 0: no trust
+            discount at all).
         untrusted_min_cost: Lowest scalar cost an untrusted source is charged until a resolve
             reports what reading it really cost (a claimed zero cost would make it free).
     """

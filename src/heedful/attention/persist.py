@@ -4,7 +4,8 @@ The controller works on in-memory registries (fast, recomputed every selection);
 durable copy and the place truth maintenance lives. This mirror
 
 * loads sources (in full: what they report, authority per claim type, cost, data age, trust),
-  claims and goals when the controller opens;
+  claims and goals when the controller opens, and replays the stored reports through the
+  world's trust record (what untrusted sources earned against trusted reports);
 * writes every registration, belief, piece of evidence and goal through;
 * pulls the store's ``dirty`` flags before each recomputation, so a change upstream that the
   store propagated through justifications (document 000 §4.6) raises a dirty-belief candidate;
@@ -64,6 +65,8 @@ class StoreMirror:
                 trusted=s.trusted,
                 kind=s.kind,
             )
+        # Only untrusted sources have a trust record: a store of trusted sources replays nothing.
+        replay = any(not s.trusted for s in world.sources.values())
         for c in self.store.claims():
             domain = tuple(str(v) for v in c.domain) if c.domain is not None else None
             age = max(now.timestamp() - c.observed_at, 0.0)
@@ -81,7 +84,8 @@ class StoreMirror:
                 world.mark_dirty(c.id)
             self.learn_hazard(world, c.id)
             # The validator judges claims by their evidence, so a reopened controller needs it.
-            world.evidence.extend(
+            stored = sorted(self.store.evidence(c.id), key=lambda e: e.id or 0)  # as they came
+            records = [
                 EvidenceRecord(
                     id=f"ev-stored-{e.id}",
                     claim_id=e.claim_id,
@@ -89,8 +93,13 @@ class StoreMirror:
                     observed_at=datetime.fromtimestamp(e.observed_at, UTC),
                     value=None if e.value is None else str(e.value),
                 )
-                for e in self.store.evidence(c.id)
-            )
+                for e in stored
+            ]
+            world.evidence.extend(records)
+            # What untrusted sources earned is recomputed from the stored reports (no state of
+            # its own to store, so a store written before the rule loads the same way).
+            if replay:
+                world.replay(records)
         for g in self.store.list_goals():
             world.add_goal(g)
 

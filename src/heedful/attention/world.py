@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,6 +33,7 @@ from heedful.model.scenario import Cost, Volatility
 
 __all__ = [
     "BeliefRecord",
+    "Corroboration",
     "World",
     "as_cost",
     "observation_accuracy",
@@ -95,13 +96,58 @@ class BeliefRecord:
     hazard_per_hour: float | None = None
 
 
+@dataclass(frozen=True)
+class Corroboration:
+    """What an untrusted source's reports earned against trusted reports on the same claims.
+
+    Each of its reports is judged once, against the trusted report on the same claim most likely
+    to describe the same world — the one whose observation time is nearest its own. The pair
+    counts with weight ``w = P(no change between the two observation times) = exp(−λ·|Δt|)``
+    (λ: the hazard of the claim's volatility class). A match adds ``w`` to
+    ``net``; a mismatch subtracts ``w/(n − 1)`` for a claim of ``n`` values (``n = 2`` when the
+    domain is unknown, so a mismatch weighs as much as a match); ``weight`` sums ``w``.
+
+    ``net`` is chance-corrected: a reporter drawing uniformly at random matches with probability
+    ``1/n``, so its expected ``net`` is 0 whatever the weights, while an honest one's is
+    ``w²`` per pair (positive even when the world changed between the reads: it matches with
+    ``w + (1 − w)/n``). Weighing matches and mismatches alike is what keeps a chance match from
+    earning anything — a source that claims old data (a long ``age_s``) to make its mismatches
+    count for nothing makes its matches count for nothing too.
+
+    Attributes:
+        weight: Sum of the pairs' weights.
+        net: Weighted matches minus weighted, chance-scaled mismatches.
+    """
+
+    weight: float = 0.0
+    net: float = 0.0
+
+    def earned(self, pseudo_count: float) -> float:
+        """The shrunk chance-corrected agreement ``net / (weight + pseudo_count)``, in (−1, 1).
+
+        It is the source's agreement with trusted reports corrected for chance (κ with chance
+        agreement 1/n), shrunk by ``pseudo_count`` prior reports at chance agreement; for ``m``
+        matching reports and no mismatch it is the old rule's ``m / (m + pseudo_count)``.
+        Positive lifts the authority cap toward the claim, negative lowers the credited
+        authority toward 0 (an uninformative source).
+        """
+        if pseudo_count <= 0:  # no shrinkage: the claim until a judged report says otherwise
+            return self.net / self.weight if self.weight > 0 else 1.0
+        return self.net / (self.weight + pseudo_count)
+
+    def plus(self, weight: float, score: float) -> Corroboration:
+        """This record with one more judged pair (``score`` is ``+w`` or ``−w/(n − 1)``)."""
+        return Corroboration(self.weight + weight, self.net + score)
+
+
 class World:
     """Registries of sources, beliefs, evidence and goals, with input validation.
 
     ``sources`` holds what candidate generation, estimation, admission and selection read — the
     priority side: for an untrusted source its claimed authority is capped and its claimed cost
-    floored (document 000 §24) until outcomes earn it more (corroborated reports lift the cap
-    toward the claim, a measured cost replaces the claimed one). ``claimed`` keeps the
+    floored (document 000 §24) until outcomes earn it more or less (reports a trusted source's
+    confirm lift the cap toward the claim, reports it contradicts lower it — see
+    :class:`Corroboration` — and a measured cost replaces the claimed one). ``claimed`` keeps the
     registrations as made: the store persists them, belief updates and the claim validator
     weigh reports by them.
 
@@ -122,12 +168,15 @@ class World:
         self.guard = guard or GuardConfig()
         self.sources: dict[str, SourceInfo] = {}
         self.claimed: dict[str, SourceInfo] = {}
-        #: Untrusted source → reports corroborated by a trusted source on the same claim.
-        self.corroborated: dict[str, int] = {}
+        #: Untrusted source → its reports judged against trusted reports on the same claims.
+        self.corroboration: dict[str, Corroboration] = {}
         #: Untrusted source → the cost a resolve reported for reading it.
         self.measured_cost: dict[str, Cost] = {}
-        self._credited: set[str] = set()  # evidence ids already counted as corroboration
+        # Evidence id of an untrusted source's newest report on a claim → (weight, score) of its
+        # judgment so far: a later trusted report nearer it in time replaces that judgment.
+        self._judged: dict[str, tuple[float, float]] = {}
         self._reported: dict[str, dict[str, EvidenceRecord]] = {}  # claim → source → newest
+        self._deferred: set[str] | None = None  # sources to rediscount after a replay
         self.beliefs: dict[str, BeliefRecord] = {}
         self.evidence: list[EvidenceRecord] = []
         self.goals: dict[str, Goal] = {}
@@ -195,15 +244,17 @@ class World:
     def _discounted(self, info: SourceInfo) -> SourceInfo:
         """What the controller credits ``info`` with (document 000 §24): a trusted source as
         registered; an untrusted one with its authority capped — the cap lifted toward the claim
-        by corroborated reports — and its cost floored until a resolve measured it."""
+        by reports trusted sources confirm, the credit lowered toward 0 by reports they
+        contradict (:class:`Corroboration`) — and its cost floored until a resolve measured it."""
         if info.trusted:
             return info
         g = self.guard
-        n = self.corroborated.get(info.id, 0)
-        earned = n / (n + g.trust_pseudo_count) if g.trust_pseudo_count > 0 else 1.0
+        earned = self.corroboration.get(info.id, Corroboration()).earned(g.trust_pseudo_count)
 
         def credit(a: float) -> float:
             cap = g.untrusted_authority_cap
+            if earned < 0:
+                return min(a, cap) * (1.0 + earned)
             return a if a <= cap else cap + (a - cap) * earned
 
         cost = self.measured_cost.get(info.id)
@@ -233,21 +284,65 @@ class World:
             self.measured_cost[source_id] = cost
             self._rediscount(source_id)
 
-    def _corroborate(self, ev: EvidenceRecord) -> None:
-        """Credit untrusted sources whose report on ``ev``'s claim a trusted source matches."""
+    def corroborate(self, ev: EvidenceRecord) -> None:
+        """Judge untrusted reports on ``ev``'s claim against trusted ones (:class:`Corroboration`).
+
+        ``ev`` is a successful report, taken in the order reports arrived: recording evidence
+        calls this, and so does a store's load for every stored report, oldest first, so a
+        reopened controller credits its untrusted sources what they had earned.
+        """
         reported = self._reported.setdefault(ev.claim_id, {})
+        older = reported.get(ev.source_id)
+        if older is not None:
+            self._judged.pop(older.id, None)  # its judgment is final: only the newest is paired
         reported[ev.source_id] = ev
         if self.sources[ev.source_id].trusted:
             pairs = [(e, ev) for sid, e in reported.items() if not self.sources[sid].trusted]
         else:
             pairs = [(ev, e) for sid, e in reported.items() if self.sources[sid].trusted]
+        dom = self.domain_of(ev.claim_id)
+        n = len(dom) if dom is not None else 2
+        if n < 2:
+            return  # a one-value claim: every report matches, none says anything
         for untrusted, trusted in pairs:
-            if untrusted.id in self._credited or untrusted.value != trusted.value:
-                continue
-            self._credited.add(untrusted.id)
+            gap = abs((untrusted.observed_at - trusted.observed_at).total_seconds())
+            w = self.p_unchanged(ev.claim_id, gap)
+            before = self._judged.get(untrusted.id)
+            if before is not None and before[0] >= w:
+                continue  # judged already against a report at least as near in time
+            score = w if untrusted.value == trusted.value else -w / (n - 1)
+            self._judged[untrusted.id] = (w, score)
             sid = untrusted.source_id
-            self.corroborated[sid] = self.corroborated.get(sid, 0) + 1
-            self._rediscount(sid)
+            record = self.corroboration.get(sid, Corroboration())
+            if before is not None:
+                record = record.plus(-before[0], -before[1])
+            self.corroboration[sid] = record.plus(w, score)
+            if self._deferred is None:
+                self._rediscount(sid)
+            else:
+                self._deferred.add(sid)
+
+    def replay(self, reports: Iterable[EvidenceRecord]) -> None:
+        """:meth:`corroborate` each successful report, oldest first (a store's load), and
+        recompute each untrusted source's credit once at the end rather than after each."""
+        self._deferred = set()
+        try:
+            for ev in reports:
+                if ev.succeeded and ev.value is not None:
+                    self.corroborate(ev)
+        finally:
+            touched, self._deferred = self._deferred, None
+            for sid in sorted(touched):
+                self._rediscount(sid)
+
+    def p_unchanged(self, claim_id: str, seconds: float) -> float:
+        """P(the claim did not change in ``seconds``): ``exp(−λ·seconds)``, λ the hazard of the
+        claim's volatility class (medium for a claim with no belief). The class's, not a learned
+        rate: that moves with every revisit, and a store's load must judge the stored reports
+        as they were judged when they came (the record round-trips exactly)."""
+        b = self.beliefs.get(claim_id)
+        rate = self.hazards[b.volatility if b is not None else Volatility.MEDIUM]
+        return math.exp(-rate / 3600.0 * max(seconds, 0.0))
 
     def source(self, source_id: str) -> SourceInfo:
         """A registered source; :class:`UnknownNameError` otherwise."""
@@ -464,7 +559,7 @@ class World:
         self._keep_evidence(ev)
         if not ev.succeeded or value is None:
             return ev, False
-        self._corroborate(ev)
+        self.corroborate(ev)
         prev = self.beliefs.get(claim_id)
         before = prev.value if prev else None
         if before is not None and before != value:
