@@ -110,10 +110,22 @@ def test_cycle_finder_finds_a_planted_cycle() -> None:
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
-#: Cycles allowed. Empty since issue 24 took up issue 27 item 4's first step: the column code
-#: and the controller's parts read the shared state (``attention._state.ControllerState``), the
-#: state names the columns only through a protocol, and only the facade imports them all.
+#: Cycles allowed. Empty since issue 27 item 4: the controller's parts (the candidate columns,
+#: lifecycle, enforcement, outcome recording) are objects built from the collaborators they use
+#: and the records they share (``attention.records``: turn, agenda, table notes, turn log); none
+#: imports the facade, and only the facade (``attention.controller``) imports them all.
 KNOWN_CYCLES: list[list[str]] = []
+
+#: The controller's parts: built without a controller, so none may import the facade.
+CONTROLLER_PARTS = (
+    "heedful.attention.records",
+    "heedful.attention.columns",
+    "heedful.attention.column_select",
+    "heedful.attention.column_estimate",
+    "heedful.attention.lifecycle",
+    "heedful.attention.enforcement",
+    "heedful.attention.outcome",
+)
 
 
 def test_no_import_cycle_in_the_package_but_the_known_one() -> None:
@@ -121,6 +133,33 @@ def test_no_import_cycle_in_the_package_but_the_known_one() -> None:
     assert all(any(set(c) <= set(k) for k in KNOWN_CYCLES) for c in cycles), cycles
     assert not KNOWN_CYCLES or cycles, "a known cycle is gone: remove it from KNOWN_CYCLES"
     assert all(not c.startswith("heedful.bench") for cycle in cycles for c in cycle)
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for t in graph[todo.pop()]:
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+def test_reach_follows_imports_through_other_modules() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": set(), "d": {"a"}}
+    assert _reach(graph, "a") == {"b", "c"}
+    assert "d" not in _reach(graph, "a")
+
+
+def test_no_part_of_the_controller_reaches_the_facade() -> None:
+    graph = _graph()
+    assert all(p in graph for p in CONTROLLER_PARTS), "a part was renamed: update the list"
+    up = {p for p in CONTROLLER_PARTS if "heedful.attention.controller" in _reach(graph, p)}
+    assert up == set()
+    assert set(CONTROLLER_PARTS) <= graph["heedful.attention.controller"] | _reach(
+        graph, "heedful.attention.controller"
+    )
 
 
 def test_bench_never_imports_learn() -> None:

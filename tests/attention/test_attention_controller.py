@@ -334,7 +334,7 @@ def test_only_eligible_candidates_passed_over_accumulate_waiting_time(
     estimates = deploy_controller.last_estimates
     eligible = {c for c, e in estimates.items() if e.net > 0}
     assert any(e.net <= 0 for e in estimates.values())  # "slow" is not worth its cost
-    assert set(deploy_controller._waited) == eligible - {step.id}
+    assert set(deploy_controller._notes.waited) == eligible - {step.id}
 
 
 def test_candidates_of_a_completed_goal_are_dropped() -> None:

@@ -173,11 +173,11 @@ def test_a_candidate_expiring_by_age_forgets_its_waiting_count() -> None:
         )
     step = ctl.next()
     assert isinstance(step, Candidate)
-    assert len(ctl._waited) == 1
+    assert len(ctl._notes.waited) == 1
     clock["now"] = expiry
     ctl.refresh()
     assert ctl.candidates == []
-    assert ctl._waited == {}
+    assert ctl._notes.waited == {}
 
 
 def _stored_controller_with_a_widened_domain() -> Controller:

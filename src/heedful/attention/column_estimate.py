@@ -12,17 +12,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from heedful.attention.column_select import Scored, column_heuristic
+from heedful.attention.config import AttentionConfig
 from heedful.attention.context import SourceInfo
-from heedful.attention.estimators import similarity_class
+from heedful.attention.estimators import Estimator, similarity_class
+from heedful.attention.guard import Guard
+from heedful.attention.instruments import Instruments
+from heedful.attention.records import Agenda, TableNotes, TurnLog, TurnRecord
 from heedful.model.candidate import EventType
-
-if TYPE_CHECKING:
-    from heedful.attention._state import ControllerState as Controller
 
 __all__ = ["ColumnEstimation", "p_stale_of"]
 
@@ -33,7 +33,17 @@ class ColumnEstimation:
     """Ages and estimates of the candidate columns (the columns are
     :class:`heedful.attention.columns.ColumnTable`'s)."""
 
-    ctl: Controller
+    # The collaborators (given to the table's constructor)
+    estimator: Estimator
+    guard: Guard
+    instruments: Instruments
+    config: AttentionConfig
+    turn: TurnRecord
+    agenda: Agenda
+    notes: TableNotes
+    log: TurnLog
+    repeat_inspections: bool
+    # The columns
     scored: Scored | None
     sources: list[SourceInfo]
     claim_type: list[str]
@@ -75,19 +85,21 @@ class ColumnEstimation:
         self._age_now = now
 
     def _estimate(self, now: datetime) -> Scored:
-        c = self.ctl
-        est = column_heuristic(c.estimator)
+        est = column_heuristic(self.estimator)
         assert est is not None
         live = self.live.copy()
-        if not c.repeat_inspections and c.inspected:
-            for s in c.inspected:
+        inspected = self.agenda.inspected
+        if not self.repeat_inspections and inspected:
+            for s in inspected:
                 r = self.slot.get(s)
                 if r is not None:
                     live[r] = False
         rows = np.flatnonzero(live)
         rows = rows[np.argsort(self.seq[rows], kind="stable")]
         ci = self.row_claim[rows]
-        cw = c.cost_weight if c.cost_weight is not None else est.config.cost_weight
+        cw = self.turn.cost_weight
+        if cw is None:
+            cw = est.config.cost_weight
         cost_term = cw * self.cost[rows]
         switch_term = est.config.switch_weight * 0.0 if est.use_switch_cost else 0.0
         if est.use_staleness:
@@ -120,8 +132,8 @@ class ColumnEstimation:
         self.cost_terms = cost_term
         self.scored = scored
         self._updated(scored, now)
-        c.saturation = c.guard.saturation(scored.p_change)
-        c.instruments.anomalies(c.saturation, scored.p_change, now)
+        saturation = self.notes.saturation = self.guard.saturation(scored.p_change)
+        self.instruments.anomalies(saturation, scored.p_change, now)
         # keep_only: what is remembered of candidates not scored now is dropped.
         keep = np.zeros(len(self.live), dtype=bool)
         keep[rows] = True
@@ -129,10 +141,9 @@ class ColumnEstimation:
         return scored
 
     def _usefulness(self, rows: np.ndarray, ci: np.ndarray) -> np.ndarray | float:
-        c = self.ctl
-        est = column_heuristic(c.estimator)
+        est = column_heuristic(self.estimator)
         assert est is not None
-        table = c.instruments.usefulness
+        table = self.instruments.usefulness
         if not table:
             return 1.0
         lo, hi = est.config.usefulness_range
@@ -155,7 +166,7 @@ class ColumnEstimation:
     def _updated(self, s: Scored, now: datetime) -> None:
         """``candidate_updated`` for every scored candidate whose value moved (§12)."""
         last = self.last_voc[s.rows]
-        eps = self.ctl.config.trace.update_epsilon
+        eps = self.config.trace.update_epsilon
         known = ~np.isnan(last)
         moved = known & ~(np.abs(s.net - last) < eps)
         fresh_rows = s.rows[~known]
@@ -163,7 +174,7 @@ class ColumnEstimation:
         for j in np.flatnonzero(moved).tolist():
             r = int(s.rows[j])
             self.last_voc[r] = s.net[j]
-            self.ctl._log(
+            self.log(
                 EventType.CANDIDATE_UPDATED,
                 now,
                 candidate_id=self.ids[r],

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -19,12 +19,12 @@ from heedful.attention._copy import new_candidate
 from heedful.attention.context import SourceInfo
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
 from heedful.attention.generators import PENDING_ID
+from heedful.attention.guard import Guard
+from heedful.attention.instruments import Instruments
 from heedful.attention.model_estimator import ModelEstimator
-from heedful.attention.selector import Selection, choose
+from heedful.attention.records import TableNotes, TurnRecord
+from heedful.attention.selector import Selection, Selector, choose
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
-
-if TYPE_CHECKING:
-    from heedful.attention._state import ControllerState as Controller
 
 __all__ = ["ColumnSelection", "Scored"]
 
@@ -56,7 +56,14 @@ class ColumnSelection:
     """Selection and objects of the candidate columns (the columns are
     :class:`heedful.attention.columns.ColumnTable`'s)."""
 
-    ctl: Controller
+    # The collaborators (given to the table's constructor)
+    estimator: Estimator
+    selector: Selector
+    guard: Guard
+    instruments: Instruments
+    turn: TurnRecord
+    notes: TableNotes
+    # The columns
     active: bool
     dirty: bool
     scored: Scored | None
@@ -93,12 +100,12 @@ class ColumnSelection:
 
     def select(self, now: datetime) -> tuple[Selection, float | None, float | None]:
         """Recompute, then select; return the selection, the best net VOC and max p_change."""
-        c = self.ctl
         s = self.refresh(now)
         best = float(s.net.max()) if len(s.rows) else None
         max_p_change = float(s.p_change.max()) if len(s.rows) else None
-        sel = c.selector
-        budget_left = c.budget
+        sel = self.selector
+        turn = self.turn
+        budget_left = turn.budget
         if budget_left is not None and budget_left <= 0:
             return Selection(None, None, "stop:budget_exhausted"), best, max_p_change
         if not len(s.rows):
@@ -109,7 +116,7 @@ class ColumnSelection:
             # An exploration proposal merged into a goal or staleness read stays drawable.
             drawable = explore | np.isin(s.rows, list(self.explore_rows))
         explore_now = (
-            sel._may_explore(c.turn_budget)
+            sel._may_explore(turn.turn_budget)
             and bool(drawable.any())
             and sel.rng.random() < sel.config.exploration_rate
         )
@@ -134,8 +141,8 @@ class ColumnSelection:
 
     def _starving(self, rows: np.ndarray) -> np.ndarray:
         """Selector._starving per row, with its side effects, once per distinct goal tuple."""
-        sel = self.ctl.selector
-        turn = self.ctl.turn
+        sel = self.selector
+        turn = self.turn.turn
         window = sel.config.min_service_turns
         codes = self.goal_code[self.row_claim[rows]]
         distinct, first = np.unique(codes, return_index=True)
@@ -152,11 +159,12 @@ class ColumnSelection:
         s = self.scored
         assert s is not None
         r = int(s.rows[j])
+        sel = self.selector
         for g in self._goal_ids(r):
-            self.ctl.selector.goal_last_served[g] = self.ctl.turn
+            sel.goal_last_served[g] = self.turn.turn
         rank = int((s.net > s.net[j]).sum()) + 1
         cand = self._candidate(r, scored=j)
-        self.ctl.selector.made(cand, reason == "exploration")
+        sel.made(cand, reason == "exploration")
         return Selection(cand, self.estimate_of(j), reason, rank)
 
     def passed_over(self, chosen: str) -> None:
@@ -240,7 +248,7 @@ class ColumnSelection:
             float(self.cost_terms[j]),
             s.switch_term,
             float(s.net[j]),
-            column_heuristic(self.ctl.estimator).name,  # type: ignore[union-attr]
+            column_heuristic(self.estimator).name,  # type: ignore[union-attr]
             switch_cost=0.0,
         )
 
@@ -248,25 +256,26 @@ class ColumnSelection:
         """Write the columns back into the table objects, the waited counts and the value memory."""
         if not self.active or not self.dirty:
             return
-        c = self.ctl
         position = np.full(len(self.live), -1, dtype=np.int64)
         if self.scored is not None:
             position[self.scored.rows] = np.arange(len(self.scored.rows))
         order = np.flatnonzero(self.live)
         order = order[np.argsort(self.seq[order], kind="stable")]
+        table = self.guard.table
         for r in order.tolist():
             j = int(position[r])
-            c.guard.table.put(self._candidate(r, scored=j if j >= 0 else None))
+            table.put(self._candidate(r, scored=j if j >= 0 else None))
         ids = self.ids
-        c._waited = {
+        notes = self.notes
+        notes.waited = {
             ids[r] or "": int(self.waited[r]) for r in np.flatnonzero(self.waited).tolist()
         }
-        c.instruments._last_voc = {
+        self.instruments._last_voc = {
             ids[r] or "": float(self.last_voc[r])
             for r in np.flatnonzero(~np.isnan(self.last_voc)).tolist()
         }
         if self.scored is not None:
-            c._last_estimates = {
+            notes.last_estimates = {
                 ids[int(r)] or "": self.estimate_of(j) for j, r in enumerate(self.scored.rows)
             }
         self.dirty = False

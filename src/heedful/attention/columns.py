@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -44,15 +44,18 @@ from heedful.attention.column_select import (
     Scored,
     column_heuristic,
 )
-from heedful.attention.generators import default_generators
-from heedful.attention.guard import Admission
+from heedful.attention.config import AttentionConfig
+from heedful.attention.estimators import Estimator
+from heedful.attention.generators import Generator, default_generators
+from heedful.attention.guard import Admission, Guard
+from heedful.attention.instruments import Instruments
+from heedful.attention.records import Agenda, TableNotes, TurnLog, TurnRecord
+from heedful.attention.selector import Selector
+from heedful.attention.world import World
 from heedful.model.base import as_utc
 from heedful.model.candidate import CandidateKind, EventType, Trigger
 from heedful.model.goal import GoalStatus
 from heedful.model.scenario import Volatility
-
-if TYPE_CHECKING:
-    from heedful.attention._state import ControllerState as Controller
 
 __all__ = ["ColumnTable", "Scored"]
 
@@ -64,12 +67,55 @@ _TRIGGER_VALUES = tuple(t.value for t in TRIGGERS)
 class ColumnTable(ColumnSelection, ColumnEstimation):
     """Columns of the live candidates of one controller (see the module docstring).
 
+    Built from the collaborators it reads, not from the controller (issue 27 item 4).
+
     Args:
-        ctl: The controller whose table this mirrors.
+        world: Sources, beliefs, goals (the columns' rows and claims).
+        guard: The admission guard and its candidate table (mirrored by the columns).
+        estimator: The controller's estimator (the columns apply while it is the heuristic).
+        generators: The controller's generators (the columns apply while they are the default).
+        selector: The selector whose rules and random draws the selection follows.
+        instruments: The controller's self-measurement (value memory, anomalies, funnel).
+        config: The controller's configuration.
+        turn: The shared turn record.
+        agenda: What the agent declared and read.
+        notes: What is kept about the live candidates beside the table (written back by
+            :meth:`sync`).
+        log: Writes a trace event of the current turn.
+        mirrored: Whether a memory store mirrors the controller (then the columns never apply).
+        repeat_inspections: Whether a source already inspected may be inspected again.
     """
 
-    def __init__(self, ctl: Controller) -> None:
-        self.ctl = ctl
+    def __init__(
+        self,
+        *,
+        world: World,
+        guard: Guard,
+        estimator: Estimator,
+        generators: list[Generator],
+        selector: Selector,
+        instruments: Instruments,
+        config: AttentionConfig,
+        turn: TurnRecord,
+        agenda: Agenda,
+        notes: TableNotes,
+        log: TurnLog,
+        mirrored: bool = False,
+        repeat_inspections: bool = True,
+    ) -> None:
+        self.world = world
+        self.guard = guard
+        self.estimator = estimator
+        self.generators = generators  # the facade's list (shared, not copied)
+        self.selector = selector
+        self.instruments = instruments
+        self.config = config
+        self.turn = turn
+        self.agenda = agenda
+        self.notes = notes
+        self.log = log
+        self.mirrored = mirrored
+        self.repeat_inspections = repeat_inspections
         self.active = False  # columns hold the truth (the table objects may lag)
         self.version = -1  # world version the columns were built for
         self.dirty = False  # table objects lag the columns (sync() writes them)
@@ -79,24 +125,25 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
 
     def eligible(self, now: datetime) -> bool:
         """Whether this recomputation is in the steady state the columns cover."""
-        c = self.ctl
-        w = c.world
-        est = column_heuristic(c.estimator)
+        w = self.world
+        est = column_heuristic(self.estimator)
         if est is None or est.config.hazards_per_hour != w.hazards:
             return False
-        gens = c.generators
+        gens = self.generators
         if tuple(type(g) for g in gens) != _DEFAULT_GENERATOR_TYPES:
             return False
-        if any(getattr(g, "config", None) != c.config.generator for g in gens):
+        config = self.config
+        if any(getattr(g, "config", None) != config.generator for g in gens):
             return False
-        if c.mirror is not None or w.decision is not None or c.config.floors.claim_types:
+        if self.mirrored or w.decision is not None or config.floors.claim_types:
             return False
-        if c.pending_claims or w.contradictions or c.failures or c.interruptions:
+        a = self.agenda
+        if a.pending_claims or w.contradictions or a.failures or a.interruptions:
             return False
-        if c.committed or c.focus is not None or c.instruments.volatility.learned:
+        if a.committed or a.focus is not None or self.instruments.volatility.learned:
             return False
-        if self.active and self.version == w.version and self.goals == _goals_key(c):
-            if len(c.guard.table) != int(self.live.sum()):
+        if self.active and self.version == w.version and self.goals == _goals_key(w):
+            if len(self.guard.table) != int(self.live.sum()):
                 return False  # something was submitted or forced in between
             if as_utc(now) < as_utc(self.now) or as_utc(self.expires) <= as_utc(now):
                 return False  # the clock went back, or every candidate expired
@@ -114,8 +161,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
     # -- building the columns from the objects
 
     def _build(self, now: datetime) -> bool:
-        c = self.ctl
-        w = c.world
+        w = self.world
         for g in w.goals.values():
             if g.status is GoalStatus.ACTIVE and g.due_at is not None:
                 return False
@@ -129,7 +175,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         created: list[datetime | None] = [None] * len(sources)
         origin = np.full(len(sources), -1, dtype=np.int64)
         expires: datetime | None = None
-        for cand in c.guard.table:
+        for cand in self.guard.table:
             i = slot.get(cand.target)
             if (
                 i is None
@@ -158,23 +204,23 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         self.row_of_id = {cid: r for r, cid in enumerate(ids) if cid is not None}
         self.origin = origin
         self.trigger = np.full(len(sources), GOAL, dtype=np.int64)
-        self.waited = np.array([c._waited.get(i or "", 0) for i in ids], dtype=np.int64)
-        last = c.instruments._last_voc
+        waited = self.notes.waited
+        self.waited = np.array([waited.get(i or "", 0) for i in ids], dtype=np.int64)
+        last = self.instruments._last_voc
         self.last_voc = np.array([last.get(i or "", math.nan) for i in ids], dtype=float)
         self.ref = now
         self.now = now
         self.expires = expires if expires is not None else now + timedelta(days=36500)
         self._build_claims(now)
         self.version = w.version
-        self.goals = _goals_key(c)
+        self.goals = _goals_key(w)
         self.active = True
         self.dirty = False
         self.scored = None
         return True
 
     def _build_claims(self, now: datetime) -> None:
-        c = self.ctl
-        w = c.world
+        w = self.world
         ids = set(w.beliefs) | {s.reports[0] for s in self.sources}
         claims = sorted(ids)
         self.claims = claims
@@ -186,7 +232,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         self.rows_by_claim = np.argsort(self.row_claim, kind="stable")
         self.row_start = np.concatenate([[0], np.cumsum(per_claim)])
         self.has_source = per_claim > 0
-        est = column_heuristic(c.estimator)
+        est = column_heuristic(self.estimator)
         assert est is not None
         self.cost = np.array([s.cost.scalar() for s in self.sources], dtype=float)
         self._build_goals(n, est.config.default_pivotality)
@@ -211,7 +257,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         wanted = [False] * n  # some dependency of positive weight is on the claim
         unknown_wanted: set[str] = set()  # … on a claim the columns do not hold
         rank = 0
-        for g in self.ctl.world.goals.values():
+        for g in self.world.goals.values():
             if g.status is not GoalStatus.ACTIVE:
                 continue
             gid, cons, own = g.id, g.consequence, (g.id,)
@@ -265,8 +311,8 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
 
     def _touch_all(self) -> None:
         """:meth:`_touch` of every claim, in bulk: the same values, column by column."""
-        w = self.ctl.world
-        est = column_heuristic(self.ctl.estimator)
+        w = self.world
+        est = column_heuristic(self.estimator)
         assert est is not None
         beliefs, hazards, ref, slot = w.beliefs, w.hazards, self.ref, self.slot
         none_src = len(self.sources)
@@ -323,8 +369,8 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
 
     def _touch(self, claim_id: str) -> None:
         """Refresh one claim's belief columns and the authority of the rows reporting it."""
-        w = self.ctl.world
-        est = column_heuristic(self.ctl.estimator)
+        w = self.world
+        est = column_heuristic(self.estimator)
         assert est is not None
         i = self.claim_index[claim_id]
         state = w.claim_state(claim_id, self.ref)
@@ -361,14 +407,15 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
 
     def refresh(self, now: datetime) -> Scored:
         """Generate, admit, expire and estimate from the columns; log as the object path would."""
-        c = self.ctl
-        w = c.world
+        w = self.world
+        generator = self.config.generator
+        guard = self.guard
         for claim_id in w.touched:
             self._touch(claim_id)
         w.touched.clear()
         self._ages(now)
         has_value, dirty = self.has_value, self.dirty_claim
-        stale_prop = has_value & (dirty | (self.stale_ctx >= c.config.generator.stale_threshold))
+        stale_prop = has_value & (dirty | (self.stale_ctx >= generator.stale_threshold))
         explore = self._exploration_rows()
         self.explore_rows = set(explore)
         rc = self.row_claim
@@ -381,19 +428,19 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         )
         self.trigger = trigger
         self.now = now
-        self.expires = now + timedelta(seconds=c.config.generator.ttl_s)
+        self.expires = now + timedelta(seconds=generator.ttl_s)
         self._funnel(stale_prop, now)
         # Live candidates no longer proposed leave the table, in table order.
         gone = np.flatnonzero(self.live & ~exists)
         for r in gone[np.argsort(self.seq[gone], kind="stable")].tolist():
             cid = self.ids[r]
             assert cid is not None
-            c.guard.table.discard(cid)
+            guard.table.discard(cid)
             self.row_of_id.pop(cid, None)
             self.live[r] = False
             self.waited[r] = 0
             self.last_voc[r] = math.nan
-            c._log(
+            self.log(
                 EventType.CANDIDATE_EXPIRED,
                 now,
                 candidate_id=cid,
@@ -404,12 +451,11 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         moved = np.flatnonzero(self.live & (origin != self.origin))
         for r in moved.tolist():
             self.origin[r] = origin[r]
-            c.guard.table.put(self._candidate(r))
+            guard.table.put(self._candidate(r))
         # New candidates are admitted in the order the generators propose them.
         new = np.flatnonzero(exists & ~self.live)
         new = new[self._proposal_order(new, row_stale, row_dep)]
         self.origin[new] = origin[new]
-        guard = c.guard
         per_origin = Counter(ORIGINS[o] for o in origin[new].tolist())
         if not guard.all_fit(per_origin):
             order = guard.admission_order(
@@ -440,14 +486,15 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
 
     def _admit_all(self, rows: list[int], now: datetime) -> None:
         """Admit new rows through the guard in this order, deferred (built when read), and log
-        what :meth:`CandidateLifecycle._admit` logs for each, in the same order."""
-        c = self.ctl
-        c.guard.table.materialize = self.sync
+        what :meth:`CandidateLifecycle.admit` logs for each, in the same order."""
+        guard = self.guard
+        guard.table.materialize = self.sync
         trigger = self.trigger.tolist()
         sources = self.sources
         origins = [ORIGINS[trigger[r]] for r in rows]
         targets = [sources[r].id for r in rows]
-        statuses, ids = c.guard.admit_own(CandidateKind.INSPECT_SOURCE, origins, targets)
+        statuses, ids = guard.admit_own(CandidateKind.INSPECT_SOURCE, origins, targets)
+        logged = self.notes.skip_logged
         start = 0
         for j in [*(j for j, st in enumerate(statuses) if st is not Admission.CREATED), len(rows)]:
             # The created rows before the j-th, then the j-th (refused), as the object path
@@ -457,10 +504,10 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
             if j == len(rows):
                 break
             key = (origins[j], statuses[j].value)
-            if key in c._skip_logged:
+            if key in logged:
                 continue
-            c._skip_logged.add(key)
-            c._log(
+            logged.add(key)
+            self.log(
                 EventType.CANDIDATE_SKIPPED,
                 now,
                 reason_code=statuses[j].value,
@@ -478,7 +525,6 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         """Record rows the guard created (with these ids) and log their ``candidate_created``."""
         if not rows:
             return
-        c = self.ctl
         made = [cid for cid in ids if cid is not None]
         assert len(made) == len(rows)
         at = np.array(rows, dtype=np.int64)
@@ -490,23 +536,22 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         self.seq[at] = [int(cid.removeprefix("attn-")) for cid in made]
         self.waited[at] = 0
         self.last_voc[at] = math.nan
-        c.trace.write_many(
+        self.log.many(
             EventType.CANDIDATE_CREATED,
-            turn_id=c.turn_id,
-            now=now,
+            now,
             candidate_ids=made,
             reason_codes=[_TRIGGER_VALUES[t] for t in self.trigger[at].tolist()],
             detail={"origin": origins, "target": targets},
         )
 
     def _exploration_rows(self) -> list[int]:
-        c = self.ctl
-        k = c.config.generator.exploration_per_turn
+        inspected = self.agenda.inspected
+        k = self.config.generator.exploration_per_turn
         out: list[int] = []
         for r, s in enumerate(self.sources):
             if len(out) >= k:
                 break
-            if c.inspected.get(s.id) or not s.reports:
+            if inspected.get(s.id) or not s.reports:
                 continue
             out.append(r)
         return out
@@ -520,7 +565,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
                 missed.add((t.value, self.claims[i]))
         if not missed:
             return
-        ins = self.ctl.instruments
+        ins = self.instruments
         for trigger, subject in sorted(missed):
             key = (trigger, subject)
             if key in ins._not_fired:
@@ -534,10 +579,10 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
             )
 
 
-def _goals_key(ctl: Controller) -> tuple[object, ...]:
+def _goals_key(world: World) -> tuple[object, ...]:
     """What the columns read of the goals (goals are mutable models: checked on every call;
     the goal itself compares by identity first, its dependency list by identity and length)."""
     return tuple(
         (g, g.status, g.due_at, g.consequence, id(g.depends_on), len(g.depends_on))
-        for g in ctl.world.goals.values()
+        for g in world.goals.values()
     )

@@ -12,6 +12,15 @@
 
 Loop: generate → estimate → select under budget → (agent executes) → resolve: record the outcome,
 update beliefs → recompute → stop when the best net value ≤ 0.
+
+The facade composes parts that are objects of their own, each built from the collaborators it
+uses (none holds the controller; issue 27 item 4): the candidate columns
+(:class:`~heedful.attention.columns.ColumnTable`), the candidate lifecycle
+(:class:`~heedful.attention.lifecycle.CandidateLifecycle`), claim enforcement
+(:class:`~heedful.attention.enforcement.ClaimEnforcement`) and outcome recording
+(:class:`~heedful.attention.outcome.OutcomeRecorder`), over three small shared records
+(:mod:`heedful.attention.records`: the turn, the agenda, the table notes). The selection step
+(``next``) and the resolve sequence are the facade's own.
 """
 
 from __future__ import annotations
@@ -20,16 +29,17 @@ import math
 import operator
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 
 from heedful.attention.columns import ColumnTable
 from heedful.attention.config import DEFAULT_CONFIG, AttentionConfig
 from heedful.attention.context import (
+    AttentionContext,
     DecisionModel,
     Failure,
     Focus,
@@ -42,12 +52,13 @@ from heedful.attention.guard import Guard, Saturation
 from heedful.attention.instruments import Instruments
 from heedful.attention.lifecycle import CandidateLifecycle
 from heedful.attention.model_estimator import default_estimator
-from heedful.attention.outcome import OutcomeRecording
+from heedful.attention.outcome import OutcomeRecorder
 from heedful.attention.persist import StoreMirror
+from heedful.attention.records import Agenda, TableNotes, TurnLog, TurnRecord
 from heedful.attention.selector import Selector
 from heedful.attention.spans import NEXT_SPAN, RESOLVE_SPAN, describe_next, describe_resolve
 from heedful.attention.trace import Trace, TraceSink
-from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMode
+from heedful.attention.validator import ClaimPolicy, ClaimValidator, ValidatorMode, Verdict
 from heedful.attention.world import World, as_cost
 from heedful.errors import InvalidArgumentError
 from heedful.memory import Store
@@ -67,6 +78,34 @@ from heedful.tracing import traced
 __all__ = ["Controller", "Stop"]
 
 _T = TypeVar("_T")
+_V = TypeVar("_V")
+
+
+class _Shared(Generic[_V]):
+    """A facade attribute kept in a shared record: reading or assigning ``ctl.<name>`` reads or
+    assigns the field of that name of the record the facade holds as ``record``."""
+
+    def __init__(self, record: str) -> None:
+        self.record = record
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _Shared[_V]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _V: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> _V | _Shared[_V]:
+        if obj is None:
+            return self
+        value: _V = getattr(getattr(obj, self.record), self.name)
+        return value
+
+    def __set__(self, obj: object, value: _V) -> None:
+        setattr(getattr(obj, self.record), self.name, value)
 
 
 @dataclass(frozen=True)
@@ -84,7 +123,7 @@ class Stop:
     best_voc: float | None = None
 
 
-class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
+class Controller:
     """The attention controller facade.
 
     Args:
@@ -103,7 +142,29 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         clock: Returns "now"; pass a fixed clock for reproducible runs.
         repeat_inspections: Whether a source already inspected may be inspected again (a noisy
             source can be worth a second read; a benchmark counting sets forbids it).
+
+    The turn numbers (``turn``, ``turn_id``, ``budget``, ``turn_budget``, ``cost_weight``), the
+    agenda (``pending_claims``, ``failures``, ``interruptions``, ``focus``, ``inspected``,
+    ``committed``, ``spontaneous_reads``, ``forced_reads``) and ``saturation`` read and assign
+    the shared records the parts hold (:mod:`heedful.attention.records`); assigning
+    ``estimator``, ``generators``, ``clock`` or ``repeat_inspections`` hands the new one to
+    every part that uses it.
     """
+
+    turn = _Shared[int]("_turn")
+    turn_id = _Shared[str]("_turn")
+    budget = _Shared[int | None]("_turn")
+    turn_budget = _Shared[int | None]("_turn")
+    cost_weight = _Shared[float | None]("_turn")
+    pending_claims = _Shared[list[str]]("_agenda")
+    failures = _Shared[list[Failure]]("_agenda")
+    interruptions = _Shared[list[Interruption]]("_agenda")
+    focus = _Shared[Focus | None]("_agenda")
+    inspected = _Shared[dict[str, int]]("_agenda")
+    committed = _Shared[list[str]]("_agenda")
+    spontaneous_reads = _Shared[int]("_agenda")
+    forced_reads = _Shared[int]("_agenda")
+    saturation = _Shared[Saturation]("_notes")
 
     def __init__(
         self,
@@ -121,16 +182,13 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         repeat_inspections: bool = True,
     ) -> None:
         self.config = config
-        self.repeat_inspections = repeat_inspections
         self.world = World(
             config.estimator.hazards_per_hour, config.estimator.max_accuracy, config.guard
         )
         # The default measures best on shifted held-out worlds (issue 24): exact VOI on the
         # estimated problem when a decision is stated, the heuristic otherwise.
-        self.estimator: Estimator = estimator or default_estimator(config.estimator)
-        self.generators = (
-            list(generators) if generators is not None else default_generators(config.generator)
-        )
+        estimator = estimator or default_estimator(config.estimator)
+        gens = list(generators) if generators is not None else default_generators(config.generator)
         try:
             mode = ValidatorMode(validator_mode)
         except ValueError:
@@ -144,34 +202,104 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self.mirror = StoreMirror(self.store) if self.store is not None else None
         sinks = [x for x in (trace_sink, self.mirror.trace if self.mirror else None) if x]
         self.trace = Trace(_fan_out(sinks) if sinks else None)
-        self.clock = clock or wall_clock
-        self.turn = 0
-        self.turn_id = "turn-0"
-        self.budget: int | None = None
-        self.turn_budget: int | None = None
-        self.cost_weight: float | None = None
-        self.pending_claims: list[str] = []
-        self.failures: list[Failure] = []
-        self.interruptions: list[Interruption] = []
-        self.focus: Focus | None = None
-        self.inspected: dict[str, int] = {}
-        self.committed: list[str] = []
-        self.spontaneous_reads = 0
-        self.forced_reads = 0
-        self.saturation = Saturation(0.0, 0, False)
-        self._last_estimates: dict[str, Estimate] = {}
-        self._explorable_keys: set[tuple[str, str]] = set()
-        self._inflight: dict[str, Candidate] = {}
-        self._waited: dict[str, int] = {}
-        self._blocked: dict[str, str] = {}  # claim id → claim type awaiting a forced read
-        self._turn_started = False
-        self._skip_logged: set[tuple[str, str]] = set()
+        self._clock = clock or wall_clock
+        # The records the parts share, and the log of the current turn.
+        self._turn = TurnRecord()
+        self._agenda = Agenda()
+        self._notes = TableNotes()
+        self._log = TurnLog(self.trace, self._turn)
         self.instruments = Instruments(config, self._log)
-        self._selected: dict[str, Estimate] = {}  # in flight → estimate at selection
-        self._resume: dict[str, Focus | None] = {}  # interruption in flight → focus to resume
-        self._columns: ColumnTable = ColumnTable(self)
+        # The parts, each given what it uses.
+        self._columns = ColumnTable(
+            world=self.world,
+            guard=self.guard,
+            estimator=estimator,
+            generators=gens,
+            selector=self.selector,
+            instruments=self.instruments,
+            config=config,
+            turn=self._turn,
+            agenda=self._agenda,
+            notes=self._notes,
+            log=self._log,
+            mirrored=self.mirror is not None,
+            repeat_inspections=repeat_inspections,
+        )
+        self._lifecycle = CandidateLifecycle(
+            world=self.world,
+            guard=self.guard,
+            generators=gens,
+            estimator=estimator,
+            instruments=self.instruments,
+            floors=config.floors,
+            turn=self._turn,
+            agenda=self._agenda,
+            notes=self._notes,
+            log=self._log,
+            clock=self._clock,
+            leave_columns=self._columns.leave,
+            mirror=self.mirror,
+            repeat_inspections=repeat_inspections,
+        )
+        self._enforcement = ClaimEnforcement(
+            world=self.world,
+            validator=self.validator,
+            admit=self._lifecycle.admit,
+            log=self._log,
+            clock=self._clock,
+        )
+        self._outcome = OutcomeRecorder(
+            world=self.world,
+            instruments=self.instruments,
+            config=config,
+            agenda=self._agenda,
+            log=self._log,
+            mirror=self.mirror,
+        )
         if self.mirror is not None:
-            self.mirror.load(self.world, self.clock())
+            self.mirror.load(self.world, self._clock())
+
+    # -- collaborators the parts share (assigning one hands it to each part that uses it) -------
+
+    @property
+    def estimator(self) -> Estimator:
+        """The estimator (``estimate(candidate, context)``)."""
+        return self._lifecycle.estimator
+
+    @estimator.setter
+    def estimator(self, value: Estimator) -> None:
+        self._lifecycle.estimator = self._columns.estimator = value
+
+    @property
+    def generators(self) -> list[Generator]:
+        """The candidate generators."""
+        return self._lifecycle.generators
+
+    @generators.setter
+    def generators(self, value: list[Generator]) -> None:
+        self._lifecycle.generators = self._columns.generators = value
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """Returns "now"."""
+        return self._clock
+
+    @clock.setter
+    def clock(self, value: Callable[[], datetime]) -> None:
+        self._clock = self._lifecycle.clock = self._enforcement.clock = value
+
+    @property
+    def repeat_inspections(self) -> bool:
+        """Whether a source already inspected may be inspected again."""
+        return self._lifecycle.repeat_inspections
+
+    @repeat_inspections.setter
+    def repeat_inspections(self, value: bool) -> None:
+        self._lifecycle.repeat_inspections = self._columns.repeat_inspections = value
+
+    def _trace_batch(self) -> AbstractContextManager[None]:
+        """One store transaction for the trace events of a public call (the mirror's batch)."""
+        return self.mirror.batched() if self.mirror is not None else nullcontext()
 
     # -- registration (delegates to the world, which validates) ---------------------------------
 
@@ -190,7 +318,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         """Record a belief: ``claim_type``, ``domain``, ``confidence``, ``age_s``,
         ``volatility``, ``source_id``."""
         with _restored_on_error(self.world.beliefs, claim_id):
-            rec = self.world.record_belief(claim_id, value, now=self.clock(), **kwargs)
+            rec = self.world.record_belief(claim_id, value, now=self._clock(), **kwargs)
             if self.mirror is not None:
                 self.mirror.belief(rec)
 
@@ -198,7 +326,7 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         self, claim_id: str, source_id: str, value: str | None, **kwargs: Any
     ) -> bool:
         """Record evidence obtained outside the controller; return whether the belief changed."""
-        return self._evidence(claim_id, source_id, value, now=self.clock(), **kwargs)
+        return self._evidence(claim_id, source_id, value, now=self._clock(), **kwargs)
 
     def _evidence(
         self, claim_id: str, source_id: str, value: str | None, *, now: datetime, **kwargs: Any
@@ -280,6 +408,33 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         """Set (or clear) the computation currently being worked on, for the switching rule."""
         self.focus = Focus(candidate_id, voc) if candidate_id is not None else None
 
+    # -- the parts' public side --------------------------------------------------------------
+
+    def context(self, now: datetime | None = None) -> AttentionContext:
+        """A snapshot of everything generators and estimators read (at ``now``: the clock's)."""
+        return self._lifecycle.context(now)
+
+    def submit(self, candidate: Candidate) -> Candidate | None:
+        """Submit a candidate from outside (e.g. a tool or worker); it passes the guard."""
+        if candidate.submitted_by is not None:
+            self.world.source(candidate.submitted_by)
+        # Only the claim validator forces reads (budget-exempt, never spontaneous).
+        return self._lifecycle.admit(candidate.model_copy(update={"forced": False}), self._clock())
+
+    def refresh(self) -> list[tuple[Candidate, Estimate]]:
+        """Expire, generate, admit and estimate; return the scored live candidates."""
+        with self._trace_batch():
+            self._columns.leave()
+            return self._lifecycle.refresh(None)
+
+    def check_claim(self, claim_id: str, *, claim_type: str | None = None) -> Verdict:
+        """Validate a claim the agent is about to make (document 000 §19).
+
+        Raises:
+            UnknownNameError: No belief, source or stated decision knows the claim (a typo).
+        """
+        return self._enforcement.check_claim(claim_id, claim_type=claim_type)
+
     # -- the loop -------------------------------------------------------------------------------
 
     def begin_turn(self, budget: int | None = None, *, cost_weight: float | None = None) -> str:
@@ -298,17 +453,18 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             raise InvalidArgumentError(
                 f"cost_weight must be a finite number ≥ 0, got {cost_weight}"
             )
-        self.turn += 1
-        self.turn_id = f"turn-{self.turn}"
-        self.budget = budget
-        self.turn_budget = budget
-        self.cost_weight = cost_weight
+        t = self._turn
+        t.turn += 1
+        t.turn_id = f"turn-{t.turn}"
+        t.budget = budget
+        t.turn_budget = budget
+        t.cost_weight = cost_weight
         self.guard.begin_turn()
         self.selector.begin_turn()
         self.instruments.begin_turn()
-        self._skip_logged.clear()
-        self._turn_started = True
-        return self.turn_id
+        self._notes.skip_logged.clear()
+        t.started = True
+        return t.turn_id
 
     @traced(NEXT_SPAN, describe_next)
     def next(self) -> Candidate | Stop:
@@ -317,33 +473,39 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             return self._next()
 
     def _next(self) -> Candidate | Stop:
-        if not self._turn_started:
+        t = self._turn
+        if not t.started:
             self.begin_turn()
-        now = self.clock()
-        ctx_now = self.clock()
+        agenda = self._agenda
+        notes = self._notes
+        columns = self._columns
+        log = self._log
+        now = self._clock()
+        ctx_now = self._clock()
         passed_over: Callable[[str], None]
-        if self._columns.eligible(ctx_now):
+        if columns.eligible(ctx_now):
             # The steady state: columns, recomputing only what changed (heedful.attention.columns).
-            sel, best, max_p_change = self._columns.select(ctx_now)
-            passed_over = self._columns.passed_over
+            sel, best, max_p_change = columns.select(ctx_now)
+            passed_over = columns.passed_over
         else:
-            self._columns.leave()
-            scored = self._refresh(ctx_now)
+            columns.leave()
+            scored = self._lifecycle.refresh(ctx_now)
             forced = [(c, e) for c, e in scored if c.forced]
             pool = forced or scored
-            budget_left = None if forced else self.budget
+            budget_left = None if forced else t.budget
+            keys = notes.explorable_keys
             explorable = (
-                {c.id for c, _ in pool if (c.kind.value, c.target) in self._explorable_keys}
+                {c.id for c, _ in pool if (c.kind.value, c.target) in keys}
                 if self.config.selector.explore_merged
                 else set()
             )
             sel = self.selector.select(
                 pool,
-                turn=self.turn,
+                turn=t.turn,
                 budget_left=budget_left,
-                turn_budget=self.turn_budget,
-                waited=self._waited,
-                focus=self.focus,
+                turn_budget=t.turn_budget,
+                waited=notes.waited,
+                focus=agenda.focus,
                 explorable=explorable,
             )
             if sel.reason == "stop:negative_voc":
@@ -357,13 +519,14 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             max_p_change = max((e.p_change for _, e in scored), default=None)
 
             def passed_over(chosen: str) -> None:
+                waited = notes.waited
                 for c, e in scored:  # eligible candidates passed over this time age by one step
                     if c.id != chosen and e.net > 0:
-                        self._waited[c.id] = self._waited.get(c.id, 0) + 1
-                self._waited.pop(chosen, None)
+                        waited[c.id] = waited.get(c.id, 0) + 1
+                waited.pop(chosen, None)
 
         if sel.switch is not None:
-            self._log(
+            log(
                 EventType.SWITCH_REQUESTED,
                 now,
                 candidate_id=sel.candidate.id if sel.candidate else None,
@@ -371,11 +534,11 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
             ev = (
                 EventType.SWITCH_ACCEPTED if sel.switch == "accepted" else EventType.SWITCH_REJECTED
             )
-            self._log(
+            log(
                 ev,
                 now,
                 reason_code=sel.reason,
-                detail={"focus": self.focus.candidate_id if self.focus else None},
+                detail={"focus": agenda.focus.candidate_id if agenda.focus else None},
             )
         if sel.candidate is None:
             reason = sel.reason.removeprefix("stop:")
@@ -384,11 +547,11 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
                 "no_candidates": EventType.ATTENTION_TERMINATED_NO_CANDIDATES,
             }.get(reason, EventType.ATTENTION_TERMINATED_NEGATIVE_VOC)
             if reason != "stay":
-                self._log(
+                log(
                     ev_type,
                     now,
                     predicted_voc=best,
-                    budget_before=self.budget,
+                    budget_before=t.budget,
                     reason_code=reason,
                     # For the §25 underinspection signature: how pivotal was what went unread.
                     detail={"max_p_change": max_p_change},
@@ -398,48 +561,45 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         assert est is not None
         passed_over(cand.id)
         self.instruments.forget(cand.id)
-        self._selected[cand.id] = est
-        self._log(
+        log(
             EventType.CANDIDATE_SELECTED,
             now,
             candidate_id=cand.id,
             predicted_voc=est.net,
             rank=sel.rank,
-            budget_before=self.budget,
+            budget_before=t.budget,
             reason_code=sel.reason,
             forced=cand.forced,
             detail={
                 "target": cand.target,
                 "kind": cand.kind.value,
                 "trigger": cand.trigger.value,
-                "saturation": self.saturation.share,
-                "saturated": self.saturation.anomalous,
+                "saturation": notes.saturation.share,
+                "saturated": notes.saturation.anomalous,
                 "category": next(  # interruption class (Phase 5), trusted metadata
-                    (i.category for i in self.interruptions if i.id == cand.target), None
+                    (i.category for i in agenda.interruptions if i.id == cand.target), None
                 )
                 if cand.kind is CandidateKind.HANDLE_INTERRUPTION
                 else None,
             },
         )
-        if self.budget is not None and not cand.forced:
-            self.budget -= 1
+        if t.budget is not None and not cand.forced:
+            t.budget -= 1
         self.guard.table.discard(cand.id)
-        self._columns.removed(cand.id)
-        self._inflight[cand.id] = cand
+        columns.removed(cand.id)
+        self._outcome.dispatch(cand, est)  # in flight (an interruption keeps the focus to resume)
         if cand.kind is CandidateKind.INSPECT_SOURCE:
-            self._log(
+            log(
                 EventType.INSPECTION_STARTED,
                 now,
                 candidate_id=cand.id,
                 forced=cand.forced,
             )
         if cand.kind in (CandidateKind.HANDLE_INTERRUPTION, CandidateKind.CONTINUE_TASK):
-            if cand.kind is CandidateKind.HANDLE_INTERRUPTION:
-                self._resume[cand.id] = self.focus  # resumption metadata (Phase 5)
-            self.focus = Focus(cand.id, est.net)
-            self.interruptions = [i for i in self.interruptions if i.id != cand.target]
+            agenda.focus = Focus(cand.id, est.net)
+            agenda.interruptions = [i for i in agenda.interruptions if i.id != cand.target]
         if cand.kind is CandidateKind.DIAGNOSE_FAILURE:
-            self.failures = [f for f in self.failures if f.target != cand.target]
+            agenda.failures = [f for f in agenda.failures if f.target != cand.target]
         return cand
 
     @traced(RESOLVE_SPAN, describe_resolve)
@@ -489,27 +649,24 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         utility_delta: float | None,
         withheld: bool,
     ) -> Resolution:
-        cand = self._check_resolution(candidate_id, succeeded, observations, withheld)
+        outcome = self._outcome
+        agenda = self._agenda
+        cand = outcome.check(candidate_id, succeeded, observations, withheld)
         cost = (
             as_cost(actual_cost, f"candidate {candidate_id!r}")
             if actual_cost is not None and not withheld
             else None
         )
         # Everything is checked: from here on the selection is consumed.
-        del self._inflight[candidate_id]
-        est = self._selected.pop(candidate_id, None)
-        now = self.clock()
+        est = outcome.take(candidate_id)
+        now = self._clock()
         if withheld:
-            self.committed.append(cand.target)
-            self.inspected[cand.target] = self.inspected.get(cand.target, 0) + 1
-            if cand.forced:
-                self.forced_reads += 1
-            else:
-                self.spontaneous_reads += 1
+            agenda.committed.append(cand.target)
+            agenda.count_read(cand.target, cand.forced)
             return Resolution(inspection_succeeded=succeeded)
         before = self.best_action()
         kw: dict[str, Any] = {
-            "turn_id": self.turn_id,
+            "turn_id": self._turn.turn_id,
             "now": now,
             "candidate_id": cand.id,
             "forced": cand.forced,
@@ -522,12 +679,8 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         if cand.kind is CandidateKind.INSPECT_SOURCE:
             if cost is not None:
                 self.world.measured(cand.target, cost)  # an untrusted claim gives way to it
-            self.inspected[cand.target] = self.inspected.get(cand.target, 0) + 1
-            if cand.forced:
-                self.forced_reads += 1
-            else:
-                self.spontaneous_reads += 1
-        if self._observes(cand):
+            agenda.count_read(cand.target, cand.forced)
+        if outcome.observes(cand):
             for claim_id, value in (observations or {}).items():
                 changed = self._evidence(
                     claim_id,
@@ -563,10 +716,18 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         if decision_changed is not None:
             ev = EventType.DECISION_CHANGED if decision_changed else EventType.DECISION_UNCHANGED
             self.trace.write(ev, **kw, resolution=res)
-        self._after_outcome(cand, est, res, bool(observations) and succeeded, now)
+        outcome.record(cand, est, res, bool(observations) and succeeded, now)
         if cand.forced:
-            self._rescue_if_satisfied(now)
+            self._enforcement.rescue_if_satisfied(now)
         return res
+
+    def _utility_delta(self, before: str, after: str) -> float:
+        """Realised value of the change of mind: EU(after) − EU(before) under the new beliefs."""
+        d = self.world.decision
+        if d is None or before == after:
+            return 0.0
+        values = action_values(d, self.context())
+        return values.get(after, 0.0) - values.get(before, 0.0)
 
     def best_action(self) -> str | None:
         """The Bayes-optimal action under current beliefs, when a decision is stated."""
@@ -587,17 +748,17 @@ class Controller(CandidateLifecycle, ClaimEnforcement, OutcomeRecording):
         """How many candidates the last recomputation scored (without building any object)."""
         if self._columns.active and self._columns.scored is not None:
             return len(self._columns.scored.rows)
-        return len(self._last_estimates)
+        return len(self._notes.last_estimates)
 
     @property
     def last_estimates(self) -> dict[str, Estimate]:
         """Candidate id → estimate, of every candidate scored by the last recomputation."""
         self._columns.sync()
-        return self._last_estimates
+        return self._notes.last_estimates
 
     @last_estimates.setter
     def last_estimates(self, value: dict[str, Estimate]) -> None:
-        self._last_estimates = value
+        self._notes.last_estimates = value
 
 
 @contextmanager

@@ -2,52 +2,110 @@
 
 One recomputation (:meth:`CandidateLifecycle.refresh`) builds the context snapshot, drops expired
 candidates, rebuilds the generators' proposals (a candidate lives only while some generator still
-proposes it), admits new ones through the guard and estimates every live candidate.
+proposes it), admits new ones through the guard and estimates every live candidate. A part of
+:class:`heedful.attention.Controller`, built from the collaborators it uses (no controller).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from heedful.attention._copy import copy_candidate
-from heedful.attention._state import ControllerState
+from heedful.attention.config import FloorConfig
 from heedful.attention.context import AttentionContext
-from heedful.attention.estimators import Estimate, action_values
+from heedful.attention.estimators import Estimate, Estimator, action_values
 from heedful.attention.floors import assign_floors, claim_floors
-from heedful.attention.generators import PENDING_ID
-from heedful.attention.guard import Admission, merge_candidates
+from heedful.attention.generators import PENDING_ID, Generator
+from heedful.attention.guard import Admission, Guard, merge_candidates
+from heedful.attention.instruments import Instruments
+from heedful.attention.persist import StoreMirror
+from heedful.attention.records import Agenda, TableNotes, TurnLog, TurnRecord
+from heedful.attention.world import World
 from heedful.model.base import as_utc
 from heedful.model.candidate import Candidate, CandidateKind, EventType, Trigger
 
 __all__ = ["CandidateLifecycle"]
 
 
-class CandidateLifecycle(ControllerState):
-    """The controller's candidate table over time (a part of :class:`Controller`)."""
+class CandidateLifecycle:
+    """The candidate table over time: context, admission, recomputation.
+
+    Args:
+        world: Sources, beliefs, goals, the stated decision.
+        guard: The admission guard and its candidate table.
+        generators: The candidate generators.
+        estimator: Estimates every live candidate.
+        instruments: The controller's self-measurement (funnel, updates, anomalies).
+        floors: Claim types whose reads get a floor.
+        turn: The shared turn record.
+        agenda: What the agent declared and read.
+        notes: What is kept about the live candidates beside the table.
+        log: Writes a trace event of the current turn.
+        clock: Returns "now".
+        leave_columns: Writes the candidate columns back before the objects take over.
+        mirror: The memory store's mirror, when there is a store (dirty flags are pulled).
+        repeat_inspections: Whether a source already inspected may be inspected again.
+    """
+
+    def __init__(
+        self,
+        *,
+        world: World,
+        guard: Guard,
+        generators: list[Generator],
+        estimator: Estimator,
+        instruments: Instruments,
+        floors: FloorConfig,
+        turn: TurnRecord,
+        agenda: Agenda,
+        notes: TableNotes,
+        log: TurnLog,
+        clock: Callable[[], datetime],
+        leave_columns: Callable[[], None],
+        mirror: StoreMirror | None = None,
+        repeat_inspections: bool = True,
+    ) -> None:
+        self.world = world
+        self.guard = guard
+        self.generators = generators  # the facade's list (shared, not copied)
+        self.estimator = estimator
+        self.instruments = instruments
+        self.floors = floors
+        self.turn = turn
+        self.agenda = agenda
+        self.notes = notes
+        self.log = log
+        self.clock = clock
+        self.leave_columns = leave_columns
+        self.mirror = mirror
+        self.repeat_inspections = repeat_inspections
 
     def context(self, now: datetime | None = None) -> AttentionContext:
         """A snapshot of everything generators and estimators read (at ``now``: the clock's)."""
         now = self.clock() if now is None else now
         w = self.world
+        a = self.agenda
+        t = self.turn
         ids = set(w.beliefs) | {c for s in w.sources.values() for c in s.reports}
         ctx = AttentionContext(
             now=now,
-            turn=self.turn,
+            turn=t.turn,
             claims={c: w.claim_state(c, now) for c in sorted(ids)},
             sources=w.sources,
             goals=w.goals,
             decision=w.decision,
-            pending_claims=tuple(self.pending_claims),
+            pending_claims=tuple(a.pending_claims),
             contradictions=dict(w.contradictions),
-            failures=tuple(self.failures),
-            interruptions=tuple(self.interruptions),
-            focus=self.focus,
-            inspected=dict(self.inspected),
-            committed=tuple(self.committed),
-            budget_left=self.budget,
-            cost_weight=self.cost_weight
-            if self.cost_weight is not None
+            failures=tuple(a.failures),
+            interruptions=tuple(a.interruptions),
+            focus=a.focus,
+            inspected=dict(a.inspected),
+            committed=tuple(a.committed),
+            budget_left=t.budget,
+            cost_weight=t.cost_weight
+            if t.cost_weight is not None
             else (w.decision.cost_weight if w.decision is not None else None),
             hazards_per_hour=w.hazards,
         )
@@ -58,18 +116,13 @@ class CandidateLifecycle(ControllerState):
             ctx.pending_action = max(values, key=lambda a: values[a]) if values else None
         return ctx
 
-    def submit(self, candidate: Candidate) -> Candidate | None:
-        """Submit a candidate from outside (e.g. a tool or worker); it passes the guard."""
-        if candidate.submitted_by is not None:
-            self.world.source(candidate.submitted_by)
-        # Only the claim validator forces reads (budget-exempt, never spontaneous).
-        return self._admit(candidate.model_copy(update={"forced": False}), self.clock())
-
-    def _admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
-        self._columns.leave()  # a candidate from outside the columns: the objects take over
+    def admit(self, candidate: Candidate, now: datetime) -> Candidate | None:
+        """Pass a candidate through the guard; log its creation, or one skip per owner, reason
+        and turn; return the live candidate (None: refused)."""
+        self.leave_columns()  # a candidate from outside the columns: the objects take over
         status, live = self.guard.admit(copy_candidate(candidate, {"id": PENDING_ID}), now)
         if status is Admission.CREATED and live is not None:
-            self._log(
+            self.log(
                 EventType.CANDIDATE_CREATED,
                 now,
                 candidate_id=live.id,
@@ -81,10 +134,11 @@ class CandidateLifecycle(ControllerState):
             # One event per (owner, reason) and turn: a flood must not flood the trace too; the
             # guard's aggregates keep the counts.
             key = (candidate.submitted_by or candidate.origin, status.value)
-            if key in self._skip_logged:
+            logged = self.notes.skip_logged
+            if key in logged:
                 return live
-            self._skip_logged.add(key)
-            self._log(
+            logged.add(key)
+            self.log(
                 EventType.CANDIDATE_SKIPPED,
                 now,
                 reason_code=status.value,
@@ -92,13 +146,10 @@ class CandidateLifecycle(ControllerState):
             )
         return live
 
-    def refresh(self) -> list[tuple[Candidate, Estimate]]:
+    def refresh(self, now: datetime | None) -> list[tuple[Candidate, Estimate]]:
         """Expire, generate, admit and estimate; return the scored live candidates."""
-        with self._trace_batch():
-            self._columns.leave()
-            return self._refresh(None)
-
-    def _refresh(self, now: datetime | None) -> list[tuple[Candidate, Estimate]]:
+        notes = self.notes
+        agenda = self.agenda
         if self.mirror is not None:
             self.mirror.pull_dirty(self.world)
         ctx = self.context(now)
@@ -107,28 +158,26 @@ class CandidateLifecycle(ControllerState):
         for c in self.guard.table:
             if c.expires_at is not None and as_utc(c.expires_at) <= as_utc(now):
                 self.guard.table.remove(c.id)
-                self._waited.pop(c.id, None)
+                notes.waited.pop(c.id, None)
                 if c.kind is CandidateKind.HANDLE_INTERRUPTION:
                     dropped.add(c.target)
-                self.trace.write(
-                    EventType.CANDIDATE_EXPIRED, turn_id=self.turn_id, now=now, candidate_id=c.id
-                )
+                self.log(EventType.CANDIDATE_EXPIRED, now, candidate_id=c.id)
         # Generators' proposals are rebuilt from scratch every time: a candidate lives only while
         # some generator still proposes it (its goal may have completed, its claim been
         # refreshed), with exactly the goals and claims proposed now. Submitted and forced
         # candidates are not the generators' to withdraw.
         if dropped:
-            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
-            ctx.interruptions = tuple(self.interruptions)
+            agenda.interruptions = [i for i in agenda.interruptions if i.id not in dropped]
+            ctx.interruptions = tuple(agenda.interruptions)
         fresh: dict[tuple[str, str], Candidate] = {}
         external: list[Candidate] = []
         proposals = [c for gen in self.generators for c in gen.generate(ctx)]
         self.instruments.funnel(ctx, proposals)
-        floors = claim_floors(ctx, self.config.floors)
+        floors = claim_floors(ctx, self.floors)
         if floors:
             proposals = assign_floors(proposals, floors, ctx.inspected)
         # Reads the exploration generator proposed, whatever trigger the merge names them by.
-        self._explorable_keys = {
+        notes.explorable_keys = {
             (c.kind.value, c.target) for c in proposals if c.trigger is Trigger.EXPLORATION
         }
         for cand in proposals:
@@ -147,9 +196,9 @@ class CandidateLifecycle(ControllerState):
                 )
                 continue
             self.guard.table.remove(c.id)
-            self._waited.pop(c.id, None)
+            notes.waited.pop(c.id, None)
             self.instruments.forget(c.id)
-            self._log(
+            self.log(
                 EventType.CANDIDATE_EXPIRED,
                 now,
                 candidate_id=c.id,
@@ -158,18 +207,18 @@ class CandidateLifecycle(ControllerState):
         new = list(fresh.values())
         order = self.guard.admission_order([(c.origin, c.authority, c.cost.scalar()) for c in new])
         for cand in [*(new[i] for i in order), *external]:
-            live = self._admit(cand, now)
+            live = self.admit(cand, now)
             if live is None and cand.kind is CandidateKind.HANDLE_INTERRUPTION:
                 # Refused by the guard (rate limit, quota, full table): aggregated there, not
                 # kept pending here, or a flood would grow this list and be re-counted forever.
                 dropped.add(cand.target)
         if dropped:
-            self.interruptions = [i for i in self.interruptions if i.id not in dropped]
+            agenda.interruptions = [i for i in agenda.interruptions if i.id not in dropped]
         scored: list[tuple[Candidate, Estimate]] = []
         for c in self.guard.table:
             if c.kind is CandidateKind.INSPECT_SOURCE and (
                 c.target not in self.world.sources
-                or (not self.repeat_inspections and c.target in self.inspected)
+                or (not self.repeat_inspections and c.target in agenda.inspected)
             ):
                 continue
             est = self.estimator.estimate(c, ctx)
@@ -188,8 +237,8 @@ class CandidateLifecycle(ControllerState):
             self.guard.table.put(live)
             self.instruments.scored(live, est, now)
             scored.append((live, est))
-        self._last_estimates = {c.id: e for c, e in scored}
-        self.saturation = self.guard.saturation(e.p_change for _, e in scored)
-        self.instruments.anomalies(self.saturation, (e.p_change for _, e in scored), now)
+        notes.last_estimates = {c.id: e for c, e in scored}
+        notes.saturation = self.guard.saturation(e.p_change for _, e in scored)
+        self.instruments.anomalies(notes.saturation, (e.p_change for _, e in scored), now)
         self.instruments.keep_only(c.id for c, _ in scored)
         return scored

@@ -2,7 +2,9 @@
 
 Checks a resolution before anything changes, writes the ``resolved`` record, turns a failed
 computation into a diagnostic candidate, counts a read toward its class's usefulness and hands
-the focus back after an interruption.
+the focus back after an interruption. It holds what is in flight between ``next()`` and
+``resolve()``. A part of :class:`heedful.attention.Controller`, built from the collaborators it
+uses (no controller).
 """
 
 from __future__ import annotations
@@ -10,27 +12,70 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from heedful.attention._state import ControllerState
+from heedful.attention.config import AttentionConfig
 from heedful.attention.context import Failure, Focus
-from heedful.attention.estimators import Estimate, action_values
+from heedful.attention.estimators import Estimate
+from heedful.attention.instruments import Instruments
+from heedful.attention.persist import StoreMirror
+from heedful.attention.records import Agenda, TurnLog
+from heedful.attention.world import World
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model.candidate import Candidate, CandidateKind, EventType, Resolution
 
-__all__ = ["OutcomeRecording"]
+__all__ = ["OutcomeRecorder"]
 
 
-class OutcomeRecording(ControllerState):
-    """The resolve side of the controller (a part of :class:`Controller`)."""
+class OutcomeRecorder:
+    """The resolve side of the controller: what is in flight, and what an outcome teaches.
 
-    def _utility_delta(self, before: str, after: str) -> float:
-        """Realised value of the change of mind: EU(after) − EU(before) under the new beliefs."""
-        d = self.world.decision
-        if d is None or before == after:
-            return 0.0
-        values = action_values(d, self.context())
-        return values.get(after, 0.0) - values.get(before, 0.0)
+    Args:
+        world: Sources and beliefs (what a resolution is checked against).
+        instruments: Counts reads toward their class's usefulness.
+        config: The ``diagnose_failures`` switch and the default loss of a diagnosis.
+        agenda: Failures and focus (a failure becomes a diagnosis; a focus is handed back).
+        log: Writes a trace event of the current turn.
+        mirror: The memory store's mirror, when there is a store (checks observations too).
 
-    def _after_outcome(
+    Attributes:
+        inflight: Candidate id → candidate, of every selected computation not yet resolved.
+        selected: Candidate id → estimate at selection, of the same.
+        resume: Interruption in flight → the focus to hand back when it is resolved.
+    """
+
+    def __init__(
+        self,
+        *,
+        world: World,
+        instruments: Instruments,
+        config: AttentionConfig,
+        agenda: Agenda,
+        log: TurnLog,
+        mirror: StoreMirror | None = None,
+    ) -> None:
+        self.world = world
+        self.instruments = instruments
+        self.config = config
+        self.agenda = agenda
+        self.log = log
+        self.mirror = mirror
+        self.inflight: dict[str, Candidate] = {}
+        self.selected: dict[str, Estimate] = {}
+        self.resume: dict[str, Focus | None] = {}
+
+    def dispatch(self, cand: Candidate, est: Estimate) -> None:
+        """``cand`` was selected with ``est``: it is in flight until resolved; an interruption
+        remembers the focus it interrupts."""
+        self.selected[cand.id] = est
+        self.inflight[cand.id] = cand
+        if cand.kind is CandidateKind.HANDLE_INTERRUPTION:
+            self.resume[cand.id] = self.agenda.focus  # resumption metadata (Phase 5)
+
+    def take(self, candidate_id: str) -> Estimate | None:
+        """Consume the selection of ``candidate_id`` (checked by :meth:`check`); its estimate."""
+        del self.inflight[candidate_id]
+        return self.selected.pop(candidate_id, None)
+
+    def record(
         self,
         cand: Candidate,
         est: Estimate | None,
@@ -42,13 +87,12 @@ class OutcomeRecording(ControllerState):
         diagnostic candidate (§7), a read counts toward its class's usefulness (§3.3), and a
         finished interruption hands the focus back (Phase 5 resumption)."""
         resumed: Focus | None = None
-        if cand.id in self._resume:
-            resumed = self._resume.pop(cand.id)
-            self.focus = resumed
-        self.trace.write(
+        if cand.id in self.resume:
+            resumed = self.resume.pop(cand.id)
+            self.agenda.focus = resumed
+        self.log(
             EventType.RESOLVED,
-            turn_id=self.turn_id,
-            now=now,
+            now,
             candidate_id=cand.id,
             predicted_voc=est.net if est is not None else cand.predicted_voc,
             forced=cand.forced,
@@ -68,7 +112,7 @@ class OutcomeRecording(ControllerState):
             and cand.kind is not CandidateKind.DIAGNOSE_FAILURE
         ):
             loss = est.expected_loss if est is not None else 0.0
-            self.failures.append(
+            self.agenda.failures.append(
                 Failure(
                     f"failed:{cand.id}",
                     cand.target,
@@ -84,7 +128,7 @@ class OutcomeRecording(ControllerState):
             useful = bool(res.belief_changed) or bool(res.decision_changed)
             self.instruments.inspected(src.kind, ctype, useful)
 
-    def _observes(self, cand: Candidate) -> bool:
+    def observes(self, cand: Candidate) -> bool:
         """Whether resolving ``cand`` may report observations: a read, or the diagnosis of a
         failed read of a registered source (diagnosing it reads the source again, so the loop
         ``resolve(step.id, observations=read(step.target))`` holds for every step)."""
@@ -92,18 +136,18 @@ class OutcomeRecording(ControllerState):
             cand.kind is CandidateKind.DIAGNOSE_FAILURE and cand.target in self.world.sources
         )
 
-    def _check_resolution(
+    def check(
         self,
         candidate_id: str,
         succeeded: bool,
         observations: Mapping[str, str | None] | None,
         withheld: bool,
     ) -> Candidate:
-        """The in-flight candidate, once everything :meth:`resolve` would refuse is ruled out.
+        """The in-flight candidate, once everything ``resolve`` would refuse is ruled out.
 
-        Nothing changes here, so a refused resolve keeps the selection for a corrected retry.
+        Nothing changes here, so a refused ``resolve`` keeps the selection for a corrected retry.
         """
-        cand = self._inflight.get(candidate_id)
+        cand = self.inflight.get(candidate_id)
         if cand is None:
             raise UnknownNameError(
                 f"candidate {candidate_id!r} was not selected or is already resolved"
@@ -114,7 +158,7 @@ class OutcomeRecording(ControllerState):
             raise InvalidArgumentError(
                 f"candidate {candidate_id!r} is not an inspection; only a read can be withheld"
             )
-        if observations and not self._observes(cand):
+        if observations and not self.observes(cand):
             raise InvalidArgumentError(
                 f"candidate {candidate_id!r} is not an inspection; it has no observations"
             )
