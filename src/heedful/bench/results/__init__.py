@@ -66,7 +66,11 @@ class Stage(StrEnum):
 
 
 class AgentUsage(BaseModel):
-    """Model usage of one agent trial (LLM agents; ``None`` for programmatic policies)."""
+    """Model usage of one agent trial (LLM agents; ``None`` for programmatic policies).
+
+    The agents count into it as a trial runs (``CallStats`` of
+    :mod:`heedful.bench.agents.contract` is this record) and a run's totals are sums of it.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -76,6 +80,15 @@ class AgentUsage(BaseModel):
     latency_s: float = 0.0
     errors: int = 0
     cached_calls: int = 0
+
+    def add(self, other: AgentUsage) -> None:
+        """Accumulate ``other`` into this record."""
+        self.calls += other.calls
+        self.cached_calls += other.cached_calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.latency_s += other.latency_s
+        self.errors += other.errors
 
 
 class Violation(StrEnum):
