@@ -190,7 +190,7 @@ def run_to_folder(
         progress: Progress bar (default: when stderr is a terminal).
         resume: A killed run's folder, to finish (the spec is that run's): its finished
             scenarios are read, not played again (:mod:`heedful.bench.run.checkpoint`); the
-            results are those of one uninterrupted run. D/J scenarios and agent trials are
+            results are those of one uninterrupted run (D/J scenarios too). Agent trials are
             played again.
         run_args: The command's arguments, kept in the folder for a later ``--resume``.
 
@@ -337,7 +337,8 @@ def run_to_folder(
     else:
         results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
     if kind_scenarios:
-        # The same backend and progress display as the inspection scenarios: one job each.
+        # The same driver, backend, checkpoint and progress display as the inspection
+        # scenarios: one job each.
         with progress_ticks(progress) as tick:
             run = run_kinds(
                 kind_scenarios,
@@ -347,6 +348,7 @@ def run_to_folder(
                 config=config,
                 backend=backend or local_backend(resolve_workers(workers)),
                 progress=tick,
+                checkpoint=checkpoint,
             )
         aggregates = results.aggregates.model_copy(
             update={

@@ -39,8 +39,9 @@ from heedful.bench.results import (
     TrialRecord,
     Violation,
 )
-from heedful.bench.run.backend import Backend, ProcessBackend, map_traced
-from heedful.bench.run.checkpoint import Checkpoint
+from heedful.bench.run.backend import Backend
+from heedful.bench.run.checkpoint import SCENARIOS, Checkpoint
+from heedful.bench.run.driver import drive
 from heedful.bench.run.loop import TrialJob, TrialKind, play_scenario
 from heedful.bench.run.options import BenchRun, ProgressFn
 from heedful.bench.run.plays import Plays, PlayTrace
@@ -475,56 +476,31 @@ def play_benchmark(
     job = TrialJob(trials, seed, config, run.adaptive, sealed, run.initiation, plays is not None)
     per_trial = trials * len(built)
     total = len(scenarios) * per_trial
-    records: list[TrialRecord] = []
-    summaries: list[ScenarioSummary] = []
     n_workers = max(1, min(resolve_workers(run.workers), len(scenarios)))
-    saved: dict[int, tuple[ScenarioSummary, list[TrialRecord]]] = {}
-    if checkpoint is not None and not sealed:
-        for i, scenario in enumerate(scenarios):
-            if (found := checkpoint.load(i, scenario.id)) is not None:
-                saved[i] = found
-    elif sealed:
+    if sealed:
         checkpoint = None  # a hold-out's trial records never reach the disk
+    items = list(zip(scenarios, keys, strict=True))
     with progress_ticks(run.progress) as tick:
-        if n_workers == 1 and backend is None:
-            done = 0
-
-            def step(label: str) -> None:
-                nonlocal done
-                done += 1
-                tick(done, total, label)
-
-            for i, (scenario, key) in enumerate(zip(scenarios, keys, strict=True)):
-                kept_before = saved.get(i)
-                if kept_before is not None:
-                    summary, recs = kept_before
-                    done += per_trial
-                    tick(done, total, scenario.id)
-                else:
-                    summary, recs, kept = _run_scenario(scenario, key, built, job, step)
-                    if plays is not None:
-                        plays.update(kept)
-                    if checkpoint is not None:
-                        checkpoint.save(i, scenario.id, summary, recs)
-                summaries.append(summary)
-                records += recs
-        else:
-            task = ScenarioTask(tuple(_specs(policies)), job)
-            todo = [i for i in range(len(scenarios)) if i not in saved]
-            items = [(scenarios[i], keys[i]) for i in todo]
-            outputs = iter(map_traced(backend or ProcessBackend(n_workers), task, items))
-            for i in range(len(scenarios)):
-                if i in saved:
-                    summary, recs = saved[i]
-                else:
-                    summary, recs, kept = next(outputs)
-                    if plays is not None:
-                        plays.update(kept)
-                    if checkpoint is not None:
-                        checkpoint.save(i, scenarios[i].id, summary, recs)
-                summaries.append(summary)
-                records += recs
-                tick((i + 1) * per_trial, total, "sealed" if sealed else scenarios[i].id)
+        outcomes = drive(
+            ids,
+            items,
+            ScenarioTask(tuple(_specs(policies)), job),
+            trials_each=[per_trial] * len(items),
+            tick=tick,
+            backend=backend,
+            workers=n_workers,
+            local=lambda item, step: _run_scenario(item[0], item[1], built, job, step),
+            checkpoint=checkpoint,
+            kept=SCENARIOS,
+            sealed=sealed,
+        )
+        records: list[TrialRecord] = []
+        summaries: list[ScenarioSummary] = []
+        for summary, recs, kept in outcomes:
+            summaries.append(summary)
+            records += recs
+            if plays is not None:
+                plays.update(kept)
         tick(total, total, "aggregating (bootstrap intervals)")
         names = [s.name for s, _ in built]
         # Locally the aggregation stays in this process: its bootstrap draws are remembered
