@@ -36,7 +36,7 @@ from pathlib import Path
 import httpx2
 
 from heedful.bench.agents.contract import AgentSettings, get_agent
-from heedful.bench.agents.runner import run_agents
+from heedful.bench.agents.runner import AgentTrials, run_agents
 from heedful.bench.config import BenchConfig
 from heedful.bench.score.scoring import ScenarioOracle
 from heedful.bench.worlds.families import generate_suite
@@ -81,16 +81,14 @@ def harness(
 
     async def go() -> int:
         try:
-            records = await run_agents(
-                scenarios,
-                [agent],
+            run = AgentTrials(
                 trials=trials,
                 seed=0,
                 adaptive=True,
                 concurrency=concurrency,
                 config=BenchConfig(bootstrap_resamples=100),
-                oracles=oracles,
             )
+            records = await run_agents(scenarios, [agent], run, oracles=oracles)
         finally:
             await agent.aclose()
         return sum(r.usage.calls for r in records if r.usage is not None)

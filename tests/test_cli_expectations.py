@@ -229,6 +229,79 @@ def test_resume_on_worker_processes_gives_the_same_results(
     assert _comparable(killed) == _comparable(whole)
 
 
+def _summary(folder: Path) -> dict[str, object]:
+    """``results.json`` without what differs between two runs of the same spec (D/J trials are
+    in it: a D/J-only run writes no trial records file)."""
+    summary = json.loads((folder / "results.json").read_text())
+    summary["manifest"].pop("created_utc")
+    for key in ("out", "workers"):
+        summary["manifest"].get("run_spec", {}).pop(key, None)
+    return summary
+
+
+def _killed_at(
+    monkeypatch: pytest.MonkeyPatch, folder: Path, args: tuple[str, ...], nth: int
+) -> tuple[list[str], list[str]]:
+    """Start ``args`` in ``folder``, dying as it starts its ``nth`` D/J scenario; return the
+    lists that record every inspection and every D/J scenario played from then on."""
+    import heedful.bench.run.kinds as kinds_module
+    import heedful.bench.run.runner as runner_module
+
+    real_kind, real_inspection = kinds_module.play_scenario, runner_module._run_scenario
+    kind_calls: list[str] = []
+    inspection_calls: list[str] = []
+
+    def kind_dies(kind, scenario, *args, **kwargs):  # type: ignore[no-untyped-def]
+        kind_calls.append(scenario.id)
+        if len(kind_calls) == nth:
+            raise _Killed
+        return real_kind(kind, scenario, *args, **kwargs)
+
+    def inspection(scenario, *args, **kwargs):  # type: ignore[no-untyped-def]
+        inspection_calls.append(scenario.id)
+        return real_inspection(scenario, *args, **kwargs)
+
+    monkeypatch.setattr(kinds_module, "play_scenario", kind_dies)
+    monkeypatch.setattr(runner_module, "_run_scenario", inspection)
+    result = runner.invoke(app, [*args, "--out", str(folder), "--workers", "1"])
+    assert isinstance(result.exception, _Killed)
+    assert not (folder / "results.json").exists()
+    assert len(list((folder / ".partial").glob("kind-*.json"))) == nth - 1
+    kind_calls.clear()
+    inspection_calls.clear()
+    return inspection_calls, kind_calls
+
+
+def test_resume_finishes_a_killed_d_j_run_with_the_uninterrupted_results(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    run = ("bench", "run", "--family", "D,J", "--count", "3", "--trials", "2")
+    whole = tmp_path / "whole"
+    _run(*run, "--out", str(whole), "--workers", "1")
+    killed = tmp_path / "killed"
+    _, kind_calls = _killed_at(monkeypatch, killed, run, 4)
+    _run("bench", "run", "--resume", str(killed), "--workers", "1")
+    assert len(kind_calls) == 3  # only the three D/J scenarios the killed run had not finished
+    assert _summary(killed) == _summary(whole)
+    assert not (killed / ".partial").exists()
+
+
+def test_resume_of_a_mixed_run_killed_in_its_d_j_scenarios_replays_neither_finished_part(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    run = ("bench", "run", "--family", "G,D", "--count", "2", "--trials", "2", *POLICIES)
+    whole = tmp_path / "whole"
+    _run(*run, "--out", str(whole), "--workers", "1")
+    killed = tmp_path / "killed"
+    inspection_calls, kind_calls = _killed_at(monkeypatch, killed, run, 2)
+    _run("bench", "run", "--resume", str(killed), "--workers", "1")
+    assert inspection_calls == []  # the G scenarios were finished before the kill
+    assert len(kind_calls) == 1
+    assert _summary(killed) == _summary(whole)
+    whole_trials = (whole / "results.trials.jsonl.gz").read_bytes()
+    assert (killed / "results.trials.jsonl.gz").read_bytes() == whole_trials
+
+
 def test_resume_refuses_other_options_and_finished_or_foreign_folders(tmp_path: Path) -> None:
     result = runner.invoke(app, ["bench", "run", "--resume", str(tmp_path), "--trials", "3"])
     assert result.exit_code == 2 and "do not give --trials" in result.output

@@ -23,6 +23,7 @@ from heedful.bench.run import kind_suite as kinds
 from heedful.bench.run.backend import Backend, local_backend
 from heedful.bench.run.checkpoint import Checkpoint
 from heedful.bench.run.kinds import KindScenario, run_kinds
+from heedful.bench.run.options import BenchRun, Trials
 from heedful.bench.run.plays import Plays
 from heedful.bench.run.runner import progress_ticks
 from heedful.bench.run.spec import RunSpec, run_spec
@@ -189,7 +190,7 @@ def run_to_folder(
         progress: Progress bar (default: when stderr is a terminal).
         resume: A killed run's folder, to finish (the spec is that run's): its finished
             scenarios are read, not played again (:mod:`heedful.bench.run.checkpoint`); the
-            results are those of one uninterrupted run. D/J scenarios and agent trials are
+            results are those of one uninterrupted run (D/J scenarios too). Agent trials are
             played again.
         run_args: The command's arguments, kept in the folder for a later ``--resume``.
 
@@ -213,11 +214,8 @@ def run_to_folder(
     trials, seed, adaptive, holdout = spec.trials, spec.seed, spec.adaptive, spec.holdout
     out, runs_root, config, condition = spec.out, spec.runs_root, spec.config, spec.condition
     policy_params, shift, workers = spec.policy_params, spec.shift, spec.workers
-    if trials < 1:
-        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
-    if seed < 0:
-        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
-    resolve_workers(workers)  # a bad count fails before any work
+    Trials(trials=trials, seed=seed)  # a bad trial count or seed fails before any work
+    resolve_workers(workers)
     _check_condition(condition)
     requested = [n.strip() for n in policies.split(",") if n.strip()]
     agents = [n for n in requested if is_agent(n)]
@@ -313,11 +311,7 @@ def run_to_folder(
     # every trial, and the health table replays at most 400 of them per policy).
     plays: Plays = {}
     if run_inspection:
-        results = run_suite(
-            scenarios,
-            specs,
-            agents,
-            agent_run,
+        bench_run = BenchRun(
             trials=trials,
             seed=seed,
             adaptive=adaptive,
@@ -333,6 +327,7 @@ def run_to_folder(
             plays=plays if holdout is None and not adaptive else None,
             checkpoint=checkpoint,
         )
+        results = run_suite(scenarios, specs, agents, agent_run, bench_run)
         if holdout is None and names:
             # Calibration replays static plays with default parameters: only those are reused.
             static = {k: p for k, p in plays.items() if k[0] not in params}
@@ -342,7 +337,8 @@ def run_to_folder(
     else:
         results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
     if kind_scenarios:
-        # The same backend and progress display as the inspection scenarios: one job each.
+        # The same driver, backend, checkpoint and progress display as the inspection
+        # scenarios: one job each.
         with progress_ticks(progress) as tick:
             run = run_kinds(
                 kind_scenarios,
@@ -352,6 +348,7 @@ def run_to_folder(
                 config=config,
                 backend=backend or local_backend(resolve_workers(workers)),
                 progress=tick,
+                checkpoint=checkpoint,
             )
         aggregates = results.aggregates.model_copy(
             update={

@@ -18,7 +18,6 @@ import importlib
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 from urllib.parse import urlparse
 
@@ -26,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from heedful.bench.agents.config import DEFAULT_AGENT_CONFIG, AgentConfig
 from heedful.bench.registry import add_named
+from heedful.bench.results import AgentUsage
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.extras import extra_hint
 
@@ -108,25 +108,9 @@ class AgentSettings(BaseModel):
             )
 
 
-@dataclass
-class CallStats:
-    """What one agent spent in one trial (the issue's usage record)."""
-
-    calls: int = 0
-    cached_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    latency_s: float = 0.0
-    errors: int = 0
-
-    def add(self, other: CallStats) -> None:
-        """Accumulate ``other`` into this record."""
-        self.calls += other.calls
-        self.cached_calls += other.cached_calls
-        self.prompt_tokens += other.prompt_tokens
-        self.completion_tokens += other.completion_tokens
-        self.latency_s += other.latency_s
-        self.errors += other.errors
+#: What one agent spent in one trial (calls, cached calls, tokens, latency, errors): the results
+#: file's usage record itself, counted into as the trial runs (``stats.calls += 1``, ``add``).
+CallStats = AgentUsage
 
 
 class Agent(ABC):
@@ -221,4 +205,4 @@ def get_agent(name: str, settings: AgentSettings, config: AgentConfig | None = N
 
 def stats_dict(stats: CallStats) -> Mapping[str, float]:
     """The usage record as plain numbers (for tables and JSON)."""
-    return dict(vars(stats))
+    return stats.model_dump()

@@ -19,15 +19,8 @@ __all__ = ["score_agent_trial", "usage_of"]
 
 
 def usage_of(stats: CallStats) -> AgentUsage:
-    """The trial record's usage block."""
-    return AgentUsage(
-        calls=stats.calls,
-        cached_calls=stats.cached_calls,
-        prompt_tokens=stats.prompt_tokens,
-        completion_tokens=stats.completion_tokens,
-        latency_s=stats.latency_s,
-        errors=stats.errors,
-    )
+    """The trial record's usage block: a copy of what the agent counted."""
+    return stats.model_copy()
 
 
 def score_agent_trial(

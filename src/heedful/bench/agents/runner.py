@@ -13,17 +13,19 @@ beliefs, spontaneous and forced reads: every stage of document 000 §13 can fail
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from heedful.bench.agents.advice import Advisor
 from heedful.bench.agents.contract import Agent, AgentConfig, AgentSettings, CallStats, get_agent
 from heedful.bench.agents.env import Mode, TrialEnv
 from heedful.bench.agents.outcome import score_agent_trial
-from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.results import FailureCode, TrialRecord
 from heedful.bench.run.backend import Backend
+from heedful.bench.run.options import Trials
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.views import policy_view
@@ -34,6 +36,7 @@ __all__ = [
     "MODES",
     "AgentProgress",
     "AgentTrialTask",
+    "AgentTrials",
     "modes_of",
     "run_agents",
     "run_agents_on",
@@ -81,16 +84,31 @@ class AgentProgress:
             on_progress(self)
 
 
-def _check_run(
-    trials: int, concurrency: int, world_keys: Sequence[int] | None, n_scenarios: int
-) -> None:
-    """Refuse a bad trial count, concurrency or world-key list (one key per scenario)."""
-    if trials < 1:
-        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
-    if concurrency < 1:
-        raise InvalidArgumentError(f"--concurrency must be at least 1, got {concurrency}")
-    if world_keys is not None and len(world_keys) != n_scenarios:
-        raise InvalidArgumentError("world_keys needs one key per scenario")
+@dataclass(frozen=True)
+class AgentTrials(Trials):
+    """How agent trials are played: the run's :class:`~heedful.bench.run.options.Trials` (the
+    same trials, seed and worlds as the policies') and the agents' own options.
+
+    Attributes:
+        mode: ``attention``, ``production`` or ``both`` (:data:`MODES`).
+        concurrency: Trials in flight at once (≥ 1): the limit of the endpoint the agents share.
+        agent_config: Protocol numbers (turn limit, validator); ``None``: the defaults.
+        on_progress: Called after every trial with the running totals.
+
+    Raises:
+        InvalidArgumentError: a bad trial count, seed, concurrency or mode.
+    """
+
+    mode: str = "attention"
+    concurrency: int = 8
+    agent_config: AgentConfig | None = None
+    on_progress: Callable[[AgentProgress], None] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.concurrency < 1:
+            raise InvalidArgumentError(f"--concurrency must be at least 1, got {self.concurrency}")
+        modes_of(self.mode)
 
 
 @dataclass(frozen=True)
@@ -107,55 +125,45 @@ class _Job:
 async def run_agents(
     scenarios: Sequence[Scenario],
     agents: Sequence[Agent],
+    run: AgentTrials,
     *,
-    trials: int,
-    seed: int,
-    adaptive: bool = False,
-    mode: str = "attention",
-    concurrency: int = 8,
-    config: BenchConfig = DEFAULT_CONFIG,
-    agent_config: AgentConfig | None = None,
-    world_keys: Sequence[int] | None = None,
-    initiation: bool = False,
-    on_progress: Callable[[AgentProgress], None] | None = None,
     oracles: Sequence[ScenarioOracle] | None = None,
 ) -> list[TrialRecord]:
-    """Run every agent on every scenario ``trials`` times in each mode; return the records.
+    """Run every agent on every scenario ``run.trials`` times in each mode; return the records.
 
     Records come back in a fixed order (scenario, trial, agent, mode) whatever order the trials
     finished in, so a rerun from the cache writes the same file. ``oracles`` (one per scenario)
     saves preparing them again when the caller already has them.
 
     Raises:
-        InvalidArgumentError: bad trial count, seed, concurrency or mode.
+        InvalidArgumentError: a world key or oracle list without one entry per scenario.
     """
-    _check_run(trials, concurrency, world_keys, len(scenarios))
+    keys = run.keys_for(len(scenarios))
     if oracles is not None and len(oracles) != len(scenarios):
         raise InvalidArgumentError("oracles needs one oracle per scenario")
-    modes = modes_of(mode)
+    modes = modes_of(run.mode)
     jobs: list[_Job] = []
     for si, scenario in enumerate(scenarios):
         oracle = (
             oracles[si]
             if oracles is not None
-            else ScenarioOracle.prepare(scenario, adaptive=adaptive)
+            else ScenarioOracle.prepare(scenario, adaptive=run.adaptive)
         )
-        key = si if world_keys is None else world_keys[si]
-        for trial in range(trials):
+        for trial in range(run.trials):
             for agent in agents:
                 for m in modes:
-                    jobs.append(_Job(len(jobs), scenario, oracle, key, trial, agent, m))
+                    jobs.append(_Job(len(jobs), scenario, oracle, keys[si], trial, agent, m))
     progress = AgentProgress(total=len(jobs))
-    gate = asyncio.Semaphore(concurrency)
+    gate = asyncio.Semaphore(run.concurrency)
     records: list[TrialRecord | None] = [None] * len(jobs)
 
-    async def run(job: _Job) -> None:
+    async def play(job: _Job) -> None:
         async with gate:
-            rec, stats = await _play(job, seed, adaptive, config, agent_config, initiation)
+            rec, stats = await _play(job, run)
         records[job.index] = rec
-        progress.count(rec, stats, on_progress)
+        progress.count(rec, stats, run.on_progress)
 
-    await asyncio.gather(*(run(j) for j in jobs))
+    await asyncio.gather(*(play(j) for j in jobs))
     return pair_rescues([r for r in records if r is not None])
 
 
@@ -177,15 +185,8 @@ def pair_rescues(records: list[TrialRecord]) -> list[TrialRecord]:
     return out
 
 
-async def _play(
-    job: _Job,
-    seed: int,
-    adaptive: bool,
-    config: BenchConfig,
-    agent_config: AgentConfig | None,
-    initiation: bool,
-) -> tuple[TrialRecord, CallStats]:
-    scenario, agent = job.scenario, job.agent
+async def _play(job: _Job, run: AgentTrials) -> tuple[TrialRecord, CallStats]:
+    scenario, agent, seed, agent_config = job.scenario, job.agent, run.seed, run.agent_config
     world = TrialWorld.draw(job.oracle, generator(seed, Stream.TRIALS, job.key, job.trial))
     view = policy_view(scenario)
     advisor = None
@@ -196,7 +197,7 @@ async def _play(
         view,
         world.observation,
         {sid: t.render for sid, t in scenario.truth.sources.items()},
-        adaptive=adaptive,
+        adaptive=run.adaptive,
         mode=job.mode,
         advisor=advisor,
         # Both modes of a trial share the draw: they ask the same questions until the validator
@@ -211,17 +212,17 @@ async def _play(
         env.flag(f"agent_crash: {type(exc).__name__}: {str(exc)[:200]}")
         env.done = True
         stats = CallStats(errors=1)
-    measure = initiation or scenario.view.condition is Condition.UNPROMPTED
+    measure = run.initiation or scenario.view.condition is Condition.UNPROMPTED
     record = score_agent_trial(
         scenario,
         job.oracle,
         world,
         agent=agent.name,
         trial=job.trial,
-        adaptive=adaptive,
+        adaptive=run.adaptive,
         transcript=env.transcript,
         stats=stats,
-        config=config,
+        config=run.config,
         initiation=measure,
         mode=job.mode,
     )
@@ -229,19 +230,25 @@ async def _play(
 
 
 def run_agents_sync(
-    scenarios: Sequence[Scenario], agents: Sequence[Agent], **kwargs: object
+    scenarios: Sequence[Scenario], agents: Sequence[Agent], **options: Any
 ) -> list[TrialRecord]:
-    """:func:`run_agents` from synchronous code, on its own event loop; the agents are closed
-    at the end (their connections belong to that loop)."""
+    """:func:`run_agents` from synchronous code, on its own event loop, with the fields of
+    :class:`AgentTrials` as keywords (``trials=2, seed=0, ...``); the agents are closed at the end
+    (their connections belong to that loop).
 
-    async def run() -> list[TrialRecord]:
+    Raises:
+        InvalidArgumentError: as :class:`AgentTrials` and :func:`run_agents`.
+    """
+    run = AgentTrials(**options)
+
+    async def play() -> list[TrialRecord]:
         try:
-            return await run_agents(scenarios, agents, **kwargs)  # type: ignore[arg-type]
+            return await run_agents(scenarios, agents, run)
         finally:
             for agent in agents:
                 await agent.aclose()
 
-    return asyncio.run(run())
+    return asyncio.run(play())
 
 
 #: One agent trial as a job: (scenario, world key, trial, agent name, mode).
@@ -258,23 +265,18 @@ class AgentTrialTask:
     """
 
     settings: AgentSettings
-    agent_config: AgentConfig | None
-    seed: int
-    adaptive: bool
-    config: BenchConfig
-    initiation: bool
+    #: The run's options, without its progress callback (that stays with the caller).
+    run: AgentTrials
 
     def __call__(self, item: AgentTrial) -> tuple[TrialRecord, CallStats]:
         scenario, key, trial, name, mode = item
-        oracle = ScenarioOracle.prepare(scenario, adaptive=self.adaptive)
-        agent = get_agent(name, self.settings, self.agent_config)
+        oracle = ScenarioOracle.prepare(scenario, adaptive=self.run.adaptive)
+        agent = get_agent(name, self.settings, self.run.agent_config)
         job = _Job(0, scenario, oracle, key, trial, agent, mode)
 
         async def play() -> tuple[TrialRecord, CallStats]:
             try:
-                return await _play(
-                    job, self.seed, self.adaptive, self.config, self.agent_config, self.initiation
-                )
+                return await _play(job, self.run)
             finally:
                 await agent.aclose()
 
@@ -286,42 +288,32 @@ def run_agents_on(
     scenarios: Sequence[Scenario],
     agent_names: Sequence[str],
     settings: AgentSettings,
-    *,
-    trials: int,
-    seed: int,
-    adaptive: bool = False,
-    mode: str = "attention",
-    concurrency: int = 8,
-    config: BenchConfig = DEFAULT_CONFIG,
-    agent_config: AgentConfig | None = None,
-    world_keys: Sequence[int] | None = None,
-    initiation: bool = False,
-    on_progress: Callable[[AgentProgress], None] | None = None,
+    run: AgentTrials,
 ) -> list[TrialRecord]:
     """:func:`run_agents` with each trial a job of ``backend`` (e.g. a Ray task).
 
-    At most ``concurrency`` trials are in flight at once across the whole backend: the limit
+    At most ``run.concurrency`` trials are in flight at once across the whole backend: the limit
     of the one endpoint the agents share. Records come back in :func:`run_agents`' order.
 
     Raises:
-        InvalidArgumentError: bad trial count, seed, concurrency or mode.
+        InvalidArgumentError: a world key list without one key per scenario.
     """
-    _check_run(trials, concurrency, world_keys, len(scenarios))
-    modes = modes_of(mode)
+    keys = run.keys_for(len(scenarios))
+    modes = modes_of(run.mode)
     items: list[AgentTrial] = [
-        (scenario, si if world_keys is None else world_keys[si], trial, name, m)
+        (scenario, keys[si], trial, name, m)
         for si, scenario in enumerate(scenarios)
-        for trial in range(trials)
+        for trial in range(run.trials)
         for name in agent_names
         for m in modes
     ]
     if settings.cache is not None:
         # Jobs may run in another working directory: they get the cache file's absolute path.
         settings = settings.model_copy(update={"cache": str(Path(settings.cache).resolve())})
-    task = AgentTrialTask(settings, agent_config, seed, adaptive, config, initiation)
+    task = AgentTrialTask(settings, dataclasses.replace(run, on_progress=None))
     progress = AgentProgress(total=len(items))
     records: list[TrialRecord] = []
-    for rec, stats in backend.map(task, items, in_flight=concurrency):
+    for rec, stats in backend.map(task, items, in_flight=run.concurrency):
         records.append(rec)
-        progress.count(rec, stats, on_progress)
+        progress.count(rec, stats, run.on_progress)
     return pair_rescues(records)

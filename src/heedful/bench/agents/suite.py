@@ -13,6 +13,7 @@ each agent's model, endpoint host, sampling settings and prompt/tool hashes (nev
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -24,15 +25,18 @@ from heedful.bench.agents.contract import (
     AgentSettings,
     get_agent,
 )
-from heedful.bench.agents.runner import AgentProgress, modes_of, run_agents, run_agents_on
-from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
+from heedful.bench.agents.runner import (
+    AgentProgress,
+    AgentTrials,
+    modes_of,
+    run_agents,
+    run_agents_on,
+)
 from heedful.bench.manifest import build_manifest
 from heedful.bench.results import PolicySpec, Results, ScenarioSummary, TrialRecord
 from heedful.bench.results.agents import PRODUCTION_SUFFIX
-from heedful.bench.run.backend import Backend
-from heedful.bench.run.checkpoint import Checkpoint
-from heedful.bench.run.plays import Plays
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.options import BenchRun
+from heedful.bench.run.runner import play_benchmark
 from heedful.bench.score.aggregate import aggregate
 from heedful.bench.score.initiation import with_initiation
 from heedful.bench.score.scoring import ScenarioOracle
@@ -71,109 +75,69 @@ def run_suite(
     policies: Sequence[PolicySpec | str],
     agents: Sequence[str],
     agent_run: AgentRun | None,
-    *,
-    trials: int,
-    seed: int,
-    adaptive: bool = False,
-    config: BenchConfig = DEFAULT_CONFIG,
-    scenario_source: str = "<memory>",
-    generator_versions: dict[str, str] | None = None,
-    progress: bool | None = None,
-    sealed: bool = False,
-    world_keys: Sequence[int] | None = None,
-    initiation: bool = False,
-    workers: int | None = 1,
-    backend: Backend | None = None,
-    plays: Plays | None = None,
-    checkpoint: Checkpoint | None = None,
+    run: BenchRun,
 ) -> Results:
     """Run policies and agents on the same scenarios and write one :class:`Results`.
 
-    With no agent this is exactly :func:`run_benchmark` (``plays`` keeps the controller
-    policies' plays, as there). With a ``backend`` (e.g. Ray), the
-    scenarios of the programmatic policies and each agent trial are its jobs, at most
+    ``run`` is how the policies are played and what every trial shares
+    (:class:`~heedful.bench.run.options.BenchRun`); the agents play the same trials, seed and
+    worlds. With no agent this is exactly
+    :func:`~heedful.bench.run.runner.run_benchmark` (``run.plays`` keeps the
+    controller policies' plays, as there). With a ``run.backend`` (e.g. Ray), the scenarios of
+    the programmatic policies and each agent trial are its jobs, at most
     ``agent_run.concurrency`` agent trials in flight at once; the results are the same.
-    ``checkpoint`` keeps the programmatic policies' finished scenarios (``--resume``); agent
+    ``run.checkpoint`` keeps the programmatic policies' finished scenarios (``--resume``); agent
     trials are played again (their response cache answers the calls already made).
 
     Raises:
         InvalidArgumentError: agents named without ``agent_run`` (no model or endpoint), bad
-            mode or concurrency, and everything :func:`run_benchmark` raises.
+            mode or concurrency, and everything
+            :func:`~heedful.bench.run.runner.run_benchmark` raises.
     """
     specs = [p if isinstance(p, PolicySpec) else PolicySpec(name=p) for p in policies]
-    common = {
-        "trials": trials,
-        "seed": seed,
-        "adaptive": adaptive,
-        "config": config,
-        "world_keys": world_keys,
-        "initiation": initiation,
-    }
     if not agents:
-        return run_benchmark(
-            scenarios,
-            specs,
-            scenario_source=scenario_source,
-            generator_versions=generator_versions,
-            progress=progress,
-            sealed=sealed,
-            workers=workers,
-            backend=backend,
-            plays=plays,
-            checkpoint=checkpoint,
-            **common,  # type: ignore[arg-type]
-        )
+        return play_benchmark(scenarios, specs, run)
     if agent_run is None:
         raise InvalidArgumentError(
             f"agent {agents[0]!r} needs a model endpoint: give --model and --base-url"
         )
-    modes_of(agent_run.mode)
+    agent_trials = AgentTrials(
+        **run.trial_fields(),
+        mode=agent_run.mode,
+        concurrency=agent_run.concurrency,
+        agent_config=agent_run.config,
+        on_progress=agent_run.on_progress,
+    )
     if not scenarios:
         raise InvalidArgumentError("no scenarios to run")
     built = [get_agent(name, agent_run.settings, agent_run.config) for name in agents]
     try:
-        base = (
-            run_benchmark(
-                scenarios,
-                specs,
-                progress=progress if not sealed else False,
-                workers=workers,
-                backend=backend,
-                plays=plays,
-                checkpoint=checkpoint,
-                **common,  # type: ignore[arg-type]
-            )
-            if policies
-            else None
+        # The policies' records are kept whole here (the sealed result is made below), so the
+        # base run is not sealed; a sealed run shows no progress bar naming a scenario.
+        policy_run = dataclasses.replace(
+            run, sealed=False, progress=False if run.sealed else run.progress
         )
+        base = play_benchmark(scenarios, specs, policy_run) if policies else None
         oracles = (
-            [ScenarioOracle.prepare(s, adaptive=adaptive) for s in scenarios]
-            if backend is None or base is None
+            [ScenarioOracle.prepare(s, adaptive=run.adaptive) for s in scenarios]
+            if run.backend is None or base is None
             else []
         )
-        if backend is None:
-            records = asyncio.run(_run_agents(scenarios, built, oracles, agent_run, common))
+        if run.backend is None:
+            records = asyncio.run(_run_agents(scenarios, built, oracles, agent_trials))
         else:
             records = run_agents_on(
-                backend,
-                scenarios,
-                agents,
-                agent_run.settings,
-                mode=agent_run.mode,
-                concurrency=agent_run.concurrency,
-                agent_config=agent_run.config,
-                on_progress=agent_run.on_progress,
-                **common,  # type: ignore[arg-type]
+                run.backend, scenarios, agents, agent_run.settings, agent_trials
             )
             asyncio.run(_close(built))  # built here only to describe them in the manifest
     except HeedfulError as exc:
-        if not sealed:
+        if not run.sealed:
             raise
         raise type(exc)(
             f"the hold-out run failed ({type(exc).__name__}); details withheld"
         ) from None
     summaries: list[ScenarioSummary] = (
-        base.scenarios if base is not None else [o.summary(config) for o in oracles]
+        base.scenarios if base is not None else [o.summary(run.config) for o in oracles]
     )
     all_records = (base.trials if base is not None else []) + records
     return _results(
@@ -183,13 +147,7 @@ def run_suite(
         base.manifest.policies if base is not None else [],
         built,
         agent_run,
-        sealed=sealed,
-        seed=seed,
-        trials=trials,
-        adaptive=adaptive,
-        config=config,
-        scenario_source=scenario_source,
-        generator_versions=generator_versions,
+        run,
     )
 
 
@@ -197,20 +155,10 @@ async def _run_agents(
     scenarios: Sequence[Scenario],
     agents: Sequence[Agent],
     oracles: Sequence[ScenarioOracle],
-    run: AgentRun,
-    common: dict[str, object],
+    run: AgentTrials,
 ) -> list[TrialRecord]:
     try:
-        return await run_agents(
-            scenarios,
-            agents,
-            mode=run.mode,
-            concurrency=run.concurrency,
-            agent_config=run.config,
-            on_progress=run.on_progress,
-            oracles=oracles,
-            **common,  # type: ignore[arg-type]
-        )
+        return await run_agents(scenarios, agents, run, oracles=oracles)
     finally:
         for agent in agents:
             await agent.aclose()
@@ -227,19 +175,13 @@ def _results(
     summaries: list[ScenarioSummary],
     policy_specs: list[PolicySpec],
     agents: Sequence[Agent],
-    run: AgentRun,
-    *,
-    sealed: bool,
-    seed: int,
-    trials: int,
-    adaptive: bool,
-    config: BenchConfig,
-    scenario_source: str,
-    generator_versions: dict[str, str] | None,
+    agent_run: AgentRun,
+    run: BenchRun,
 ) -> Results:
+    seed, config = run.seed, run.config
     agent_names = [a.name for a in agents]
     policies = [spec.name for spec in policy_specs]
-    modes = modes_of(run.mode)
+    modes = modes_of(agent_run.mode)
     table_names = policies + [
         n + (PRODUCTION_SUFFIX if m == "production" else "") for n in agent_names for m in modes
     ]
@@ -253,25 +195,25 @@ def _results(
     families = sorted({s.view.family for s in scenarios})
     manifest = build_manifest(
         seed=seed,
-        condition="adaptive" if adaptive else "static",
-        trials=trials,
+        condition="adaptive" if run.adaptive else "static",
+        trials=run.trials,
         policies=[*policy_specs, *(PolicySpec(name=n) for n in agent_names)],
         scenarios=scenarios,
-        scenario_source=scenario_source,
-        generator_versions=generator_versions or {f: "file" for f in families},
+        scenario_source=run.scenario_source,
+        generator_versions=run.generator_versions or {f: "file" for f in families},
         config=config,
     )
     manifest = manifest.model_copy(
         update={
             "agent": {
-                "mode": run.mode,
-                "concurrency": run.concurrency,
-                "protocol": run.config.model_dump(mode="json"),
+                "mode": agent_run.mode,
+                "concurrency": agent_run.concurrency,
+                "protocol": agent_run.config.model_dump(mode="json"),
                 "agents": {a.name: a.describe() for a in agents},
             }
         }
     )
-    if sealed:
+    if run.sealed:
         return Results(
             sealed=True, manifest=manifest, scenarios=[], trials=[], aggregates=aggregates
         )

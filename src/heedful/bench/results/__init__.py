@@ -17,6 +17,7 @@ from pydantic import (
     model_validator,
 )
 
+from heedful.bench.results._trial import ScoredTrial, TrialKey
 from heedful.bench.results.agents import AgentAggregates
 from heedful.bench.results.calibration import CalibrationRow
 from heedful.bench.results.kinds import KindPairedRow, KindResults, KindRow
@@ -65,7 +66,11 @@ class Stage(StrEnum):
 
 
 class AgentUsage(BaseModel):
-    """Model usage of one agent trial (LLM agents; ``None`` for programmatic policies)."""
+    """Model usage of one agent trial (LLM agents; ``None`` for programmatic policies).
+
+    The agents count into it as a trial runs (``CallStats`` of
+    :mod:`heedful.bench.agents.contract` is this record) and a run's totals are sums of it.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -75,6 +80,15 @@ class AgentUsage(BaseModel):
     latency_s: float = 0.0
     errors: int = 0
     cached_calls: int = 0
+
+    def add(self, other: AgentUsage) -> None:
+        """Accumulate ``other`` into this record."""
+        self.calls += other.calls
+        self.cached_calls += other.cached_calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.latency_s += other.latency_s
+        self.errors += other.errors
 
 
 class Violation(StrEnum):
@@ -160,31 +174,27 @@ class InitiationMetrics(_Model):
     evidence_age_s: float | None
 
 
-class TrialRecord(_Model):
-    """One policy on one scenario in one trial (see docs/metrics.md for every field).
+class _InspectionHead(TrialKey):
+    """The fields an inspection trial record has before its score (in the file too)."""
 
-    In the adaptive condition ``value``, ``v_star``, ``regret``, ``score`` and ``optimal`` are the
-    adaptive ones (the policy as a policy, against ``V*_adaptive``); the static valuation of the
-    realized set is kept in the ``static_*`` fields.
-    """
-
-    scenario_id: str
-    family: str
-    policy: str
-    trial: int
     condition: Literal["static", "adaptive"]
     mode: Literal["attention", "production"] = "attention"
     world: dict[str, str]
     inspected: list[str]
     failed_inspections: list[str]
     violation: Violation | None
-    value: float
-    v_star: float
-    u_random: float
-    regret: float
-    score: float | None
-    uninformative: bool
-    optimal: bool
+
+
+class TrialRecord(ScoredTrial, _InspectionHead):
+    """One policy on one scenario in one trial (see docs/metrics.md for every field).
+
+    In the adaptive condition ``value``, ``v_star``, ``regret``, ``score`` and ``optimal`` are the
+    adaptive ones (the policy as a policy, against ``V*_adaptive``); the static valuation of the
+    realized set is kept in the ``static_*`` fields. Bases in this order keep the file's field
+    order: the key and the inspection head, then the score, then the fields below (see
+    :mod:`heedful.bench.results._trial`).
+    """
+
     #: ``exact`` (static set value, or a deterministic policy's exact adaptive value), ``set``
     #: (adaptive, a randomised policy blind to its observations: V(S) of its realized set, exact
     #: given its choices) or ``estimate`` (adaptive, randomised: the trial's posterior value).

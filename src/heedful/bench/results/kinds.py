@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from heedful.bench.results._trial import ScoredTrial, TrialKey
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
 __all__ = ["KindPairedRow", "KindResults", "KindRow", "ScheduleTrial", "SwitchingTrial"]
@@ -20,19 +21,8 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class _Trial(_Model):
-    scenario_id: str
-    family: str
-    policy: str
-    trial: int
-    value: float
-    v_star: float
-    u_random: float
-    regret: float
-    #: ``100·(V − U_random)/(V* − U_random)``, never clipped; ``None`` when uninformative.
-    score: float | None
-    uninformative: bool
-    optimal: bool
+class _Trial(ScoredTrial, TrialKey):
+    # Bases in this order keep the file's field order: the key, then the score (see ._trial).
     violations: int = 0
     failure: str | None = None
 

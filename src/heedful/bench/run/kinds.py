@@ -16,9 +16,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import Field, TypeAdapter
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.kind_policy import (
@@ -32,7 +33,9 @@ from heedful.bench.results.kinds import (
     ScheduleTrial,
     SwitchingTrial,
 )
-from heedful.bench.run.backend import Backend, SerialBackend, map_traced
+from heedful.bench.run.backend import Backend, SerialBackend
+from heedful.bench.run.checkpoint import Checkpoint, Part
+from heedful.bench.run.driver import drive
 from heedful.bench.run.kind_trials import (
     ScheduleCase,
     SwitchingCase,
@@ -40,6 +43,7 @@ from heedful.bench.run.kind_trials import (
     run_switching_trial,
 )
 from heedful.bench.run.loop import TrialJob, TrialKind, play_scenario
+from heedful.bench.run.options import ProgressFn, Trials
 from heedful.bench.run.runner import INSPECTION
 from heedful.bench.score.aggregate import cluster_diff, cluster_mean
 from heedful.bench.seeds import Stream, generator, name_key
@@ -56,6 +60,7 @@ from heedful.model.switching import SwitchingScenario
 
 __all__ = [
     "KIND_FAMILIES",
+    "KIND_KEPT",
     "KIND_ROWS",
     "TRIAL_KINDS",
     "KindFamily",
@@ -246,6 +251,26 @@ class KindTask:
         return list(records)
 
 
+def _play_kind(item: tuple[KindTask, KindScenario]) -> list[KindTrial]:
+    task, scenario = item
+    return task(scenario)
+
+
+def _dump_kind(trials: list[KindTrial]) -> dict[str, Any]:
+    return {"trials": [t.model_dump(mode="json") for t in trials]}
+
+
+_KIND_TRIALS = TypeAdapter(list[Annotated[KindTrial, Field(discriminator="kind")]])
+
+
+def _load_kind(body: dict[str, Any]) -> list[KindTrial]:
+    return _KIND_TRIALS.validate_python(body["trials"])
+
+
+#: How a switching or schedule scenario's trials are kept in a run's checkpoint (``--resume``).
+KIND_KEPT: Part[list[KindTrial]] = Part("kind", _dump_kind, _load_kind)
+
+
 def run_kinds(
     scenarios: Sequence[KindScenario],
     policies: str,
@@ -254,42 +279,46 @@ def run_kinds(
     seed: int,
     config: BenchConfig = DEFAULT_CONFIG,
     backend: Backend | None = None,
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: ProgressFn | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> KindRun:
     """Run the named policies (those that exist for each kind) on switching/schedule scenarios.
+
+    The scenarios are played by the driver of every kind (:func:`heedful.bench.run.driver.drive`),
+    one job per scenario, grouped by kind (a job runs one kind's policies).
 
     Args:
         backend: Where scenarios are played (default: this process); the trials are the same on
             every backend.
         progress: Called after each scenario with (trials done, trials in all, scenario id).
+        checkpoint: Each finished scenario is saved there, and a scenario already saved there
+            is read instead of played (``--resume``; :mod:`heedful.bench.run.checkpoint`).
 
     Returns the trials and their aggregate and paired rows (which join ``aggregates``).
 
     Raises:
         InvalidArgumentError: bad trial count or seed.
     """
-    if trials < 1:
-        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
-    if seed < 0:
-        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    Trials(trials=trials, seed=seed)  # a bad trial count or seed fails here
     order: dict[ScenarioKind, list[str]] = {}
     for scenario in scenarios:
         kind = _kind_of(scenario)
         order.setdefault(kind, parse_kind_policies(policies, kind))
     tasks = {k: KindTask(tuple(names), trials, seed, config) for k, names in order.items()}
+    ordered = [s for kind in order for s in scenarios if _kind_of(s) is kind]
+    played = drive(
+        [s.id for s in ordered],
+        [(tasks[_kind_of(s)], s) for s in ordered],
+        _play_kind,
+        trials_each=[trials * len(order[_kind_of(s)]) for s in ordered],
+        tick=progress or (lambda done, total, label: None),
+        backend=backend or SerialBackend(),
+        checkpoint=checkpoint,
+        kept=KIND_KEPT,
+    )
     out = KindResults()
-    total = sum(trials * len(order[_kind_of(s)]) for s in scenarios)
-    done = 0
-    # One job per scenario, grouped by kind (a job runs one kind's policies).
-    for kind, task in tasks.items():
-        mine = [s for s in scenarios if _kind_of(s) is kind]
-        for scenario, played in zip(
-            mine, map_traced(backend or SerialBackend(), task, mine), strict=True
-        ):
-            KIND_ROWS[kind].trials(out).extend(played)
-            done += len(played)
-            if progress is not None:
-                progress(done, total, scenario.id)
+    for scenario, records in zip(ordered, played, strict=True):
+        KIND_ROWS[_kind_of(scenario)].trials(out).extend(records)
     rows, paired = _aggregate(out, order, config, seed)
     return KindRun(out, rows, paired)
 

@@ -39,9 +39,11 @@ from heedful.bench.results import (
     TrialRecord,
     Violation,
 )
-from heedful.bench.run.backend import Backend, ProcessBackend, map_traced
-from heedful.bench.run.checkpoint import Checkpoint
+from heedful.bench.run.backend import Backend
+from heedful.bench.run.checkpoint import SCENARIOS, Checkpoint
+from heedful.bench.run.driver import drive
 from heedful.bench.run.loop import TrialJob, TrialKind, play_scenario
+from heedful.bench.run.options import BenchRun, ProgressFn
 from heedful.bench.run.plays import Plays, PlayTrace
 from heedful.bench.run.spans import RUN_SPAN, SCENARIO_SPAN, describe_run, describe_scenario
 from heedful.bench.score.aggregate import aggregate
@@ -70,12 +72,9 @@ __all__ = [
     "collect_choices",
     "decision_variables",
     "is_distractor",
+    "play_benchmark",
     "run_benchmark",
 ]
-
-#: Progress callback: ``(done, total, label)`` after each trial (``label`` never names a scenario
-#: of a sealed run).
-ProgressFn = Callable[[int, int, str], None]
 
 Reveal = Callable[[str], Observation]
 
@@ -397,8 +396,6 @@ def progress_ticks(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
         yield bar
 
 
-@traced(RUN_SPAN, describe_run)
-@few_collections()
 def run_benchmark(
     scenarios: Sequence[Scenario],
     policies: Sequence[PolicySpec | str],
@@ -423,108 +420,87 @@ def run_benchmark(
     Args:
         scenarios: Inspection scenarios (ids unique).
         policies: Registered policy names, or specs with parameters.
-        trials: Trials per scenario and policy (≥ 1).
-        seed: Root seed (≥ 0); the whole run is a function of it.
-        adaptive: Reveal each observation before the next choice (default: static condition).
-        config: Thresholds and statistics settings.
-        scenario_source: Where the scenarios came from, for the manifest.
-        generator_versions: Generator versions, for the manifest.
-        progress: A :data:`ProgressFn` called after each trial, or ``True``/``False`` for a Rich
-            bar on stderr (default: a bar only when stderr is a terminal).
-        sealed: Hold-out run: the result keeps aggregates only (no scenario summaries, no
-            per-trial records) and the progress bar never names a scenario.
-        world_keys: The world stream of each scenario (default: its position). Scenarios given
-            the same key (an announced scenario and its unprompted twin) get the same worlds, the
-            same source outcomes and the same policy randomness in every trial.
-        initiation: Record the unprompted-condition metrics (document 000 §15.2) on every trial;
-            they are always recorded on ``condition: unprompted`` scenarios.
-        workers: Processes that play scenarios in parallel (``None``: one per CPU core; ``1``:
-            in this process). Each worker builds its own policies from ``policies``; the result
-            is identical for every worker count. The progress callback is then called once per
-            finished scenario (with the trials it played) instead of after each trial. The
-            aggregation runs in this process; with a ``backend``, only the aggregation uses
-            these local processes.
-        backend: Where scenarios are played (e.g. a Ray cluster, see
-            :mod:`heedful.bench.run.backend`); default: this process or ``workers`` local processes.
-            The results are identical on every backend.
-        plays: Filled with the reads and trace of every play of a controller policy, for the
-            reports read after the run (:mod:`heedful.bench.run.plays`); ``None`` keeps nothing.
-        checkpoint: Each finished scenario is saved there, and a scenario already saved there
-            is read instead of played (``--resume``; :mod:`heedful.bench.run.checkpoint`). Its
-            plays are not kept: the reports replay them, with the same outcome.
+        trials, seed, adaptive, config, world_keys, initiation: What every trial shares (see
+            :class:`~heedful.bench.run.options.Trials`).
+        scenario_source, generator_versions, progress, sealed, workers, backend, plays,
+            checkpoint: How the run is played (see :class:`~heedful.bench.run.options.BenchRun`).
 
     Raises:
         InvalidArgumentError: bad trial count, seed, empty inputs or duplicate ids.
         UnknownNameError: unknown policy.
     """
-    if trials < 1:
-        raise InvalidArgumentError(f"trials must be at least 1, got {trials}")
-    if seed < 0:
-        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed}")
+    return play_benchmark(
+        scenarios,
+        policies,
+        BenchRun(
+            trials=trials,
+            seed=seed,
+            adaptive=adaptive,
+            config=config,
+            scenario_source=scenario_source,
+            generator_versions=generator_versions,
+            progress=progress,
+            sealed=sealed,
+            world_keys=world_keys,
+            initiation=initiation,
+            workers=workers,
+            backend=backend,
+            plays=plays,
+            checkpoint=checkpoint,
+        ),
+    )
+
+
+@traced(RUN_SPAN, describe_run)
+@few_collections()
+def play_benchmark(
+    scenarios: Sequence[Scenario], policies: Sequence[PolicySpec | str], run: BenchRun
+) -> Results:
+    """:func:`run_benchmark` with its options as one :class:`BenchRun` object.
+
+    Raises:
+        InvalidArgumentError: empty inputs, duplicate ids or a world key list of the wrong length.
+        UnknownNameError: unknown policy.
+    """
     if not scenarios:
         raise InvalidArgumentError("no scenarios to run")
     ids = [s.id for s in scenarios]
     if len(set(ids)) != len(ids):
         raise InvalidArgumentError("scenario ids must be unique within a run")
-    if world_keys is not None and len(world_keys) != len(scenarios):
-        raise InvalidArgumentError("world_keys needs one key per scenario")
+    keys = run.keys_for(len(scenarios))
+    trials, seed, config, sealed = run.trials, run.seed, run.config, run.sealed
+    plays, checkpoint, backend = run.plays, run.checkpoint, run.backend
     built = build_policies(policies)
     if not built:
         raise InvalidArgumentError("no policies to run")
-    keys = list(range(len(scenarios))) if world_keys is None else list(world_keys)
-    job = TrialJob(trials, seed, config, adaptive, sealed, initiation, plays is not None)
+    job = TrialJob(trials, seed, config, run.adaptive, sealed, run.initiation, plays is not None)
     per_trial = trials * len(built)
     total = len(scenarios) * per_trial
-    records: list[TrialRecord] = []
-    summaries: list[ScenarioSummary] = []
-    n_workers = max(1, min(resolve_workers(workers), len(scenarios)))
-    saved: dict[int, tuple[ScenarioSummary, list[TrialRecord]]] = {}
-    if checkpoint is not None and not sealed:
-        for i, scenario in enumerate(scenarios):
-            if (found := checkpoint.load(i, scenario.id)) is not None:
-                saved[i] = found
-    elif sealed:
+    n_workers = max(1, min(resolve_workers(run.workers), len(scenarios)))
+    if sealed:
         checkpoint = None  # a hold-out's trial records never reach the disk
-    with progress_ticks(progress) as tick:
-        if n_workers == 1 and backend is None:
-            done = 0
-
-            def step(label: str) -> None:
-                nonlocal done
-                done += 1
-                tick(done, total, label)
-
-            for i, (scenario, key) in enumerate(zip(scenarios, keys, strict=True)):
-                kept_before = saved.get(i)
-                if kept_before is not None:
-                    summary, recs = kept_before
-                    done += per_trial
-                    tick(done, total, scenario.id)
-                else:
-                    summary, recs, kept = _run_scenario(scenario, key, built, job, step)
-                    if plays is not None:
-                        plays.update(kept)
-                    if checkpoint is not None:
-                        checkpoint.save(i, scenario.id, summary, recs)
-                summaries.append(summary)
-                records += recs
-        else:
-            task = ScenarioTask(tuple(_specs(policies)), job)
-            todo = [i for i in range(len(scenarios)) if i not in saved]
-            items = [(scenarios[i], keys[i]) for i in todo]
-            outputs = iter(map_traced(backend or ProcessBackend(n_workers), task, items))
-            for i in range(len(scenarios)):
-                if i in saved:
-                    summary, recs = saved[i]
-                else:
-                    summary, recs, kept = next(outputs)
-                    if plays is not None:
-                        plays.update(kept)
-                    if checkpoint is not None:
-                        checkpoint.save(i, scenarios[i].id, summary, recs)
-                summaries.append(summary)
-                records += recs
-                tick((i + 1) * per_trial, total, "sealed" if sealed else scenarios[i].id)
+    items = list(zip(scenarios, keys, strict=True))
+    with progress_ticks(run.progress) as tick:
+        outcomes = drive(
+            ids,
+            items,
+            ScenarioTask(tuple(_specs(policies)), job),
+            trials_each=[per_trial] * len(items),
+            tick=tick,
+            backend=backend,
+            workers=n_workers,
+            local=lambda item, step: _run_scenario(item[0], item[1], built, job, step),
+            checkpoint=checkpoint,
+            kept=SCENARIOS,
+            sealed=sealed,
+        )
+        records: list[TrialRecord] = []
+        summaries: list[ScenarioSummary] = []
+        for summary, recs, kept in outcomes:
+            summaries.append(summary)
+            records += recs
+            if plays is not None:
+                plays.update(kept)
         tick(total, total, "aggregating (bootstrap intervals)")
         names = [s.name for s, _ in built]
         # Locally the aggregation stays in this process: its bootstrap draws are remembered
@@ -543,12 +519,12 @@ def run_benchmark(
     families = sorted({s.view.family for s in scenarios})
     manifest = build_manifest(
         seed=seed,
-        condition="adaptive" if adaptive else "static",
+        condition="adaptive" if run.adaptive else "static",
         trials=trials,
         policies=[s for s, _ in built],
         scenarios=scenarios,
-        scenario_source=scenario_source,
-        generator_versions=generator_versions or {f: "file" for f in families},
+        scenario_source=run.scenario_source,
+        generator_versions=run.generator_versions or {f: "file" for f in families},
         config=config,
     )
     if sealed:

@@ -28,21 +28,20 @@ def _policy_name(spec: Any) -> str:
 
 
 def describe_run(args: tuple[Any, ...], kwargs: dict[str, Any], result: Any) -> Attributes:
-    """Attributes of one ``run_benchmark``: families, policies, scenario and trial counts."""
+    """Attributes of one ``play_benchmark``: families, policies, scenario and trial counts."""
     scenarios, policies = args[0], args[1]
-    sealed = bool(kwargs.get("sealed", False))
+    run = args[2] if len(args) > 2 else kwargs["run"]
     attrs: dict[str, AttributeValue] = {
         "heedful.bench.scenarios": len(scenarios),
         "heedful.bench.policies": sorted(_policy_name(p) for p in policies),
-        "heedful.bench.trials": int(kwargs["trials"]),
-        "heedful.bench.condition": "adaptive" if kwargs.get("adaptive") else "static",
-        "heedful.bench.sealed": sealed,
+        "heedful.bench.trials": int(run.trials),
+        "heedful.bench.condition": "adaptive" if run.adaptive else "static",
+        "heedful.bench.sealed": bool(run.sealed),
         "heedful.bench.trial_records": len(result.trials),
     }
-    workers = kwargs.get("workers", 1)
-    if workers is not None:
-        attrs["heedful.bench.workers"] = int(workers)
-    if not sealed:
+    if run.workers is not None:
+        attrs["heedful.bench.workers"] = int(run.workers)
+    if not run.sealed:
         attrs["heedful.bench.families"] = sorted({s.view.family for s in scenarios})
     return attrs
 

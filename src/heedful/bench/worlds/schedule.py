@@ -26,39 +26,45 @@ VERSION = "J-v1"
 _CHANNELS = ("pager", "chat", "email", "ticket", "calendar", "meeting", "review-queue")
 
 
+class TimescaleModel(BaseModel):
+    """The hidden model's ranges (low, high inclusive) for the obligations of one timescale.
+
+    Attributes:
+        count: Obligations of this timescale per scenario.
+        work: Slots of work each.
+        value: Value of each (when it is not noise).
+        hazard: Lapse hazard per slot.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    count: tuple[int, int]
+    work: tuple[int, int]
+    value: tuple[float, float]
+    hazard: tuple[float, float]
+
+
 class ScheduleModel(BaseModel):
     """Numbers of the generator's hidden model (ours; document 000 gives none).
 
     Attributes:
-        counts: Range (low, high inclusive) of obligations per timescale.
-        work: Range of slots of work per timescale.
-        values: Value range per timescale.
-        hazards: Lapse hazard range per slot, per timescale.
+        timescales: The ranges of each timescale's obligations (minutes, hours, week).
         noise_prob: Probability an obligation is worth (almost) nothing.
         inflation: Stakes of an unreliable requester grow by up to this × (1 − authority).
     """
 
     model_config = ConfigDict(frozen=True)
 
-    counts: dict[Timescale, tuple[int, int]] = {
-        Timescale.MINUTES: (2, 4),
-        Timescale.HOURS: (1, 2),
-        Timescale.WEEK: (1, 2),
-    }
-    work: dict[Timescale, tuple[int, int]] = {
-        Timescale.MINUTES: (1, 1),
-        Timescale.HOURS: (1, 2),
-        Timescale.WEEK: (2, 3),
-    }
-    values: dict[Timescale, tuple[float, float]] = {
-        Timescale.MINUTES: (0.2, 0.9),
-        Timescale.HOURS: (0.5, 1.5),
-        Timescale.WEEK: (1.2, 3.0),
-    }
-    hazards: dict[Timescale, tuple[float, float]] = {
-        Timescale.MINUTES: (0.1, 0.3),
-        Timescale.HOURS: (0.03, 0.1),
-        Timescale.WEEK: (0.0, 0.03),
+    timescales: dict[Timescale, TimescaleModel] = {
+        Timescale.MINUTES: TimescaleModel(
+            count=(2, 4), work=(1, 1), value=(0.2, 0.9), hazard=(0.1, 0.3)
+        ),
+        Timescale.HOURS: TimescaleModel(
+            count=(1, 2), work=(1, 2), value=(0.5, 1.5), hazard=(0.03, 0.1)
+        ),
+        Timescale.WEEK: TimescaleModel(
+            count=(1, 2), work=(2, 3), value=(1.2, 3.0), hazard=(0.0, 0.03)
+        ),
     }
     noise_prob: float = 0.25
     inflation: float = 1.5
@@ -86,9 +92,9 @@ def generate_schedule(
     system = str(wording.choice(words.SYSTEMS))
     items = []
     for ts in (Timescale.MINUTES, Timescale.HOURS, Timescale.WEEK):
-        lo, hi = model.counts[ts]
-        for _ in range(int(rng.integers(lo, hi + 1))):
-            work = int(rng.integers(model.work[ts][0], model.work[ts][1] + 1))
+        ranges = model.timescales[ts]
+        for _ in range(int(rng.integers(ranges.count[0], ranges.count[1] + 1))):
+            work = int(rng.integers(ranges.work[0], ranges.work[1] + 1))
             if ts is Timescale.WEEK:
                 arrives = 0
             elif ts is Timescale.HOURS:
@@ -97,8 +103,8 @@ def generate_schedule(
                 arrives = int(rng.integers(0, slots - 1))
             deadline = _deadline(rng, ts, arrives, work, slots)
             noise = bool(rng.random() < model.noise_prob)
-            value = float(rng.uniform(0.0, 0.1) if noise else rng.uniform(*model.values[ts]))
-            hazard = float(rng.uniform(*model.hazards[ts]))
+            value = float(rng.uniform(0.0, 0.1) if noise else rng.uniform(*ranges.value))
+            hazard = float(rng.uniform(*ranges.hazard))
             authority, honest, stakes = signals.stated_stakes(rng, value, model.inflation)
             if honest:
                 due_in = max(1, deadline - arrives + int(rng.integers(-1, 2)))

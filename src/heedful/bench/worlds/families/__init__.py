@@ -15,6 +15,7 @@ import importlib
 import math
 import pkgutil
 from collections.abc import Sequence
+from typing import TypedDict, Unpack
 
 import numpy as np
 
@@ -137,21 +138,21 @@ def generate_family(
     return out
 
 
+class DrawOptions(TypedDict, total=False):
+    """The keywords of :func:`generate_family` (its defaults), which :func:`generate_suite`
+    passes on to it."""
+
+    stream: Stream
+    condition: Condition
+    shift: float
+
+
 def generate_suite(
-    families: Sequence[str],
-    count: int,
-    seed: int,
-    *,
-    stream: Stream = Stream.DEV,
-    condition: Condition = Condition.ANNOUNCED,
-    shift: float = DEFAULT_SHIFT,
+    families: Sequence[str], count: int, seed: int, **options: Unpack[DrawOptions]
 ) -> list[Scenario]:
-    """Generate ``count`` scenarios of each named family (in the given condition and shift)."""
-    return [
-        s
-        for f in families
-        for s in generate_family(f, count, seed, stream=stream, condition=condition, shift=shift)
-    ]
+    """Generate ``count`` scenarios of each named family: :func:`generate_family` for each, with
+    the same keywords (seed stream, condition, shift)."""
+    return [s for f in families for s in generate_family(f, count, seed, **options)]
 
 
 def generator_versions(
@@ -171,6 +172,7 @@ __all__ = [
     "DEFAULT_SHIFT",
     "FAMILIES",
     "GENERATOR_VERSION",
+    "DrawOptions",
     "Family",
     "Maker",
     "World",
