@@ -235,17 +235,23 @@ def engine_run(
     if heartbeat_ms is not None:
         engine.config = engine.config.with_overrides(heartbeat_ms=heartbeat_ms)
     out = console()
+    closed: list[BrokenPipeError] = []
 
     def show(event: object) -> None:
         last = engine.last_cycle
         if getattr(event, "name", "") != "cycle_complete" or last is None:
             return
-        response = last.to_dict()
-        if as_json:
-            typer.echo(json.dumps(response, ensure_ascii=False))
-        else:
-            out.print(cycle_table(response, out.width))
+        # Stop first: a print that fails must not keep the loop running past --cycles.
         if cycles is not None and engine.cycles_run >= cycles:
+            engine.deactivate()
+        response = last.to_dict()
+        try:
+            if as_json:
+                typer.echo(json.dumps(response, ensure_ascii=False))
+            else:
+                out.print(cycle_table(response, out.width))
+        except BrokenPipeError as exc:  # `heedful engine run --json | head -1`: the reader left
+            closed.append(exc)
             engine.deactivate()
 
     engine.subscribe(show)
@@ -256,6 +262,8 @@ def engine_run(
         pass
     finally:
         engine.close()
+    if closed:
+        raise closed[0]  # main() ends a command whose reader left quietly
 
 
 @engine_app.command("journal")

@@ -1,0 +1,56 @@
+"""A new user's first hour: what broke when every documented command was tried (QA, round 2).
+
+Each test failed before its fix: a loop that outlived its reader, a table that ignored
+``COLUMNS``, flag values that were accepted though meaningless, and a misleading message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from heedful.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+# The commands run in process and read the default clock: pinned.
+pytestmark = pytest.mark.usefixtures("fixed_clock")
+
+
+def _store(tmp_path: Path) -> str:
+    db = str(tmp_path / "agent.db")
+    seed = str(ROOT / "examples/engine/seed.yaml")
+    result = runner.invoke(app, ["engine", "load", seed, "--db", db])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def test_engine_run_stops_when_its_reader_leaves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`heedful engine run --cycles 2 --json | head -c 300` ran forever (every 10 ms), logging a
+    BrokenPipeError traceback per cycle: the failed print skipped the --cycles check."""
+    import typer
+
+    import heedful.cli.engine as engine_cli
+
+    db = _store(tmp_path)
+    calls: list[str] = []
+
+    def closed_pipe(message: object = None, *args: object, **kwargs: object) -> None:
+        calls.append(str(message))
+        if len(calls) > 5:  # the old loop: end the test instead of running forever
+            raise KeyboardInterrupt
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(engine_cli.typer, "echo", closed_pipe)
+    assert engine_cli.typer is typer
+    result = runner.invoke(
+        app, ["engine", "run", "--db", db, "--cycles", "2", "--heartbeat-ms", "10", "--json"]
+    )
+    monkeypatch.undo()
+    assert len(calls) == 1  # the reader left after the first cycle: no second one
+    assert result.exit_code == 1  # as any heedful command whose reader leaves (Click's EPIPE)
+    assert "Traceback" not in result.output
