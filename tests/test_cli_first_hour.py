@@ -54,3 +54,20 @@ def test_engine_run_stops_when_its_reader_leaves(
     assert len(calls) == 1  # the reader left after the first cycle: no second one
     assert result.exit_code == 1  # as any heedful command whose reader leaves (Click's EPIPE)
     assert "Traceback" not in result.output
+
+
+def test_bench_ablations_table_takes_columns(tmp_path: Path) -> None:
+    """At COLUMNS=80 the ablation table was 160 columns wide (its own console ignored COLUMNS,
+    which README's "Command line" promises every table honours)."""
+    result = runner.invoke(
+        app,
+        ["bench", "ablations", "--family", "A", "--count", "1", "--trials", "1"]
+        + ["--out", str(tmp_path / "abl")],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    # The table; the last two lines name the results and report files (paths do not wrap).
+    lines = result.output.splitlines()[:-2]
+    assert "Ablations" in lines[0] and result.output.splitlines()[-2].startswith("results: ")
+    assert max(len(line) for line in lines) <= 80
+    assert not [line for line in lines if line != line.rstrip()]  # piped: no trailing padding

@@ -453,7 +453,7 @@ def bench_ablations(
     output = run_ablations(
         families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None
     )
-    print_ablations(output.results, bounds=load_bounds(output.folder))
+    print_ablations(output.results, console(), bounds=load_bounds(output.folder))
     typer.echo(f"results: {output.results_path}")
     typer.echo(f"report:  {output.report_path}")
 
