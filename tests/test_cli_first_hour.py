@@ -71,3 +71,33 @@ def test_bench_ablations_table_takes_columns(tmp_path: Path) -> None:
     assert "Ablations" in lines[0] and result.output.splitlines()[-2].startswith("results: ")
     assert max(len(line) for line in lines) <= 80
     assert not [line for line in lines if line != line.rstrip()]  # piped: no trailing padding
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        # Accepted and ignored without an agent endpoint: a typo ran the whole suite.
+        (["bench", "run", "--mode", "nope", "--count", "1"], "--mode must be one of"),
+        # nan failed pydantic's `≤ 2` check: "Input should be less than or equal to 2".
+        (
+            ["bench", "run", "--policies", "llm", "--model", "m"]
+            + ["--base-url", "http://127.0.0.1:9/v1", "--temperature", "nan"],
+            "--temperature must be a finite number, not nan",
+        ),
+        # Served, every answer delayed by nan seconds.
+        (["agent", "serve-scripted", "--latency-ms", "nan"], "--latency-ms must be a finite"),
+        (["agent", "serve-scripted", "--latency-ms", "inf"], "--latency-ms must be a finite"),
+    ],
+)
+def test_meaningless_flag_values_are_one_line_and_exit_two(
+    args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import heedful.integrations.llm as llm
+
+    def never_served(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the scripted endpoint started")  # (it would serve forever)
+
+    monkeypatch.setattr(llm, "ScriptedServer", never_served)
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output

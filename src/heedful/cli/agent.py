@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
@@ -60,12 +61,16 @@ def build_agent_run(
     from heedful.bench.agents.runner import MODES
     from heedful.bench.agents.suite import AgentRun
 
+    # A bad --mode is refused even without an endpoint: a typo must not pass silently.
+    if mode not in MODES:
+        raise InvalidArgumentError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
     if model is None and base_url is None:
         return None
     if model is None or base_url is None:
         raise InvalidArgumentError("an agent endpoint needs both --model and --base-url")
-    if mode not in MODES:
-        raise InvalidArgumentError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    for option, value in (("--temperature", temperature), ("--timeout", timeout)):
+        if not math.isfinite(value):
+            raise InvalidArgumentError(f"{option} must be a finite number, not {value}")
     if concurrency < 1:
         raise InvalidArgumentError(f"--concurrency must be at least 1, not {concurrency}")
     if max_turns < 1:
@@ -243,8 +248,8 @@ def serve_scripted(
         raise InvalidArgumentError(
             f"--port must be between 0 (any free port) and 65535, not {port}"
         )
-    if latency_ms < 0:
-        raise InvalidArgumentError(f"--latency-ms must be ≥ 0, not {latency_ms}")
+    if not 0 <= latency_ms < math.inf:  # also refuses nan (it served, every answer delayed nan)
+        raise InvalidArgumentError(f"--latency-ms must be a finite number ≥ 0, not {latency_ms}")
     try:
         from heedful.integrations.llm import ScriptedServer
     except ImportError as exc:
