@@ -101,3 +101,16 @@ def test_meaningless_flag_values_are_one_line_and_exit_two(
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
     assert message in result.output
+
+
+def test_bench_plan_of_a_switching_run_says_what_is_missing(tmp_path: Path) -> None:
+    """A D/J pilot was refused with "a sealed hold-out has none": it is not a hold-out."""
+    out = tmp_path / "dj"
+    ran = runner.invoke(
+        app, ["bench", "run", "--family", "D", "--count", "2", "--trials", "1", "--out", str(out)]
+    )
+    assert ran.exit_code == 0, ran.output
+    result = runner.invoke(app, ["bench", "plan", str(out / "results.json"), "--min-diff", "3"])
+    assert result.exit_code == 2
+    assert "hold-out" not in result.output
+    assert "inspection trials" in result.output and "this run has none" in result.output

@@ -86,9 +86,14 @@ def plan_comparisons(
     Raises:
         InvalidArgumentError: sealed results, bad arguments, unknown policies, no pairs.
     """
-    if results.sealed or not results.trials:
+    if results.sealed:
         raise InvalidArgumentError(
             "planning needs a pilot run's per-trial records; a sealed hold-out has none"
+        )
+    if not results.trials:  # a D/J run keeps its trials by kind; planning sizes inspection ones
+        raise InvalidArgumentError(
+            "planning needs a pilot run's inspection trials (families A-C, E-I); "
+            "this run has none"
         )
     if not (min_diff > 0 and math.isfinite(min_diff)):
         raise InvalidArgumentError(f"--min-diff must be a positive number, got {min_diff}")
