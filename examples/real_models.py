@@ -129,6 +129,8 @@ def _run(a: argparse.Namespace, model: str, family: str, seed: int) -> list[Tria
         spent = json.loads(wall.read_text())["wall_s"] if wall.exists() else 0.0
         if folder.exists():
             wall.write_text(json.dumps({"wall_s": spent + time.monotonic() - start}) + "\n")
+        if proc.returncode == 2:  # bad input (a missing extra, say): its one line was printed
+            raise SystemExit(2)
         if proc.returncode != 0:
             raise SystemExit(f"error: bench run of {model}, family {family}, seed {seed} failed")
     return [

@@ -6,6 +6,8 @@ Each test failed before its fix: a loop that outlived its reader, a table that i
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from heedful.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
+URL = "http://127.0.0.1:9/v1"  # nothing listens there
 # The commands run in process and read the default clock: pinned.
 pytestmark = pytest.mark.usefixtures("fixed_clock")
 
@@ -59,10 +62,10 @@ def test_engine_run_stops_when_its_reader_leaves(
 def test_bench_ablations_table_takes_columns(tmp_path: Path) -> None:
     """At COLUMNS=80 the ablation table was 160 columns wide (its own console ignored COLUMNS,
     which README's "Command line" promises every table honours)."""
+    out = str(tmp_path / "abl")
     result = runner.invoke(
         app,
-        ["bench", "ablations", "--family", "A", "--count", "1", "--trials", "1"]
-        + ["--out", str(tmp_path / "abl")],
+        ["bench", "ablations", "--family", "A", "--count", "1", "--trials", "1", "--out", out],
         env={"COLUMNS": "80"},
     )
     assert result.exit_code == 0, result.output
@@ -80,8 +83,18 @@ def test_bench_ablations_table_takes_columns(tmp_path: Path) -> None:
         (["bench", "run", "--mode", "nope", "--count", "1"], "--mode must be one of"),
         # nan failed pydantic's `≤ 2` check: "Input should be less than or equal to 2".
         (
-            ["bench", "run", "--policies", "llm", "--model", "m"]
-            + ["--base-url", "http://127.0.0.1:9/v1", "--temperature", "nan"],
+            [
+                "bench",
+                "run",
+                "--policies",
+                "llm",
+                "--model",
+                "m",
+                "--temperature",
+                "nan",
+                "--base-url",
+                URL,
+            ],
             "--temperature must be a finite number, not nan",
         ),
         # Served, every answer delayed by nan seconds.
@@ -114,3 +127,41 @@ def test_bench_plan_of_a_switching_run_says_what_is_missing(tmp_path: Path) -> N
     assert result.exit_code == 2
     assert "hold-out" not in result.output
     assert "inspection trials" in result.output and "this run has none" in result.output
+
+
+def _example(*args: str, cwd: Path, block_gymnasium: bool = False) -> subprocess.CompletedProcess:
+    script = ROOT / "examples" / args[0]
+    code = (
+        "import runpy, sys\n"
+        + (
+            "sys.modules['gymnasium'] = None  # as in a venv without the gym extra\n"
+            * block_gymnasium
+        )
+        + f"sys.argv = {[str(script), *args[1:]]!r}\n"
+        + f"runpy.run_path({str(script)!r}, run_name='__main__')\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+def test_gym_example_without_the_extra_names_it_and_exits_two(tmp_path: Path) -> None:
+    """docs/learn.md's `examples/gym/linear_policy.py` was a ModuleNotFoundError traceback."""
+    proc = _example("gym/linear_policy.py", cwd=tmp_path, block_gymnasium=True)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        "error: this example needs the `gym` extra: "
+        ".venv/bin/pip install -e '.[gym]' (from the checkout's root)"
+    ]
+
+
+def test_real_models_example_passes_on_a_refusal_of_bad_input(tmp_path: Path) -> None:
+    """When its `heedful bench run` refused bad input (exit 2, one line: in a core-only venv the
+    missing `local` extra), the example added a second error line and exited 1."""
+    proc = _example(
+        "real_models.py", "--rounds", "1", "--max-tokens", "0", "--out", str(tmp_path / "rm"),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert errors == ["error: --max-tokens: Input should be greater than or equal to 1"]

@@ -13,16 +13,26 @@ bench policy and scored against the exact oracle on development scenarios with
 from __future__ import annotations
 
 import math
+import sys
 
-import gymnasium as gym
 import numpy as np
 
-import heedful.integrations.gym  # noqa: F401  (registers the environment id)
 from heedful.bench.policy import Policy, register_policy
 from heedful.bench.run.runner import decision_variables, run_benchmark
 from heedful.bench.worlds.families import generate_family
-from heedful.integrations.gym import ENV_ID
-from heedful.integrations.gym.env import PER_SOURCE
+from heedful.extras import extra_hint
+
+try:
+    import gymnasium as gym
+
+    import heedful.integrations.gym  # noqa: F401  (registers the environment id)
+    from heedful.integrations.gym import ENV_ID
+    from heedful.integrations.gym.env import PER_SOURCE
+except ImportError as exc:  # without the extra: one line naming what to install, exit 2
+    if exc.name != "gymnasium":
+        raise
+    print(f"error: this example needs the `gym` extra: {extra_hint('gym')}", file=sys.stderr)
+    sys.exit(2)
 
 N_W = PER_SOURCE + 1  # per-source weights + a bias (the stop threshold)
 
