@@ -165,3 +165,32 @@ def test_real_models_example_passes_on_a_refusal_of_bad_input(tmp_path: Path) ->
     assert proc.returncode == 2, proc.stderr
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
     assert errors == ["error: --max-tokens: Input should be greater than or equal to 1"]
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [
+        (["mcp", "serve"], "--max-autonomy LEVEL"),  # was MAX_AUTONOMY
+        (["engine", "cycle"], "--max-autonomy LEVEL"),
+        (["mcp", "token"], "--token-file FILE"),  # was TOKEN_FILE
+        (["salience"], "--history FILE"),  # a JSON file, shown as TEXT
+    ],
+)
+def test_help_placeholders_say_what_the_value_is(command: list[str], shown: str) -> None:
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert shown in " ".join(result.output.split())
+
+
+def test_every_command_summary_is_one_line() -> None:
+    """`serve-local`'s summary held a line break: in `heedful agent --help` it broke off
+    mid-sentence ("as an OpenAI-compatible" / "endpoint on loopback.") instead of wrapping."""
+    import typer
+
+    def walk(cmd: object, path: str) -> list[tuple[str, str]]:
+        subs = getattr(cmd, "commands", {})
+        summary = (getattr(cmd, "help", None) or "").strip().split("\n\n")[0]
+        return [(path, summary)] + [walk_one for n, c in subs.items() for walk_one in walk(c, n)]
+
+    broken = [p for p, s in walk(typer.main.get_command(app), "heedful") if "\n" in s]
+    assert broken == []

@@ -207,8 +207,7 @@ def serve_local_command(
     host: str = typer.Option("127.0.0.1", "--host", help="Loopback address to bind."),
     n_ctx: int = typer.Option(8192, "--ctx", help="Context window in tokens."),
 ) -> None:
-    """Serve a local model (no server to install, no download) as an OpenAI-compatible
-    endpoint on loopback."""
+    """Serve a local model (no server, no download) as an OpenAI-compatible endpoint."""
     if not 0 <= port < 65536:
         raise InvalidArgumentError(
             f"--port must be between 0 (any free port) and 65535, not {port}"
