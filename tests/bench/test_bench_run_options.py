@@ -8,8 +8,8 @@ import pytest
 
 from heedful.bench.agents.runner import AgentTrials
 from heedful.bench.config import BenchConfig
+from heedful.bench.run.benchmark import play_benchmark, run_benchmark
 from heedful.bench.run.options import BenchRun, Trials
-from heedful.bench.run.runner import play_benchmark, run_benchmark
 from heedful.bench.worlds.families import DrawOptions, generate_family, generate_suite
 from heedful.bench.worlds.schedule import MODEL, ScheduleModel, TimescaleModel, generate_schedule
 from heedful.errors import InvalidArgumentError
