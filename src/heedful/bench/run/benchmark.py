@@ -46,9 +46,10 @@ def _name(policy: PolicySpec | str) -> str:
 def policies_of_kind(policies: Policies, kind: ScenarioKind) -> list[PolicySpec | str]:
     """The policies that play the scenarios of ``kind``.
 
-    A mapping gives each kind its list (a kind it leaves out plays nothing). From one list, a
-    kind plays the names that exist for it, in the list's order (``voc,always-queue`` plays
-    ``voc`` on inspection scenarios and both on switching ones), as ``heedful bench run`` does.
+    A mapping gives each kind its list (a run refuses scenarios of a kind it leaves out). From
+    one list, a kind plays the names that exist for it, in the list's order (``voc,always-queue``
+    plays ``voc`` on inspection scenarios and both on switching ones), as ``heedful bench run``
+    does.
 
     Raises:
         UnknownNameError: a name of the one list that no kind knows.
@@ -95,6 +96,11 @@ def play_benchmark(scenarios: Sequence[AnyScenario], policies: Policies, run: Be
     if others and run.sealed:
         raise InvalidArgumentError("families D and J are not part of sealed hold-outs yet")
     kinds = list(dict.fromkeys(kind_of(s) for s in others))
+    if isinstance(policies, Mapping):
+        present = [*([ScenarioKind.INSPECTION] if inspection else []), *kinds]
+        for kind in present:
+            if kind not in policies:
+                raise InvalidArgumentError(f"no policies given for the {kind.value} scenarios")
     names = _kind_names(policies, kinds)
     if inspection:
         results = play_inspection(
