@@ -702,8 +702,9 @@ class Controller:
         )
         belief_changed = False
         if cand.kind is CandidateKind.INSPECT_SOURCE:
-            if cost is not None:
-                self.world.measured(cand.target, cost)  # an untrusted claim gives way to it
+            # An untrusted source's claimed cost gives way to the measured one, kept in the store.
+            if cost is not None and self.world.measured(cand.target, cost) and self.mirror:
+                self.mirror.measured(cand.target, cost)
             agenda.count_read(cand.target, cand.forced)
         if outcome.observes(cand):
             for claim_id, value in (observations or {}).items():
