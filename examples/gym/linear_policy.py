@@ -7,7 +7,7 @@ environment's visible per-source features) and reads the best one while its scor
 and budget is left. The weights are found by the cross-entropy method on episodes of the
 environment (training-stream scenarios of family G); the trained policy is then registered as a
 bench policy and scored against the exact oracle on development scenarios with
-:func:`heedful.bench.run.runner.run_benchmark` — the same code ``heedful bench run`` uses.
+:func:`heedful.bench.run.benchmark.run_benchmark` — the same code ``heedful bench run`` uses.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import sys
 import numpy as np
 
 from heedful.bench.policy import Policy, register_policy
-from heedful.bench.run.runner import decision_variables, run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
+from heedful.bench.run.runner import decision_variables
 from heedful.bench.worlds.families import generate_family
 from heedful.extras import extra_hint
 

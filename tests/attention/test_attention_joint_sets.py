@@ -13,7 +13,7 @@ from heedful.attention import AttentionConfig, Controller, SelectorConfig, Stop
 from heedful.attention import model_estimator as me
 from heedful.attention.context import DecisionModel
 from heedful.attention.model_estimator import ModelEstimator, _VpiSub
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.decision import DecisionProblem, value, vpi
 from heedful.model import load_scenarios
 from heedful.model.candidate import Candidate

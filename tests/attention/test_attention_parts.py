@@ -383,3 +383,42 @@ def test_the_facade_hands_one_set_of_records_and_collaborators_to_its_parts() ->
     assert ctl.context().now == later.now
     ctl.repeat_inspections = False
     assert not lifecycle.repeat_inspections and not columns.repeat_inspections
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "config",
+        "world",
+        "guard",
+        "selector",
+        "instruments",
+        "validator",
+        "trace",
+        "store",
+        "mirror",
+    ],
+)
+def test_a_collaborator_the_parts_hold_cannot_be_swapped_under_them(name: str) -> None:
+    from heedful.attention import Controller
+
+    ctl = Controller(clock=lambda: T0)
+    before = getattr(ctl, name)
+    with pytest.raises(AttributeError, match=rf"Controller\.{name} is fixed when the controller"):
+        setattr(ctl, name, object())
+    assert getattr(ctl, name) is before
+
+
+def test_the_collaborators_the_facade_hands_on_can_still_be_assigned() -> None:
+    from heedful.attention import Controller
+
+    ctl = Controller(clock=lambda: T0)
+    est = HeuristicEstimator()
+    ctl.estimator = est
+    ctl.repeat_inspections = False
+    later = T0 + timedelta(hours=1)
+    ctl.clock = lambda: later
+    assert ctl._lifecycle.estimator is est and ctl._columns.estimator is est
+    assert not ctl._lifecycle.repeat_inspections and ctl._enforcement.clock() == later
+    ctl.turn = 3  # a shared record's field, not a collaborator
+    assert ctl._turn.turn == 3

@@ -250,3 +250,61 @@ def test_the_trust_record_round_trips_through_the_store(tmp_path: Path) -> None:
     again.record_evidence("x", "registry", "a")
     again.record_evidence("x", "web", "a")
     assert again.world.corroboration["web"].weight > kept["web"].weight
+
+
+def _measured_once(path: Path) -> Controller:
+    """A controller over ``path`` that read the untrusted ``cheap`` once, at a measured 3 calls."""
+    ctl = Controller(path, clock=lambda: NOW)
+    ctl.register_source("cheap", reports=["v"], authority=0.4, cost={}, trusted=False)
+    ctl.record_belief("v", "a", domain=["a", "b"], confidence=0.5, age_s=86400, volatility="high")
+    ctl.begin_turn()
+    step = ctl.next()
+    assert step.target == "cheap"  # type: ignore[union-attr]
+    ctl.resolve(step.id, observations={"v": "b"}, actual_cost={"tool_calls": 3, "tokens": 500})
+    return ctl
+
+
+def test_a_measured_cost_survives_a_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    first = _measured_once(path)
+    measured = first.world.sources["cheap"].cost
+    assert measured.tool_calls == 3 and measured.tokens == 500
+    assert first.store is not None
+    first.store.close()
+    again = Controller(path, clock=lambda: NOW)
+    # Charged what was measured, not the claimed zero floored to untrusted_min_cost.
+    assert again.world.sources["cheap"].cost == measured
+    assert again.world.claimed["cheap"].cost.scalar() == 0.0  # the registration as made
+    with Store.open(path) as store:
+        assert store.get_source("cheap").measured_cost == measured
+
+
+def test_registering_a_measured_source_again_keeps_its_measured_cost(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    first = _measured_once(path)
+    measured = first.world.sources["cheap"].cost
+    first.register_source("cheap", reports=["v"], authority=0.4, cost={}, trusted=False)
+    assert first.world.sources["cheap"].cost == measured
+    assert first.store is not None
+    first.store.close()
+    assert Controller(path, clock=lambda: NOW).world.sources["cheap"].cost == measured
+
+
+def test_a_trusted_sources_cost_is_as_registered_whatever_a_resolve_reports(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "m.db"
+    ctl = Controller(path, clock=lambda: NOW)
+    ctl.register_source(
+        "registry", reports=["v"], authority=0.99, cost={"tool_calls": 1}, trusted=True
+    )
+    ctl.record_belief("v", "a", domain=["a", "b"], confidence=0.5, age_s=86400, volatility="high")
+    ctl.begin_turn()
+    step = ctl.next()
+    assert step.target == "registry"  # type: ignore[union-attr]
+    ctl.resolve(step.id, observations={"v": "b"}, actual_cost={"tool_calls": 7})
+    assert ctl.world.sources["registry"].cost.tool_calls == 1
+    assert ctl.store is not None
+    ctl.store.close()
+    with Store.open(path) as store:
+        assert store.get_source("registry").measured_cost is None

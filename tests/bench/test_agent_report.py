@@ -11,7 +11,7 @@ from heedful.bench.report.agents import agent_html, agent_tables
 from heedful.bench.report.page import render_html
 from heedful.bench.results import Results
 from heedful.bench.results.agents import STAGES
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.model import Scenario
 
 FAST = BenchConfig(bootstrap_resamples=100)

@@ -17,7 +17,8 @@ import yaml
 
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.bench.results import FailureCode, Violation
-from heedful.bench.run.runner import collect_choices, run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
+from heedful.bench.run.runner import collect_choices
 from heedful.bench.views import policy_view
 from heedful.bench.worlds.families import generate_family
 from heedful.errors import ScenarioError

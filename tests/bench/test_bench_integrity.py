@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from heedful.bench.policies.baselines import RandomPolicy
 from heedful.bench.policy import Observation, Policy, register_policy
 from heedful.bench.results import FailureCode, Stage
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.score.plan import plan_comparisons
 from heedful.bench.score.taxonomy import closest_optimal_set
 from heedful.bench.stats import paired_difference

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from heedful.bench.parallel import map_in_processes, resolve_workers
 from heedful.bench.results import Results, load_results, trials_path, write_results
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.suite import run_to_folder
 from heedful.bench.worlds.families import generate_suite
 from heedful.cli import app

@@ -13,7 +13,7 @@ import pytest
 
 from heedful.bench.report.ablations import production_report, production_text
 from heedful.bench.results import FailureCode
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.worlds.families import generate_family
 from heedful.model import Scenario, scenario_from_dict
 

@@ -17,7 +17,7 @@ from heedful import decision
 from heedful.bench.agents.env import TrialEnv
 from heedful.bench.policy import _REGISTRY, Observation, Policy, register_policy
 from heedful.bench.results import Violation
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld, decision_variables
 from heedful.bench.views import policy_view
 from heedful.bench.worlds.families import generate_family

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from heedful.bench.results import load_results
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.stats import bootstrap_mean, clustered_proportion, wilson_interval
 from heedful.bench.worlds.families import generate_family
 from heedful.errors import HeedfulError, InvalidArgumentError

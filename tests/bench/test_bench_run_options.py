@@ -3,13 +3,15 @@ keywords, and family J's hidden model as one table per timescale."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
-from heedful.bench.agents.runner import AgentTrials
+from heedful.bench.agents.runner import AgentTrialOptions, AgentTrials
 from heedful.bench.config import BenchConfig
+from heedful.bench.run.benchmark import play_benchmark, run_benchmark
 from heedful.bench.run.options import BenchRun, Trials
-from heedful.bench.run.runner import play_benchmark, run_benchmark
 from heedful.bench.worlds.families import DrawOptions, generate_family, generate_suite
 from heedful.bench.worlds.schedule import MODEL, ScheduleModel, TimescaleModel, generate_schedule
 from heedful.errors import InvalidArgumentError
@@ -37,6 +39,19 @@ def test_agent_trials_refuse_a_bad_concurrency_or_mode() -> None:
         AgentTrials(trials=1, seed=0, concurrency=0)
     with pytest.raises(InvalidArgumentError, match="--mode must be one of"):
         AgentTrials(trials=1, seed=0, mode="sometimes")
+
+
+def test_run_agents_sync_keywords_are_agent_trials_fields() -> None:
+    """``AgentTrialOptions`` (the typed ``**options`` of ``run_agents_sync``) is written by hand:
+    its keys, and which of them are required, must stay those of ``AgentTrials``."""
+    fields = dataclasses.fields(AgentTrials)
+    assert set(AgentTrialOptions.__annotations__) == {f.name for f in fields}
+    required = {
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    }
+    assert AgentTrialOptions.__required_keys__ == required
 
 
 def test_world_keys_are_one_per_scenario() -> None:

@@ -18,7 +18,7 @@ from heedful.bench.results import (
     load_results,
     write_results,
 )
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.errors import InvalidArgumentError
 from heedful.model import Scenario, TaskView, scenario_from_dict

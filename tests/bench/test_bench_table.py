@@ -10,7 +10,7 @@ from rich.console import Console
 
 from heedful.bench.report.table import markdown_scores, print_tables
 from heedful.bench.results import Results
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.worlds.families import generate_family
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ from heedful import decision
 from heedful.bench.config import DEFAULT_CONFIG
 from heedful.bench.policy import Observation, Policy, get_policy, register_policy
 from heedful.bench.results import InitiationMetrics, TrialRecord
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.score.initiation import authoritative_sources, initiation_gaps
 from heedful.bench.worlds.families import generate_family
 from heedful.bench.worlds.families.unprompted import (

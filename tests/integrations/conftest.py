@@ -75,6 +75,10 @@ class FakeBackend:
         self.calls.append(("register_source", {"source_id": source_id, **metadata}))
         return {"status": "ok"}
 
+    def sources(self, source_ids: Any, limit: int) -> Mapping[str, Any]:
+        self.calls.append(("sources", {"source_ids": list(source_ids), "limit": limit}))
+        return {"status": "ok", "total": 0, "sources": []}
+
     def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
         self.calls.append(("record_belief", {"claim_id": claim_id, "value": value, **metadata}))
         return {"status": "ok"}

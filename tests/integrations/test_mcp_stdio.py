@@ -97,6 +97,9 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
                 results["attention_health"] = await client.call_tool(
                     "attention_health", {"window_turns": 10}
                 )
+                results["attention_sources"] = await client.call_tool(
+                    "attention_sources", {"source_ids": ["registry"]}
+                )
                 results["attention_set_goal"] = await client.call_tool(
                     "attention_set_goal",
                     {"goal_id": "goal-verify", "title": "verify the dependency version"},
@@ -139,6 +142,8 @@ def test_heedful_mcp_serve_lists_and_calls_every_tool(
     }
     assert surveyed == {"goal-deploy", "goal-verify"}
     assert results["attention_resolve"].structured_content["resolution"]["belief_changed"]
+    (registry,) = results["attention_sources"].structured_content["sources"]
+    assert registry["trusted"] is True and registry["default_authority"] == 0.99
     assert results["refused"].is_error
     assert _text(results["refused"]).startswith("GovernanceError: ")
     engine = results["attention_engine_status"].structured_content

@@ -17,6 +17,7 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "attention_resolve": {"candidate_id": "c"},
     "attention_check_claim": {"claim_id": "x"},
     "attention_register_source": {"source_id": "s"},
+    "attention_sources": {},
     "attention_record_belief": {"claim_id": "x", "value": "a"},
     "attention_set_goal": {"goal_id": "g", "title": "ship"},
     "attention_health": {},

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from heedful.bench.policy import get_policy, suite_policy_names
-from heedful.bench.run.runner import collect_choices, run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
+from heedful.bench.run.runner import collect_choices
 from heedful.bench.views import policy_view
 from heedful.bench.worlds.families import generate_family
 from heedful.errors import InvalidArgumentError

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from heedful.bench.policy import get_policy, suite_policy_names
 from heedful.bench.results import PolicySpec
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.worlds.families import generate_family
 from heedful.cli import app
 from heedful.errors import InvalidArgumentError

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from heedful.errors import StoreError
+from heedful.errors import StoreError, UnknownNameError
 from heedful.memory import MIGRATIONS, SCHEMA_VERSION, Store
 from heedful.memory.schema import _statements
-from heedful.model.claim import Claim
+from heedful.model.claim import Claim, SourceRecord
+from heedful.model.scenario import Cost
 
 
 def test_new_store_is_at_the_latest_schema_version() -> None:
@@ -101,3 +102,45 @@ def test_sources_of_a_version_2_file_survive_the_migration(tmp_path: Path) -> No
         source = s.get_source("db")
     assert (source.reports, source.cost, source.cost_detail, source.age_s) == ((), 2.0, None, 0.0)
     assert source.authority_for("rows") == 0.9
+
+
+def test_sources_of_a_version_5_file_open_with_no_measured_cost(tmp_path: Path) -> None:
+    """A store the schema before measured costs wrote (version 5) opens and keeps its sources."""
+    path = tmp_path / "m.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:5]:
+        for statement in _statements(migration):
+            conn.execute(statement)
+    conn.execute(
+        "INSERT INTO sources (id, kind, authority, default_authority, trusted, cost, reports,"
+        " cost_detail, age_s) VALUES ('web', 'doc', '{}', 0.9, 0, 2.0, '[\"x\"]',"
+        ' \'{"tokens": 0.0, "tool_calls": 2.0, "latency_ms": 0.0}\', 60.0)'
+    )
+    conn.execute("PRAGMA user_version = 5")
+    conn.close()
+    with Store.open(path) as s:
+        assert s.schema_version == SCHEMA_VERSION
+        source = s.get_source("web")
+        assert (source.reports, source.cost, source.age_s) == (("x",), 2.0, 60.0)
+        assert source.measured_cost is None
+        s.set_measured_cost("web", Cost(tool_calls=3.0))
+    with Store.open(path) as s:
+        assert s.get_source("web").measured_cost == Cost(tool_calls=3.0)
+
+
+def test_registering_a_source_again_keeps_its_measured_cost() -> None:
+    with Store.open() as s:
+        s.add_source(SourceRecord(id="web", default_authority=0.9, cost=1.0))
+        s.set_measured_cost("web", Cost(tool_calls=3.0))
+        s.add_source(SourceRecord(id="web", default_authority=0.8, cost=1.0))
+        assert s.get_source("web").measured_cost == Cost(tool_calls=3.0)
+        assert s.get_source("web").default_authority == 0.8
+        s.add_source(
+            SourceRecord(id="web", cost=1.0, measured_cost=Cost(tokens=100.0, tool_calls=1.0))
+        )
+        assert s.get_source("web").measured_cost == Cost(tokens=100.0, tool_calls=1.0)
+
+
+def test_a_measured_cost_for_an_unknown_source_is_refused() -> None:
+    with Store.open() as s, pytest.raises(UnknownNameError, match="nope"):
+        s.set_measured_cost("nope", Cost(tool_calls=1.0))

@@ -123,6 +123,21 @@ class Stop:
     best_voc: float | None = None
 
 
+#: Collaborators built once by the facade and handed to its parts: assigning one afterwards
+#: would leave the parts on the old one, so the facade refuses it (how to get another: the hint).
+_FIXED: dict[str, str] = {
+    "config": "pass config=... to Controller(...)",
+    "world": "register sources, beliefs and goals on it instead",
+    "guard": "set its numbers with config=AttentionConfig(guard=...)",
+    "selector": "set its numbers with config=AttentionConfig(selector=...), or pass rng=/seed=",
+    "instruments": "it is built from config",
+    "validator": "pass validator_mode=/claim_policies= to Controller(...)",
+    "trace": "pass trace_sink=... to Controller(...)",
+    "store": "pass the store (or its path) to Controller(...)",
+    "mirror": "pass the store (or its path) to Controller(...)",
+}
+
+
 class Controller:
     """The attention controller facade.
 
@@ -148,7 +163,9 @@ class Controller:
     ``committed``, ``spontaneous_reads``, ``forced_reads``) and ``saturation`` read and assign
     the shared records the parts hold (:mod:`heedful.attention.records`); assigning
     ``estimator``, ``generators``, ``clock`` or ``repeat_inspections`` hands the new one to
-    every part that uses it.
+    every part that uses it. The other collaborators (``config``, ``world``, ``guard``,
+    ``selector``, ``instruments``, ``validator``, ``trace``, ``store``, ``mirror``) are fixed at
+    construction: assigning one raises :class:`AttributeError` saying what to do instead.
     """
 
     turn = _Shared[int]("_turn")
@@ -258,6 +275,14 @@ class Controller:
         )
         if self.mirror is not None:
             self.mirror.load(self.world, self._clock())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _FIXED and name in self.__dict__:
+            raise AttributeError(
+                f"Controller.{name} is fixed when the controller is built (its parts hold it): "
+                f"{_FIXED[name]}"
+            )
+        object.__setattr__(self, name, value)
 
     # -- collaborators the parts share (assigning one hands it to each part that uses it) -------
 
@@ -677,8 +702,9 @@ class Controller:
         )
         belief_changed = False
         if cand.kind is CandidateKind.INSPECT_SOURCE:
-            if cost is not None:
-                self.world.measured(cand.target, cost)  # an untrusted claim gives way to it
+            # An untrusted source's claimed cost gives way to the measured one, kept in the store.
+            if cost is not None and self.world.measured(cand.target, cost) and self.mirror:
+                self.mirror.measured(cand.target, cost)
             agenda.count_read(cand.target, cand.forced)
         if outcome.observes(cand):
             for claim_id, value in (observations or {}).items():

@@ -3,10 +3,11 @@
 The controller works on in-memory registries (fast, recomputed every selection); the store is the
 durable copy and the place truth maintenance lives. This mirror
 
-* loads sources (in full: what they report, authority per claim type, cost, data age, trust),
-  claims and goals when the controller opens, and replays the stored reports through the
-  world's trust record (what untrusted sources earned against trusted reports);
-* writes every registration, belief, piece of evidence and goal through;
+* loads sources (in full: what they report, authority per claim type, cost, data age, trust,
+  the cost a resolve measured), claims and goals when the controller opens, and replays the
+  stored reports through the world's trust record (what untrusted sources earned against
+  trusted reports);
+* writes every registration, belief, piece of evidence, measured cost and goal through;
 * pulls the store's ``dirty`` flags before each recomputation, so a change upstream that the
   store propagated through justifications (document 000 §4.6) raises a dirty-belief candidate;
 * appends every trace event.
@@ -65,6 +66,8 @@ class StoreMirror:
                 trusted=s.trusted,
                 kind=s.kind,
             )
+            if s.measured_cost is not None:  # what reading it cost, as a resolve reported
+                world.measured(s.id, s.measured_cost)
         # Only untrusted sources have a trust record: a store of trusted sources replays nothing.
         replay = any(not s.trusted for s in world.sources.values())
         for c in self.store.claims():
@@ -136,6 +139,10 @@ class StoreMirror:
                 age_s=info.age_s,
             )
         )
+
+    def measured(self, source_id: str, cost: Cost) -> None:
+        """Keep what a resolve reported reading a source cost (the world charges it that)."""
+        self.store.set_measured_cost(source_id, cost)
 
     def belief(self, rec: BeliefRecord) -> None:
         """Store (or update) a belief.

@@ -276,13 +276,16 @@ class World:
             self.sources[source_id] = self._discounted(info)
             self.version += 1
 
-    def measured(self, source_id: str, cost: Cost) -> None:
+    def measured(self, source_id: str, cost: Cost) -> bool:
         """A resolve reported what reading ``source_id`` cost: an untrusted source is charged
-        that from now on instead of what it claimed."""
+        that from now on instead of what it claimed. Returns whether that changed what it is
+        charged (a store keeps it then, and a store's load calls this with what it kept)."""
         src = self.sources.get(source_id)
-        if src is not None and not src.trusted and self.measured_cost.get(source_id) != cost:
-            self.measured_cost[source_id] = cost
-            self._rediscount(source_id)
+        if src is None or src.trusted or self.measured_cost.get(source_id) == cost:
+            return False
+        self.measured_cost[source_id] = cost
+        self._rediscount(source_id)
+        return True
 
     def corroborate(self, ev: EvidenceRecord) -> None:
         """Judge untrusted reports on ``ev``'s claim against trusted ones (:class:`Corroboration`).

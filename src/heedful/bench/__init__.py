@@ -29,7 +29,8 @@ from heedful.bench.results import (
     load_results,
     write_results,
 )
-from heedful.bench.run.runner import collect_choices, run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
+from heedful.bench.run.runner import collect_choices
 from heedful.bench.run.spec import RunSpec, run_spec
 from heedful.bench.seeds import Stream
 from heedful.bench.suite import RunOutput, run_to_folder

@@ -14,18 +14,18 @@ from typing import Any
 from heedful.bench.agents.contract import agent_class, is_agent
 from heedful.bench.agents.suite import AgentRun, run_suite
 from heedful.bench.config import DEFAULT_CONFIG
+from heedful.bench.kind_policy import parse_kind_policies
 from heedful.bench.parallel import few_collections, resolve_workers
 from heedful.bench.policy import policy_names
 from heedful.bench.report.page import write_report
 from heedful.bench.report.timeline import write_timeline
 from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.bench.run import kind_suite as kinds
-from heedful.bench.run.backend import Backend, local_backend
+from heedful.bench.run.backend import Backend
 from heedful.bench.run.checkpoint import Checkpoint
-from heedful.bench.run.kinds import KindScenario, run_kinds
+from heedful.bench.run.kinds import KindScenario, kind_of
 from heedful.bench.run.options import BenchRun, Trials
 from heedful.bench.run.plays import Plays
-from heedful.bench.run.runner import progress_ticks
 from heedful.bench.run.spec import RunSpec, run_spec
 from heedful.bench.score.calibration import calibrate
 from heedful.bench.worlds.families import (
@@ -41,6 +41,7 @@ from heedful.bench.worlds.holdout import load_holdout, refuse_cache_in_project, 
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario
 from heedful.model.kinds_io import AnyScenario, load_any_scenario_set
+from heedful.model.scenario import ScenarioKind
 
 #: ``--condition`` values: the scenarios' condition, or both side by side (initiation gap).
 CONDITIONS = ("announced", "unprompted", "both")
@@ -255,6 +256,10 @@ def run_to_folder(
         if pname not in names:
             raise InvalidArgumentError(f"parameters are given for {pname!r}, which is not run")
     specs = [PolicySpec(name=n, params=params.get(n, {})) for n in names]
+    # Each kind's own list: ``all`` means a different suite on each kind.
+    by_kind: dict[ScenarioKind, list[PolicySpec | str]] = {ScenarioKind.INSPECTION: [*specs]}
+    for kind in dict.fromkeys(kind_of(s) for s in kind_scenarios):
+        by_kind[kind] = [*parse_kind_policies(policies, kind)]
     if not run_inspection:
         scenarios: list[Scenario] = []
         source = (
@@ -310,55 +315,32 @@ def run_to_folder(
     # static runs only, where each scenario is played once per policy (an adaptive run plays
     # every trial, and the health table replays at most 400 of them per policy).
     plays: Plays = {}
-    if run_inspection:
-        bench_run = BenchRun(
-            trials=trials,
-            seed=seed,
-            adaptive=adaptive,
-            config=config,
-            scenario_source=source,
-            generator_versions=versions,
-            progress=progress,
-            sealed=holdout is not None,
-            world_keys=twin_world_keys(scenarios),
-            initiation=condition != "announced",
-            workers=workers,
-            backend=backend,
-            plays=plays if holdout is None and not adaptive else None,
-            checkpoint=checkpoint,
-        )
-        results = run_suite(scenarios, specs, agents, agent_run, bench_run)
-        if holdout is None and names:
-            # Calibration replays static plays with default parameters: only those are reused.
-            static = {k: p for k, p in plays.items() if k[0] not in params}
-            results = results.model_copy(
-                update={"calibration": calibrate(scenarios, names, plays=static)}
-            )
-    else:
-        results = kinds.empty_results(seed=seed, trials=trials, source=source, config=config)
     if kind_scenarios:
-        # The same driver, backend, checkpoint and progress display as the inspection
-        # scenarios: one job each.
-        with progress_ticks(progress) as tick:
-            run = run_kinds(
-                kind_scenarios,
-                policies,
-                trials=trials,
-                seed=seed,
-                config=config,
-                backend=backend or local_backend(resolve_workers(workers)),
-                progress=tick,
-                checkpoint=checkpoint,
-            )
-        aggregates = results.aggregates.model_copy(
-            update={
-                "rows": [*results.aggregates.rows, *run.rows],
-                "paired": [*results.aggregates.paired, *run.paired],
-            }
+        versions = {**versions, **kinds.kind_versions(kind_codes)}
+    bench_run = BenchRun(
+        trials=trials,
+        seed=seed,
+        adaptive=adaptive,
+        config=config,
+        scenario_source=source,
+        generator_versions=versions,
+        progress=progress,
+        sealed=holdout is not None,
+        world_keys=twin_world_keys(scenarios),
+        initiation=condition != "announced",
+        workers=workers,
+        backend=backend,
+        plays=plays if holdout is None and not adaptive else None,
+        checkpoint=checkpoint,
+    )
+    # One call plays every kind: the D/J rows join ``aggregates.rows``, their trials ``kinds``.
+    results = run_suite([*scenarios, *kind_scenarios], by_kind, agents, agent_run, bench_run)
+    if run_inspection and holdout is None and names:
+        # Calibration replays static plays with default parameters: only those are reused.
+        static = {k: p for k, p in plays.items() if k[0] not in params}
+        results = results.model_copy(
+            update={"calibration": calibrate(scenarios, names, plays=static)}
         )
-        results = results.model_copy(update={"kinds": run.trials, "aggregates": aggregates})
-        results.manifest.generator_versions.update(kinds.kind_versions(kind_codes))
-        results.manifest.n_scenarios += len(kind_scenarios)
     results.manifest.run_spec = spec.manifest_record()
     results_path = write_results(results, folder / "results.json")
     if scenarios:

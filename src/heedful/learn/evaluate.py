@@ -1,7 +1,7 @@
 """Score learned policies against fixed ones on bench scenarios, with paired intervals.
 
 Used by ``benchmarks/learn_*.py`` and the tests: a thin layer over
-:func:`heedful.bench.run.runner.run_benchmark` (the same oracle, worlds and statistics as
+:func:`heedful.bench.run.benchmark.run_benchmark` (the same oracle, worlds and statistics as
 ``heedful bench run``) that returns the numbers a learning report needs.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from heedful.bench.results import PolicySpec, Results, TrialRecord
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.stats import MeanCI, PairedDiff, bootstrap_mean, paired_difference
 from heedful.model import Scenario
 

@@ -82,4 +82,5 @@ def source_from_row(row: sqlite3.Row) -> SourceRecord:
         cost_detail=None if row["cost_detail"] is None else loads(row["cost_detail"]),
         reports=tuple(loads(row["reports"])),
         age_s=row["age_s"],
+        measured_cost=None if row["measured_cost"] is None else loads(row["measured_cost"]),
     )

@@ -25,6 +25,7 @@ from heedful.memory._rows import (
 from heedful.memory.history import HistoryMixin
 from heedful.memory.truth import TruthMixin
 from heedful.model.claim import Claim, ClaimValue, Evidence, SourceRecord
+from heedful.model.scenario import Cost
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
     def add_source(self, source: SourceRecord) -> None:
         """Register ``source``, replacing a previous record with the same id.
 
+        A measured cost already stored is kept when ``source.measured_cost`` is ``None``: a
+        registration states what the source claims, a measurement what reading it cost.
+
         Raises:
             InvalidArgumentError: Negative or non-finite cost.
         """
@@ -65,14 +69,16 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
                 f"source {source.id!r} cost must be a finite number ≥ 0, got {source.cost}"
             )
         with self._tx() as conn:
-            detail = source.cost_detail
+            detail, measured = source.cost_detail, source.measured_cost
             conn.execute(
                 "INSERT INTO sources (id, kind, authority, default_authority, trusted, cost,"
-                " reports, cost_detail, age_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " reports, cost_detail, age_s, measured_cost)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind,"
                 " authority = excluded.authority, default_authority = excluded.default_authority,"
                 " trusted = excluded.trusted, cost = excluded.cost, reports = excluded.reports,"
-                " cost_detail = excluded.cost_detail, age_s = excluded.age_s",
+                " cost_detail = excluded.cost_detail, age_s = excluded.age_s,"
+                " measured_cost = COALESCE(excluded.measured_cost, sources.measured_cost)",
                 (
                     source.id,
                     source.kind,
@@ -83,8 +89,23 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
                     dumps(list(source.reports), "source reports"),
                     None if detail is None else dumps(detail.model_dump(), "source cost"),
                     source.age_s,
+                    None if measured is None else dumps(measured.model_dump(), "measured cost"),
                 ),
             )
+
+    def set_measured_cost(self, source_id: str, cost: Cost) -> None:
+        """Keep what a resolve reported reading ``source_id`` cost.
+
+        Raises:
+            UnknownNameError: ``source_id`` is not registered.
+        """
+        with self._tx() as conn:
+            done = conn.execute(
+                "UPDATE sources SET measured_cost = ? WHERE id = ?",
+                (dumps(cost.model_dump(), "measured cost"), source_id),
+            )
+            if done.rowcount == 0:
+                raise UnknownNameError(f"unknown source {source_id!r}")
 
     def get_source(self, source_id: str) -> SourceRecord:
         """Return the source ``source_id``; raise UnknownNameError if not registered."""

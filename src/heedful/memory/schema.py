@@ -200,8 +200,14 @@ CREATE TRIGGER outcome_nodes_version_au AFTER UPDATE ON outcome_nodes BEGIN
 END;
 """
 
+# What a resolve measured reading a source cost (the controller charges an untrusted source that
+# instead of its claimed cost, document 000 §24); NULL: nothing measured yet (and older rows).
+_V6 = """
+ALTER TABLE sources ADD COLUMN measured_cost TEXT;  -- JSON {tokens, tool_calls, latency_ms}
+"""
+
 #: Ordered migrations; ``len(MIGRATIONS)`` is the current schema version.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

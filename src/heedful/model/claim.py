@@ -139,6 +139,8 @@ class SourceRecord(FrozenModel):
         cost_detail: The cost split into tokens, tool calls and latency, when known.
         reports: The claims one inspection of it informs.
         age_s: How old its data is when read (seconds), ≥ 0.
+        measured_cost: What a resolve reported reading it cost (``None``: not measured). An
+            untrusted source is charged this instead of its claimed ``cost`` (document 000 §24).
     """
 
     id: Id
@@ -150,6 +152,7 @@ class SourceRecord(FrozenModel):
     cost_detail: Cost | None = None
     reports: tuple[Id, ...] = ()
     age_s: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
+    measured_cost: Cost | None = None
 
     @model_validator(mode="before")
     @classmethod

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from heedful.bench.run.runner import run_benchmark
+from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.worlds.families import generate_family
 from heedful.engine import Engine, EngineConfig
 from heedful.engine.config import AutonomyLevel, GovernanceConfig

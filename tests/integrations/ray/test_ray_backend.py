@@ -182,7 +182,7 @@ def test_a_failing_job_raises_its_own_error_and_results_keep_their_order(cluster
 
 def test_spans_recorded_in_ray_tasks_are_replayed_under_the_run_span(cluster: None) -> None:
     from heedful import tracing
-    from heedful.bench.run.runner import run_benchmark
+    from heedful.bench.run.benchmark import run_benchmark
     from heedful.bench.worlds.families import generate_family
     from heedful.span_relay import RecordingTracer
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 from urllib.parse import urlparse
 
@@ -201,8 +201,3 @@ def get_agent(name: str, settings: AgentSettings, config: AgentConfig | None = N
         return cls(settings, config or DEFAULT_AGENT_CONFIG)  # type: ignore[call-arg]
     except TypeError as exc:
         raise InvalidArgumentError(f"agent {name!r}: {exc}") from None
-
-
-def stats_dict(stats: CallStats) -> Mapping[str, float]:
-    """The usage record as plain numbers (for tables and JSON)."""
-    return stats.model_dump()

@@ -17,12 +17,13 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, Unpack
 
 from heedful.bench.agents.advice import Advisor
 from heedful.bench.agents.contract import Agent, AgentConfig, AgentSettings, CallStats, get_agent
 from heedful.bench.agents.env import Mode, TrialEnv
 from heedful.bench.agents.outcome import score_agent_trial
+from heedful.bench.config import BenchConfig
 from heedful.bench.results import FailureCode, TrialRecord
 from heedful.bench.run.backend import Backend
 from heedful.bench.run.options import Trials
@@ -35,6 +36,7 @@ from heedful.model import Condition, Scenario
 __all__ = [
     "MODES",
     "AgentProgress",
+    "AgentTrialOptions",
     "AgentTrialTask",
     "AgentTrials",
     "modes_of",
@@ -229,12 +231,31 @@ async def _play(job: _Job, run: AgentTrials) -> tuple[TrialRecord, CallStats]:
     return record, stats
 
 
+class _RequiredTrialOptions(TypedDict):
+    trials: int
+    seed: int
+
+
+class AgentTrialOptions(_RequiredTrialOptions, total=False):
+    """The keywords of :func:`run_agents_sync`: the fields of :class:`AgentTrials`, typed
+    (``trials`` and ``seed`` required; a test keeps the keys equal to the fields)."""
+
+    adaptive: bool
+    config: BenchConfig
+    world_keys: Sequence[int] | None
+    initiation: bool
+    mode: str
+    concurrency: int
+    agent_config: AgentConfig | None
+    on_progress: Callable[[AgentProgress], None] | None
+
+
 def run_agents_sync(
-    scenarios: Sequence[Scenario], agents: Sequence[Agent], **options: Any
+    scenarios: Sequence[Scenario], agents: Sequence[Agent], **options: Unpack[AgentTrialOptions]
 ) -> list[TrialRecord]:
     """:func:`run_agents` from synchronous code, on its own event loop, with the fields of
-    :class:`AgentTrials` as keywords (``trials=2, seed=0, ...``); the agents are closed at the end
-    (their connections belong to that loop).
+    :class:`AgentTrials` as keywords (``trials=2, seed=0, ...``; :class:`AgentTrialOptions`); the
+    agents are closed at the end (their connections belong to that loop).
 
     Raises:
         InvalidArgumentError: as :class:`AgentTrials` and :func:`run_agents`.

@@ -1,6 +1,6 @@
 """A run that mixes programmatic policies and agents under test into one results file.
 
-Programmatic policies run through :func:`heedful.bench.run.runner.run_benchmark`; agents through
+Programmatic policies run through :func:`heedful.bench.run.benchmark.run_benchmark`; agents through
 :func:`heedful.bench.agents.runner.run_agents`, on the same scenarios, trials and worlds (the same
 root seed and world keys), so every comparison is paired. The records are aggregated together
 (an agent's production-mode trials are named ``<agent>@production`` in the results, so attention
@@ -35,13 +35,16 @@ from heedful.bench.agents.runner import (
 from heedful.bench.manifest import build_manifest
 from heedful.bench.results import PolicySpec, Results, ScenarioSummary, TrialRecord
 from heedful.bench.results.agents import PRODUCTION_SUFFIX
+from heedful.bench.run.benchmark import Policies, play_benchmark, policies_of_kind
 from heedful.bench.run.options import BenchRun
-from heedful.bench.run.runner import play_benchmark
+from heedful.bench.run.runner import play_inspection
 from heedful.bench.score.aggregate import aggregate
 from heedful.bench.score.initiation import with_initiation
 from heedful.bench.score.scoring import ScenarioOracle
 from heedful.errors import HeedfulError, InvalidArgumentError
 from heedful.model import Scenario
+from heedful.model.kinds_io import AnyScenario
+from heedful.model.scenario import ScenarioKind
 
 __all__ = ["PRODUCTION_SUFFIX", "AgentRun", "run_suite", "table_name"]
 
@@ -71,8 +74,8 @@ def table_name(record: TrialRecord) -> str:
 
 
 def run_suite(
-    scenarios: Sequence[Scenario],
-    policies: Sequence[PolicySpec | str],
+    scenarios: Sequence[AnyScenario],
+    policies: Policies,
     agents: Sequence[str],
     agent_run: AgentRun | None,
     run: BenchRun,
@@ -82,25 +85,32 @@ def run_suite(
     ``run`` is how the policies are played and what every trial shares
     (:class:`~heedful.bench.run.options.BenchRun`); the agents play the same trials, seed and
     worlds. With no agent this is exactly
-    :func:`~heedful.bench.run.runner.run_benchmark` (``run.plays`` keeps the
-    controller policies' plays, as there). With a ``run.backend`` (e.g. Ray), the scenarios of
-    the programmatic policies and each agent trial are its jobs, at most
+    :func:`~heedful.bench.run.benchmark.run_benchmark`: ``scenarios`` may mix every kind, and
+    ``policies`` is one list or each kind's own (``run.plays`` keeps the controller policies'
+    plays, as there). Agents play inspection scenarios only. With a ``run.backend`` (e.g. Ray),
+    the scenarios of the programmatic policies and each agent trial are its jobs, at most
     ``agent_run.concurrency`` agent trials in flight at once; the results are the same.
     ``run.checkpoint`` keeps the programmatic policies' finished scenarios (``--resume``); agent
     trials are played again (their response cache answers the calls already made).
 
     Raises:
-        InvalidArgumentError: agents named without ``agent_run`` (no model or endpoint), bad
-            mode or concurrency, and everything
-            :func:`~heedful.bench.run.runner.run_benchmark` raises.
+        InvalidArgumentError: agents named without ``agent_run`` (no model or endpoint), agents
+            with switching/schedule scenarios, bad mode or concurrency, and everything
+            :func:`~heedful.bench.run.benchmark.run_benchmark` raises.
     """
-    specs = [p if isinstance(p, PolicySpec) else PolicySpec(name=p) for p in policies]
     if not agents:
-        return play_benchmark(scenarios, specs, run)
+        return play_benchmark(scenarios, policies, run)
     if agent_run is None:
         raise InvalidArgumentError(
             f"agent {agents[0]!r} needs a model endpoint: give --model and --base-url"
         )
+    if not all(isinstance(s, Scenario) for s in scenarios):
+        raise InvalidArgumentError("agents under test run on inspection scenarios only, not D/J")
+    inspection = [s for s in scenarios if isinstance(s, Scenario)]
+    specs = [
+        p if isinstance(p, PolicySpec) else PolicySpec(name=p)
+        for p in policies_of_kind(policies, ScenarioKind.INSPECTION)
+    ]
     agent_trials = AgentTrials(
         **run.trial_fields(),
         mode=agent_run.mode,
@@ -108,7 +118,7 @@ def run_suite(
         agent_config=agent_run.config,
         on_progress=agent_run.on_progress,
     )
-    if not scenarios:
+    if not inspection:
         raise InvalidArgumentError("no scenarios to run")
     built = [get_agent(name, agent_run.settings, agent_run.config) for name in agents]
     try:
@@ -117,17 +127,17 @@ def run_suite(
         policy_run = dataclasses.replace(
             run, sealed=False, progress=False if run.sealed else run.progress
         )
-        base = play_benchmark(scenarios, specs, policy_run) if policies else None
+        base = play_inspection(inspection, specs, policy_run) if specs else None
         oracles = (
-            [ScenarioOracle.prepare(s, adaptive=run.adaptive) for s in scenarios]
+            [ScenarioOracle.prepare(s, adaptive=run.adaptive) for s in inspection]
             if run.backend is None or base is None
             else []
         )
         if run.backend is None:
-            records = asyncio.run(_run_agents(scenarios, built, oracles, agent_trials))
+            records = asyncio.run(_run_agents(inspection, built, oracles, agent_trials))
         else:
             records = run_agents_on(
-                run.backend, scenarios, agents, agent_run.settings, agent_trials
+                run.backend, inspection, agents, agent_run.settings, agent_trials
             )
             asyncio.run(_close(built))  # built here only to describe them in the manifest
     except HeedfulError as exc:
@@ -141,7 +151,7 @@ def run_suite(
     )
     all_records = (base.trials if base is not None else []) + records
     return _results(
-        scenarios,
+        inspection,
         all_records,
         summaries,
         base.manifest.policies if base is not None else [],

@@ -5,8 +5,9 @@ of played; the others are played in this process (ticking the progress after eve
 jobs of a :class:`~heedful.bench.run.backend.Backend` (ticking after every scenario), and each
 outcome is kept in the checkpoint as it arrives. The outcomes come back in scenario order, so a
 run is the same whichever way its scenarios were played, and whether it was resumed.
-:func:`heedful.bench.run.runner.play_benchmark` drives the inspection scenarios with it and
-:func:`heedful.bench.run.kinds.run_kinds` the switching and schedule ones.
+:func:`heedful.bench.run.runner.play_inspection` drives the inspection scenarios with it and
+:func:`heedful.bench.run.kinds.play_kinds` the switching and schedule ones (both parts of
+:func:`heedful.bench.run.benchmark.run_benchmark`).
 """
 
 from __future__ import annotations

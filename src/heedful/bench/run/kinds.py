@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Annotated, Any
@@ -69,6 +69,8 @@ __all__ = [
     "KindScenario",
     "KindTask",
     "generate_kind_family",
+    "kind_of",
+    "play_kinds",
     "run_kinds",
 ]
 
@@ -224,7 +226,8 @@ KIND_ROWS: dict[ScenarioKind, KindRows] = {
 }
 
 
-def _kind_of(s: KindScenario) -> ScenarioKind:
+def kind_of(s: KindScenario) -> ScenarioKind:
+    """The kind of a switching or schedule scenario."""
     return ScenarioKind.SWITCHING if isinstance(s, SwitchingScenario) else ScenarioKind.SCHEDULE
 
 
@@ -243,7 +246,7 @@ class KindTask:
     config: BenchConfig
 
     def __call__(self, scenario: KindScenario) -> list[KindTrial]:
-        kind = _kind_of(scenario)
+        kind = kind_of(scenario)
         # Fresh policies for every scenario (a job may run in another process).
         policies = [(name, kind_policy(kind, name)) for name in self.names]
         job = TrialJob(self.trials, self.seed, self.config)
@@ -284,10 +287,50 @@ def run_kinds(
 ) -> KindRun:
     """Run the named policies (those that exist for each kind) on switching/schedule scenarios.
 
+    ``policies`` is ``--policies`` text (``"all"``: each kind's default suite); the rest is
+    :func:`play_kinds`. :func:`heedful.bench.run.benchmark.run_benchmark` plays these scenarios
+    too, beside inspection ones, into one :class:`~heedful.bench.results.Results`.
+
+    Raises:
+        InvalidArgumentError: bad trial count or seed, or no policy given.
+    """
+    Trials(trials=trials, seed=seed)  # a bad trial count or seed fails here
+    names: dict[ScenarioKind, list[str]] = {}
+    for scenario in scenarios:
+        kind = kind_of(scenario)
+        names.setdefault(kind, parse_kind_policies(policies, kind))
+    return play_kinds(
+        scenarios,
+        names,
+        trials=trials,
+        seed=seed,
+        config=config,
+        backend=backend,
+        progress=progress,
+        checkpoint=checkpoint,
+    )
+
+
+def play_kinds(
+    scenarios: Sequence[KindScenario],
+    names: Mapping[ScenarioKind, Sequence[str]],
+    *,
+    trials: int,
+    seed: int,
+    config: BenchConfig = DEFAULT_CONFIG,
+    backend: Backend | None = None,
+    progress: ProgressFn | None = None,
+    checkpoint: Checkpoint | None = None,
+) -> KindRun:
+    """Run each kind's policies ``names[kind]`` on switching/schedule scenarios.
+
     The scenarios are played by the driver of every kind (:func:`heedful.bench.run.driver.drive`),
-    one job per scenario, grouped by kind (a job runs one kind's policies).
+    one job per scenario, grouped by kind in the order the kinds first appear (a job runs one
+    kind's policies).
 
     Args:
+        names: The policies of each kind among the scenarios, in row order (each must exist
+            for its kind: :func:`~heedful.bench.kind_policy.kind_policy`).
         backend: Where scenarios are played (default: this process); the trials are the same on
             every backend.
         progress: Called after each scenario with (trials done, trials in all, scenario id).
@@ -297,20 +340,22 @@ def run_kinds(
     Returns the trials and their aggregate and paired rows (which join ``aggregates``).
 
     Raises:
-        InvalidArgumentError: bad trial count or seed.
+        InvalidArgumentError: a kind of the scenarios with no entry in ``names``.
     """
-    Trials(trials=trials, seed=seed)  # a bad trial count or seed fails here
     order: dict[ScenarioKind, list[str]] = {}
     for scenario in scenarios:
-        kind = _kind_of(scenario)
-        order.setdefault(kind, parse_kind_policies(policies, kind))
-    tasks = {k: KindTask(tuple(names), trials, seed, config) for k, names in order.items()}
-    ordered = [s for kind in order for s in scenarios if _kind_of(s) is kind]
+        kind = kind_of(scenario)
+        if kind not in order:
+            if kind not in names:
+                raise InvalidArgumentError(f"no policies given for the {kind.value} scenarios")
+            order[kind] = list(names[kind])
+    tasks = {k: KindTask(tuple(ks), trials, seed, config) for k, ks in order.items()}
+    ordered = [s for kind in order for s in scenarios if kind_of(s) is kind]
     played = drive(
         [s.id for s in ordered],
-        [(tasks[_kind_of(s)], s) for s in ordered],
+        [(tasks[kind_of(s)], s) for s in ordered],
         _play_kind,
-        trials_each=[trials * len(order[_kind_of(s)]) for s in ordered],
+        trials_each=[trials * len(order[kind_of(s)]) for s in ordered],
         tick=progress or (lambda done, total, label: None),
         backend=backend or SerialBackend(),
         checkpoint=checkpoint,
@@ -318,7 +363,7 @@ def run_kinds(
     )
     out = KindResults()
     for scenario, records in zip(ordered, played, strict=True):
-        KIND_ROWS[_kind_of(scenario)].trials(out).extend(records)
+        KIND_ROWS[kind_of(scenario)].trials(out).extend(records)
     rows, paired = _aggregate(out, order, config, seed)
     return KindRun(out, rows, paired)
 

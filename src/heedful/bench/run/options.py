@@ -1,11 +1,11 @@
 """The options of a run, as objects: :class:`Trials` (what every trial of a run shares, policies'
 and agents' alike) and :class:`BenchRun` (how the programmatic policies of a run are played).
 
-:func:`heedful.bench.run.runner.run_benchmark` takes these options as keywords (the documented
-call) and builds a :class:`BenchRun`; ``run_suite`` of :mod:`heedful.bench.agents.suite` and
-``run_to_folder`` build one and hand it on, and the agent runner's options
-(``AgentTrials`` of :mod:`heedful.bench.agents.runner`) extend :class:`Trials`, so each option is
-written and checked once.
+:func:`heedful.bench.run.benchmark.run_benchmark` takes these options as keywords (the
+documented call) and builds a :class:`BenchRun`; ``run_suite`` of
+:mod:`heedful.bench.agents.suite` and ``run_to_folder`` build one and hand it on, and the agent
+runner's options (``AgentTrials`` of :mod:`heedful.bench.agents.runner`) extend :class:`Trials`,
+so each option is written and checked once.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The benchmark runner: policies × scenarios × trials, scored against the exact oracle.
+"""The inspection runner: policies × scenarios × trials, scored against the exact oracle.
 
 Per trial the runner draws the world from the truth (or uses the fixed world), lets the policy
 choose inspections from the *task view* only (:func:`heedful.bench.views.policy_view`: no id,
@@ -11,7 +11,8 @@ evidence and reasoning stages pass by construction. LLM agents choose their own 
 Each scenario is played by the one trial loop of every kind,
 :func:`heedful.bench.run.loop.play_scenario`, as the inspection kind (:data:`INSPECTION`: its case
 is :class:`InspectionCase`); switching and schedule scenarios run through the same loop
-(:mod:`heedful.bench.run.kinds`).
+(:mod:`heedful.bench.run.kinds`), and :func:`heedful.bench.run.benchmark.run_benchmark` plays
+every kind in one call.
 
 Randomness (all from the root seed, see :mod:`heedful.bench.seeds`): the world of a
 (scenario, trial) and the outcome of each source in it are shared by every policy (common random
@@ -27,7 +28,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
 from heedful.bench.manifest import build_manifest
 from heedful.bench.parallel import few_collections, resolve_workers
 from heedful.bench.policies.oracle import OraclePolicy
@@ -39,8 +39,7 @@ from heedful.bench.results import (
     TrialRecord,
     Violation,
 )
-from heedful.bench.run.backend import Backend
-from heedful.bench.run.checkpoint import SCENARIOS, Checkpoint
+from heedful.bench.run.checkpoint import SCENARIOS
 from heedful.bench.run.driver import drive
 from heedful.bench.run.loop import TrialJob, TrialKind, play_scenario
 from heedful.bench.run.options import BenchRun, ProgressFn
@@ -72,8 +71,8 @@ __all__ = [
     "collect_choices",
     "decision_variables",
     "is_distractor",
-    "play_benchmark",
-    "run_benchmark",
+    "play_inspection",
+    "progress_ticks",
 ]
 
 Reveal = Callable[[str], Observation]
@@ -396,67 +395,15 @@ def progress_ticks(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
         yield bar
 
 
-def run_benchmark(
-    scenarios: Sequence[Scenario],
-    policies: Sequence[PolicySpec | str],
-    *,
-    trials: int,
-    seed: int,
-    adaptive: bool = False,
-    config: BenchConfig = DEFAULT_CONFIG,
-    scenario_source: str = "<memory>",
-    generator_versions: dict[str, str] | None = None,
-    progress: bool | ProgressFn | None = None,
-    sealed: bool = False,
-    world_keys: Sequence[int] | None = None,
-    initiation: bool = False,
-    workers: int | None = 1,
-    backend: Backend | None = None,
-    plays: Plays | None = None,
-    checkpoint: Checkpoint | None = None,
-) -> Results:
-    """Run every policy on every scenario ``trials`` times and score it.
-
-    Args:
-        scenarios: Inspection scenarios (ids unique).
-        policies: Registered policy names, or specs with parameters.
-        trials, seed, adaptive, config, world_keys, initiation: What every trial shares (see
-            :class:`~heedful.bench.run.options.Trials`).
-        scenario_source, generator_versions, progress, sealed, workers, backend, plays,
-            checkpoint: How the run is played (see :class:`~heedful.bench.run.options.BenchRun`).
-
-    Raises:
-        InvalidArgumentError: bad trial count, seed, empty inputs or duplicate ids.
-        UnknownNameError: unknown policy.
-    """
-    return play_benchmark(
-        scenarios,
-        policies,
-        BenchRun(
-            trials=trials,
-            seed=seed,
-            adaptive=adaptive,
-            config=config,
-            scenario_source=scenario_source,
-            generator_versions=generator_versions,
-            progress=progress,
-            sealed=sealed,
-            world_keys=world_keys,
-            initiation=initiation,
-            workers=workers,
-            backend=backend,
-            plays=plays,
-            checkpoint=checkpoint,
-        ),
-    )
-
-
 @traced(RUN_SPAN, describe_run)
 @few_collections()
-def play_benchmark(
+def play_inspection(
     scenarios: Sequence[Scenario], policies: Sequence[PolicySpec | str], run: BenchRun
 ) -> Results:
-    """:func:`run_benchmark` with its options as one :class:`BenchRun` object.
+    """Play every policy on every inspection scenario ``run.trials`` times and score it.
+
+    The inspection part of :func:`heedful.bench.run.benchmark.play_benchmark` (which plays
+    scenarios of every kind); ``run.world_keys`` has one key per scenario here.
 
     Raises:
         InvalidArgumentError: empty inputs, duplicate ids or a world key list of the wrong length.

@@ -1,6 +1,7 @@
 """Span attributes of a benchmark run and of each scenario it plays.
 
-:func:`heedful.bench.run.runner.run_benchmark` and the per-scenario loop are marked with
+:func:`heedful.bench.run.runner.play_inspection` (the inspection part of
+:func:`heedful.bench.run.benchmark.run_benchmark`) and the per-scenario loop are marked with
 :func:`heedful.tracing.traced`; these functions say what a finished call records when a tracer is
 installed (they never run otherwise). A sealed hold-out run records counts only — no scenario id
 and no family — as its progress bar does.
@@ -28,7 +29,7 @@ def _policy_name(spec: Any) -> str:
 
 
 def describe_run(args: tuple[Any, ...], kwargs: dict[str, Any], result: Any) -> Attributes:
-    """Attributes of one ``play_benchmark``: families, policies, scenario and trial counts."""
+    """Attributes of one ``play_inspection``: families, policies, scenario and trial counts."""
     scenarios, policies = args[0], args[1]
     run = args[2] if len(args) > 2 else kwargs["run"]
     attrs: dict[str, AttributeValue] = {

@@ -21,6 +21,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from heedful.attention.config import GuardConfig
 from heedful.model.inputs import (
     MAX_ENTRIES,
     MAX_TEXT_CHARS,
@@ -42,9 +43,13 @@ __all__ = [
     "ReviewProposalArgs",
     "RunCycleArgs",
     "SetGoalArgs",
+    "SourcesArgs",
     "SurveyArgs",
     "ToolArgs",
 ]
+
+#: The trust discount the server's controller applies (its default configuration).
+_GUARD = GuardConfig()
 
 #: Most ranked candidates one ``attention_rank`` call lists.
 MAX_RANK_LIMIT = 100
@@ -211,6 +216,30 @@ class RegisterSourceArgs(ToolArgs):
     cost: CostArgs = Field(default_factory=CostArgs, description="Cost of one inspection.")
     age_s: NonNegative = Field(default=0.0, description="Age of the data it holds, in seconds.")
     kind: Id = Field(default="document", description="Free label, e.g. live_instrument.")
+    trusted: bool = Field(
+        default=True,
+        description=(
+            "Whether its authority and cost are facts (true) or only its claims (false: an "
+            "untrusted source, e.g. one a web page or another agent named). An untrusted "
+            "source's authority is capped at "
+            f"{_GUARD.untrusted_authority_cap:g} and its scalar cost floored at "
+            f"{_GUARD.untrusted_min_cost:g} in what is read and when; it earns authority above "
+            "the cap only by agreeing with trusted sources' reports on the same claims, and "
+            "falls below it when they contradict it. A cost attention_resolve reports for "
+            "reading it replaces its claimed cost."
+        ),
+    )
+
+
+class SourcesArgs(ToolArgs):
+    """Arguments of ``attention_sources`` (document 000 §10, §24)."""
+
+    source_ids: list[Id] = Field(
+        default_factory=list,
+        max_length=1000,
+        description="The sources to show (each must be registered); empty: every source.",
+    )
+    limit: int = Field(default=100, ge=1, le=1000, description="How many sources to list (by id).")
 
 
 class RecordBeliefArgs(ToolArgs):

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from heedful.attention import Controller, Stop
+from heedful.attention.world import Corroboration
 from heedful.engine import (
     ControllerResearch,
     Engine,
@@ -78,7 +79,11 @@ class Backend(Protocol):
         ...
 
     def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
-        """Register (or replace) a source with trusted metadata."""
+        """Register (or replace) a source (``trusted``: its metadata are facts, not claims)."""
+        ...
+
+    def sources(self, source_ids: Sequence[str], limit: int) -> Mapping[str, Any]:
+        """The registered sources as credited, claimed, and their trust records."""
         ...
 
     def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
@@ -252,13 +257,51 @@ class StoreBackend:
     def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
         """Forward to :meth:`Controller.register_source` (written through to the store).
 
-        Registered as trusted, as before sources became untrusted by default: no MCP tool
-        submits candidates, so here trust only decides whether a source's reports count as
-        observations of the world for the store's learned change rates.
+        ``trusted`` defaults to true here, as before the argument existed (sources registered
+        through the library are untrusted unless said otherwise): a client that says nothing
+        keeps its sources' reports counting as observations for learned change rates.
         """
         with self.lock:
             self.controller.register_source(source_id, **{"trusted": True, **metadata})
-            return {"status": "ok", "source": asdict(self.controller.world.source(source_id))}
+            return {"status": "ok", "source": self._source(source_id)}
+
+    def sources(self, source_ids: Sequence[str], limit: int) -> Mapping[str, Any]:
+        """The sources named (every registered one when none is), by id, at most ``limit``."""
+        with self.lock:
+            world = self.controller.world
+            for source_id in source_ids:
+                world.source(source_id)  # UnknownNameError names the registered ones
+            ids = sorted(set(source_ids) if source_ids else world.sources)
+            return {
+                "status": "ok",
+                "total": len(ids),
+                "sources": [self._source(source_id) for source_id in ids[:limit]],
+            }
+
+    def _source(self, source_id: str) -> dict[str, Any]:
+        """A source as ranking credits it (authority, cost), beside what it claimed and, for an
+        untrusted one, its record against trusted reports (document 000 §24)."""
+        world = self.controller.world
+        credited = world.source(source_id)
+        claimed = world.claimed[source_id]
+        trust: dict[str, float] | None = None
+        if not credited.trusted:
+            record = world.corroboration.get(source_id, Corroboration())
+            trust = {
+                "weight": record.weight,
+                "net": record.net,
+                "earned": record.earned(world.guard.trust_pseudo_count),
+            }
+        return {
+            **asdict(credited),
+            "claimed": {
+                "authority": dict(claimed.authority),
+                "default_authority": claimed.default_authority,
+                "cost": claimed.cost,
+            },
+            "measured_cost": None if credited.trusted else world.measured_cost.get(source_id),
+            "trust": trust,
+        }
 
     def record_belief(self, claim_id: str, value: str | None, **metadata: Any) -> Mapping[str, Any]:
         """Forward to :meth:`Controller.record_belief` (written through to the store)."""

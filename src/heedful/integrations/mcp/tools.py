@@ -29,6 +29,7 @@ from heedful.integrations.mcp.arguments import (
     ReviewProposalArgs,
     RunCycleArgs,
     SetGoalArgs,
+    SourcesArgs,
     SurveyArgs,
     ToolArgs,
 )
@@ -166,7 +167,12 @@ def _register_source(backend: Backend, args: RegisterSourceArgs) -> Mapping[str,
         cost=args.cost.model_dump(),
         age_s=args.age_s,
         kind=args.kind,
+        trusted=args.trusted,
     )
+
+
+def _sources(backend: Backend, args: SourcesArgs) -> Mapping[str, Any]:
+    return backend.sources(source_ids=args.source_ids, limit=args.limit)
 
 
 def _record_belief(backend: Backend, args: RecordBeliefArgs) -> Mapping[str, Any]:
@@ -277,11 +283,25 @@ TOOLS: tuple[ToolSpec, ...] = (
         name="attention_register_source",
         description=(
             "Register (or replace) a source the agent can inspect: which claims it reports, "
-            "its authority, its cost and the age of its data. Trusted metadata only."
+            "its authority, its cost and the age of its data. trusted=false for a source whose "
+            "metadata are only its claims: its authority is capped and its cost floored until "
+            "its reports agree with trusted ones."
         ),
         args=RegisterSourceArgs,
         run=_register_source,
         read_only=False,
+    ),
+    ToolSpec(
+        name="attention_sources",
+        description=(
+            "The registered sources as the controller holds them: for each, the authority and "
+            "cost it is credited with in ranking (an untrusted source's capped authority, moved "
+            "by its agreement with trusted reports, and its floored or measured cost), what it "
+            "claimed when registered, and an untrusted source's trust record."
+        ),
+        args=SourcesArgs,
+        run=_sources,
+        read_only=True,
     ),
     ToolSpec(
         name="attention_record_belief",
