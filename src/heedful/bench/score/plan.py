@@ -92,8 +92,7 @@ def plan_comparisons(
         )
     if not results.trials:  # a D/J run keeps its trials by kind; planning sizes inspection ones
         raise InvalidArgumentError(
-            "planning needs a pilot run's inspection trials (families A-C, E-I); "
-            "this run has none"
+            "planning needs a pilot run's inspection trials (families A-C, E-I); this run has none"
         )
     if not (min_diff > 0 and math.isfinite(min_diff)):
         raise InvalidArgumentError(f"--min-diff must be a positive number, got {min_diff}")
