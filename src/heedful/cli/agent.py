@@ -68,9 +68,9 @@ def build_agent_run(
         return None
     if model is None or base_url is None:
         raise InvalidArgumentError("an agent endpoint needs both --model and --base-url")
-    for option, value in (("--temperature", temperature), ("--timeout", timeout)):
+    for flag, value in (("--temperature", temperature), ("--timeout", timeout)):
         if not math.isfinite(value):
-            raise InvalidArgumentError(f"{option} must be a finite number, not {value}")
+            raise InvalidArgumentError(f"{flag} must be a finite number, not {value}")
     if concurrency < 1:
         raise InvalidArgumentError(f"--concurrency must be at least 1, not {concurrency}")
     if max_turns < 1:
