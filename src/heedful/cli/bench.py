@@ -51,6 +51,45 @@ def _print_results(results: object) -> None:
         from heedful.bench.report.calibration import calibration_table
 
         console().print(calibration_table(results.calibration))
+    for line in endpoint_warnings(results):
+        typer.echo(line, err=True)
+
+
+def endpoint_warnings(results: object) -> list[str]:
+    """One line per agent whose endpoint answered none of its calls: its trials all ended with
+    an endpoint error, so its scores rate reading nothing, not a model's choices."""
+    from heedful.bench.results import Results
+
+    assert isinstance(results, Results)
+    agents = results.aggregates.agents
+    if agents is None:
+        return []
+    return [
+        f"warning: {u.policy}: the endpoint answered none of its calls ({u.errors} errors in "
+        f"{u.trials} trials), so its scores rate reading nothing, not the model — check "
+        "--base-url and that the server is running"
+        for u in agents.usage
+        if u.calls == 0 and u.errors > 0
+    ]
+
+
+def endpoint_answers(base_url: str, timeout_s: float = 2.0) -> str | None:
+    """Why nothing accepts a connection at ``base_url``'s host and port (``None``: something
+    does). Only a TCP connect — no request is sent, so nothing is spent at the endpoint."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base_url)
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None  # a malformed port: the client's own error names it
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s):
+            return None
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
 
 
 def _interval(ci: object) -> dict[str, float] | None:
@@ -379,6 +418,20 @@ def bench_run(
             progress=None,
         )
 
+        from heedful.bench.agents.contract import is_agent
+
+        wants_agent = any(is_agent(p.strip()) for p in (policies or "").split(","))
+        if agent_run is not None and wants_agent and local_url is None and backend == "local":
+            # Before any work: a dead endpoint would end every agent trial with an endpoint
+            # error. A warning, not a refusal — the response cache may still answer them.
+            why = endpoint_answers(agent_run.settings.base_url)
+            if why is not None:
+                typer.echo(
+                    f"warning: nothing accepts connections at {agent_run.settings.base_url} "
+                    f"({why}): agent trials the response cache cannot answer will end with an "
+                    "endpoint error",
+                    err=True,
+                )
         with open_backend(backend, address) as jobs:
             spec = run_spec(
                 scenario_paths=[Path(p) for p in scenarios],
