@@ -58,3 +58,11 @@ def test_a_run_without_agents_checks_no_endpoint(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "warning:" not in result.stderr
+
+
+def test_a_refused_run_prints_its_error_alone(tmp_path: Path) -> None:
+    # The check runs after the run's own checks: a refused run gets its one line, no warning.
+    args = ["bench", "run", "--count", "1", "--policies", "llm,llm", "--model", "m"]
+    result = CliRunner().invoke(app, [*args, "--base-url", _dead_url(), "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == ["error: an agent is listed twice in 'llm,llm'"]

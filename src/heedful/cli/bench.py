@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+
 import typer
 
 from heedful.cli._app import console, fail
@@ -71,6 +74,16 @@ def endpoint_warnings(results: object) -> list[str]:
         for u in agents.usage
         if u.calls == 0 and u.errors > 0
     ]
+
+
+def _warn_if_dead(base_url: str) -> None:
+    why = endpoint_answers(base_url)
+    if why is not None:
+        typer.echo(
+            f"warning: nothing accepts connections at {base_url} ({why}): agent trials the "
+            "response cache cannot answer will end with an endpoint error",
+            err=True,
+        )
 
 
 def endpoint_answers(base_url: str, timeout_s: float = 2.0) -> str | None:
@@ -418,20 +431,13 @@ def bench_run(
             progress=None,
         )
 
-        from heedful.bench.agents.contract import is_agent
-
-        wants_agent = any(is_agent(p.strip()) for p in (policies or "").split(","))
-        if agent_run is not None and wants_agent and local_url is None and backend == "local":
-            # Before any work: a dead endpoint would end every agent trial with an endpoint
-            # error. A warning, not a refusal — the response cache may still answer them.
-            why = endpoint_answers(agent_run.settings.base_url)
-            if why is not None:
-                typer.echo(
-                    f"warning: nothing accepts connections at {agent_run.settings.base_url} "
-                    f"({why}): agent trials the response cache cannot answer will end with an "
-                    "endpoint error",
-                    err=True,
-                )
+        if agent_run is not None and local_url is None and backend == "local":
+            # A dead endpoint would end every agent trial with an endpoint error: said before
+            # the first trial (a warning, not a refusal — the response cache may answer them).
+            agent_run = dataclasses.replace(
+                agent_run,
+                before_trials=functools.partial(_warn_if_dead, agent_run.settings.base_url),
+            )
         with open_backend(backend, address) as jobs:
             spec = run_spec(
                 scenario_paths=[Path(p) for p in scenarios],

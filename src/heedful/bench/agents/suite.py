@@ -59,6 +59,9 @@ class AgentRun:
         concurrency: Trials in flight at once.
         config: Protocol numbers (turn limit, validator).
         on_progress: Called after every agent trial with the running totals.
+        before_trials: Called once, after every check of the run passed and before the first
+            trial is played (the CLI's endpoint check: a warning about the run it is about to
+            make, never printed for a run that is refused).
     """
 
     settings: AgentSettings
@@ -66,6 +69,7 @@ class AgentRun:
     concurrency: int = 8
     config: AgentConfig = DEFAULT_AGENT_CONFIG
     on_progress: Callable[[AgentProgress], None] | None = field(default=None, compare=False)
+    before_trials: Callable[[], None] | None = field(default=None, compare=False)
 
 
 def table_name(record: TrialRecord) -> str:
@@ -121,6 +125,8 @@ def run_suite(
     if not inspection:
         raise InvalidArgumentError("no scenarios to run")
     built = [get_agent(name, agent_run.settings, agent_run.config) for name in agents]
+    if agent_run.before_trials is not None:
+        agent_run.before_trials()
     try:
         # The policies' records are kept whole here (the sealed result is made below), so the
         # base run is not sealed; a sealed run shows no progress bar naming a scenario.
