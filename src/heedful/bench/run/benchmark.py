@@ -23,7 +23,7 @@ from heedful.bench.run.kind_suite import empty_results
 from heedful.bench.run.kinds import KindScenario, kind_of, play_kinds
 from heedful.bench.run.options import BenchRun, ProgressFn
 from heedful.bench.run.plays import Plays
-from heedful.bench.run.runner import play_inspection, progress_ticks
+from heedful.bench.run.runner import check_ids, play_inspection, progress_ticks
 from heedful.errors import InvalidArgumentError
 from heedful.model import Scenario
 from heedful.model.kinds_io import AnyScenario
@@ -86,11 +86,7 @@ def play_benchmark(scenarios: Sequence[AnyScenario], policies: Policies, run: Be
             or switching/schedule scenarios in a sealed run.
         UnknownNameError: unknown policy.
     """
-    if not scenarios:
-        raise InvalidArgumentError("no scenarios to run")
-    ids = [s.id for s in scenarios]
-    if len(set(ids)) != len(ids):
-        raise InvalidArgumentError("scenario ids must be unique within a run")
+    check_ids(scenarios)
     inspection = [s for s in scenarios if isinstance(s, Scenario)]
     others: list[KindScenario] = [s for s in scenarios if not isinstance(s, Scenario)]
     if others and run.sealed:

@@ -395,6 +395,20 @@ def progress_ticks(progress: bool | ProgressFn | None) -> Iterator[ProgressFn]:
         yield bar
 
 
+def check_ids(scenarios: Sequence[Any]) -> list[str]:
+    """The scenarios' ids, in order, for a run: at least one scenario, every id unique.
+
+    Raises:
+        InvalidArgumentError: no scenario, or an id given twice.
+    """
+    if not scenarios:
+        raise InvalidArgumentError("no scenarios to run")
+    ids = [s.id for s in scenarios]
+    if len(set(ids)) != len(ids):
+        raise InvalidArgumentError("scenario ids must be unique within a run")
+    return ids
+
+
 @traced(RUN_SPAN, describe_run)
 @few_collections()
 def play_inspection(
@@ -409,11 +423,7 @@ def play_inspection(
         InvalidArgumentError: empty inputs, duplicate ids or a world key list of the wrong length.
         UnknownNameError: unknown policy.
     """
-    if not scenarios:
-        raise InvalidArgumentError("no scenarios to run")
-    ids = [s.id for s in scenarios]
-    if len(set(ids)) != len(ids):
-        raise InvalidArgumentError("scenario ids must be unique within a run")
+    ids = check_ids(scenarios)
     keys = run.keys_for(len(scenarios))
     trials, seed, config, sealed = run.trials, run.seed, run.config, run.sealed
     plays, checkpoint, backend = run.plays, run.checkpoint, run.backend
