@@ -23,7 +23,7 @@ from heedful.bench.run.kind_trials import (
 )
 from heedful.bench.run.kinds import generate_kind_family, run_kinds
 from heedful.cli import app
-from heedful.errors import ScenarioError, UnknownNameError
+from heedful.errors import InvalidArgumentError, ScenarioError, UnknownNameError
 from heedful.model.kinds_io import (
     all_scenario_json_schema,
     any_scenario_from_dict,
@@ -301,6 +301,9 @@ def test_unknown_family_names_every_kind() -> None:
         split_families("D,Q")
     assert split_families("all")[1] == ["D", "J"]
     assert split_families("G,J") == ("G", ["J"])
+    for empty in ("", ",", " , "):  # used to run the default suite
+        with pytest.raises(InvalidArgumentError, match="names no family"):
+            split_families(empty)
 
 
 def test_no_hysteresis_ablation_answers_differently_from_voc_somewhere() -> None:

@@ -44,11 +44,15 @@ def split_families(text: str | None) -> tuple[str | None, list[str]]:
     codes of the switching/schedule families. ``all`` means every family of every kind.
 
     Raises:
+        InvalidArgumentError: text that names no family at all (``""``, ``","``) — it used to
+            run the default suite.
         UnknownNameError: a name that is no family of any kind.
     """
     if text is None:
         return None, []
     names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise InvalidArgumentError(f"--family {text!r} names no family (e.g. G,B or D,J or all)")
     if names == ["all"]:
         return ",".join(family_names()), sorted(KIND_FAMILIES)
     inspection, kinds = [], []
