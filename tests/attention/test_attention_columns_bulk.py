@@ -49,9 +49,11 @@ def _own(origin: str, target: str, cid: str = "pending") -> Candidate:
     )
 
 
-def _guard_world(rng: np.random.Generator) -> tuple[Guard, list[tuple[str, str]]]:
-    """A guard with a random bound and quotas, a table holding generated and submitted
-    candidates (untrusted ones with values, to be evicted), and new proposals."""
+def _guard_world(
+    rng: np.random.Generator, submitted: bool = True
+) -> tuple[Guard, list[tuple[str, str]]]:
+    """A guard with a random bound and quotas, a table holding generated and (``submitted``)
+    submitted candidates (untrusted ones with values, to be evicted), and new proposals."""
     sources = {
         "feed": SourceInfo(id="feed", trusted=False, default_authority=0.2),
         "ops": SourceInfo(id="ops", trusted=True, default_authority=0.9),
@@ -60,6 +62,7 @@ def _guard_world(rng: np.random.Generator) -> tuple[Guard, list[tuple[str, str]]
     config = GuardConfig(
         table_size=size,
         trusted_quota=int(rng.integers(1, 30)),
+        generator_quota=int(rng.integers(1, 30)) if rng.random() < 0.8 else None,
         untrusted_quota=int(rng.integers(1, 20)),
         untrusted_rate_per_turn=1_000,
         controller_reserve=float(rng.choice([0.0, 0.2, 0.5])),
@@ -67,7 +70,7 @@ def _guard_world(rng: np.random.Generator) -> tuple[Guard, list[tuple[str, str]]
     )
     guard = Guard(config, sources)
     for i in range(int(rng.integers(0, size + 5))):
-        if rng.random() < 0.5:
+        if rng.random() < 0.5 and submitted:
             submitter = str(rng.choice(["feed", "ops"]))
             cand = Candidate(
                 id="pending",
@@ -106,10 +109,12 @@ def _guard_state(guard: Guard) -> tuple[Any, ...]:
     )
 
 
+@pytest.mark.parametrize("submitted", [True, False], ids=["submitted", "own-only"])
 @pytest.mark.parametrize("seed", range(60))
-def test_bulk_admission_equals_admission_one_at_a_time(seed: int) -> None:
-    one, proposals = _guard_world(np.random.default_rng(seed))
-    bulk, same = _guard_world(np.random.default_rng(seed))
+def test_bulk_admission_equals_admission_one_at_a_time(seed: int, submitted: bool) -> None:
+    """Also without submitted candidates, where refusals are computed on arrays."""
+    one, proposals = _guard_world(np.random.default_rng(seed), submitted)
+    bulk, same = _guard_world(np.random.default_rng(seed), submitted)
     assert proposals == same
     expected = [one.admit(_own(o, t), NOW) for o, t in proposals]
     statuses, ids = bulk.admit_own(
@@ -385,7 +390,7 @@ def test_the_columns_write_the_trace_the_object_path_writes(seed: int) -> None:
     rng = np.random.default_rng(seed)
     size = int(rng.integers(3, 40))
     config = AttentionConfig(
-        guard=GuardConfig(table_size=size, trusted_quota=int(rng.integers(1, size + 2)))
+        guard=GuardConfig(table_size=size, generator_quota=int(rng.integers(1, size + 2)))
     )
     n = int(rng.integers(1, 40))
     clocks = (_Clock(), _Clock())

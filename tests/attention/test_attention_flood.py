@@ -158,7 +158,7 @@ def _aliases_then_registry(claim_it: bool, config: AttentionConfig) -> Controlle
     """Many cheap low-authority sources for one claim, registered before the authoritative one
     (an agent that registers every source a hostile page names, then its real instrument)."""
     ctl = Controller(clock=lambda: NOW, config=config)
-    for i in range(3 * config.guard.trusted_quota):
+    for i in range(3 * (config.guard.generator_quota or 0)):
         ctl.register_source(f"alias-{i}", reports=["dep"], authority=0.1, trusted=True)
     ctl.register_source("registry", reports=["dep"], authority=0.99, trusted=True)
     ctl.record_belief("dep", "a", domain=["a", "b"], confidence=0.6, age_s=86_400)
@@ -168,7 +168,7 @@ def _aliases_then_registry(claim_it: bool, config: AttentionConfig) -> Controlle
 
 
 def test_sources_registered_first_cannot_crowd_out_a_more_authoritative_one() -> None:
-    config = AttentionConfig(guard=GuardConfig(trusted_quota=20))
+    config = AttentionConfig(guard=GuardConfig(generator_quota=20))
     for claim_it in (False, True):
         ctl = _aliases_then_registry(claim_it, config)
         ctl.begin_turn(1)
@@ -176,4 +176,4 @@ def test_sources_registered_first_cannot_crowd_out_a_more_authoritative_one() ->
         assert not isinstance(step, Stop)
         assert step.target == "registry", claim_it
         # Still bounded: each generator holds at most its quota.
-        assert len(ctl.candidates) <= 3 * config.guard.trusted_quota
+        assert len(ctl.candidates) <= 3 * (config.guard.generator_quota or 0)

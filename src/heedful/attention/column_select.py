@@ -89,6 +89,7 @@ class ColumnSelection:
     goal_tuples: list[tuple[str, ...]]
     waited: np.ndarray
     last_voc: np.ndarray
+    last_removed: tuple[str, int]  # the id and row of the candidate that last left the table
     age: np.ndarray
     cost_terms: np.ndarray
 
@@ -184,6 +185,7 @@ class ColumnSelection:
         r = self.row_of_id.pop(candidate_id, None)
         if r is not None:
             self.live[r] = False
+            self.last_removed = (candidate_id, r)
 
     # -- objects out of the columns
 
@@ -251,6 +253,28 @@ class ColumnSelection:
             column_heuristic(self.estimator).name,  # type: ignore[union-attr]
             switch_cost=0.0,
         )
+
+    def ranking(
+        self, limit: int, selected: Candidate | None
+    ) -> tuple[int, list[tuple[Candidate, Estimate]]]:
+        """:meth:`Controller.ranking` from the columns: the scored rows still live, and
+        ``selected``'s, by net VOC (a stable sort: ties in table order); only the first
+        ``limit`` are built."""
+        s = self.scored
+        assert s is not None
+        keep = self.live[s.rows]
+        picked = -1  # the selected candidate's row: it left the table and the row map
+        if selected is not None and self.last_removed[0] == selected.id:
+            picked = self.last_removed[1]
+            keep |= s.rows == picked
+        at = np.flatnonzero(keep)
+        order = at[np.argsort(-s.net[at], kind="stable")]
+        out: list[tuple[Candidate, Estimate]] = []
+        for j in order[: max(limit, 0)].tolist():
+            r = int(s.rows[j])
+            cand = selected if r == picked and selected is not None else None
+            out.append((cand or self._candidate(r, scored=j), self.estimate_of(j)))
+        return len(at), out
 
     def sync(self) -> None:
         """Write the columns back into the table objects, the waited counts and the value memory."""

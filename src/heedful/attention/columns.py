@@ -26,7 +26,7 @@ Anything outside the steady state falls back to the object path for that call, a
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -47,7 +47,7 @@ from heedful.attention.column_select import (
 from heedful.attention.config import AttentionConfig
 from heedful.attention.estimators import Estimator
 from heedful.attention.generators import Generator, default_generators
-from heedful.attention.guard import Admission, Guard
+from heedful.attention.guard import CODED, Guard
 from heedful.attention.instruments import Instruments
 from heedful.attention.records import Agenda, TableNotes, TurnLog, TurnRecord
 from heedful.attention.selector import Selector
@@ -62,6 +62,9 @@ __all__ = ["ColumnTable", "Scored"]
 _DEFAULT_GENERATOR_TYPES = tuple(type(g) for g in default_generators())
 _US = timedelta(microseconds=1)
 _TRIGGER_VALUES = tuple(t.value for t in TRIGGERS)
+#: The generators the guard counts, and each trigger code's (a dirty belief's is staleness's).
+_ORIGIN_NAMES = ("stale_belief", "goal_dependency", "exploration")
+_ORIGIN_OF_TRIGGER = np.array([_ORIGIN_NAMES.index(o) for o in ORIGINS], dtype=np.int64)
 
 
 class ColumnTable(ColumnSelection, ColumnEstimation):
@@ -82,7 +85,8 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         notes: What is kept about the live candidates beside the table (written back by
             :meth:`sync`).
         log: Writes a trace event of the current turn.
-        mirrored: Whether a memory store mirrors the controller (then the columns never apply).
+        mirrored: Whether a memory store mirrors the controller (its dirty flags are pulled
+            before each recomputation, by the controller, on either path).
         repeat_inspections: Whether a source already inspected may be inspected again.
     """
 
@@ -120,6 +124,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         self.version = -1  # world version the columns were built for
         self.dirty = False  # table objects lag the columns (sync() writes them)
         self.scored: Scored | None = None  # the last recomputation's estimates
+        self.last_removed: tuple[str, int] = ("", -1)
 
     # -- when the columns apply
 
@@ -135,7 +140,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         config = self.config
         if any(getattr(g, "config", None) != config.generator for g in gens):
             return False
-        if self.mirrored or w.decision is not None or config.floors.claim_types:
+        if w.decision is not None or config.floors.claim_types:
             return False
         a = self.agenda
         if a.pending_claims or w.contradictions or a.failures or a.interruptions:
@@ -199,6 +204,7 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         if expires is not None and as_utc(expires) <= as_utc(now):
             return False  # the object path expires them
         self.sources = sources
+        self.source_ids = np.array([s.id for s in sources], dtype=object)
         self.slot = slot
         self.live, self.seq, self.ids, self.created = live, seq, ids, created
         self.row_of_id = {cid: r for r, cid in enumerate(ids) if cid is not None}
@@ -352,15 +358,18 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         self.evidence_src = np.array(src, dtype=np.int64)
         self.claim_type: list[str] = ctype
         self.volatility: list[Any] = vol
-        # Per row: the registry's authority × the source-age factor.
+        # Per row: the registry's authority for the claim's type (the guard's admission order)
+        # and, for the estimate, times the source-age factor.
+        rows_ = self.row_claim.tolist()
+        self.claimed_authority = np.array(
+            [s.authority_for(ctype[i]) for s, i in zip(self.sources, rows_, strict=True)],
+            dtype=float,
+        )
         if not est.use_authority:
             self.authority = np.ones(len(self.sources))
         else:
-            rows = self.row_claim.tolist()
-            self.authority = np.array(
-                [s.authority_for(ctype[i]) for s, i in zip(self.sources, rows, strict=True)],
-                dtype=float,
-            )
+            rows = rows_
+            self.authority = self.claimed_authority.copy()
             if est.use_staleness:
                 rate = np.array([hazards[vol[i]] for i in rows], dtype=float) / 3600.0
                 age = np.array([s.age_s for s in self.sources], dtype=float)
@@ -394,10 +403,11 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         self.volatility[i] = state.volatility
         for r in self.rows_by_claim[self.row_start[i] : self.row_start[i + 1]].tolist():
             s = self.sources[r]
+            a = s.authority_for(state.claim_type)
+            self.claimed_authority[r] = a
             if not est.use_authority:
                 self.authority[r] = 1.0
                 continue
-            a = s.authority_for(state.claim_type)
             if est.use_staleness:
                 a *= 1.0 - p_stale_of(s.age_s, w.hazards[state.volatility] / 3600.0)
             self.authority[r] = a
@@ -456,21 +466,13 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         new = np.flatnonzero(exists & ~self.live)
         new = new[self._proposal_order(new, row_stale, row_dep)]
         self.origin[new] = origin[new]
-        per_origin = Counter(ORIGINS[o] for o in origin[new].tolist())
-        if not guard.all_fit(per_origin):
-            order = guard.admission_order(
-                [
-                    (
-                        ORIGINS[origin[r]],
-                        float(self.sources[r].authority_for(self.claim_type[self.row_claim[r]])),
-                        float(self.cost[r]),
-                    )
-                    for r in new.tolist()
-                ]
-            )
-            new = new[np.array(order, dtype=np.int64)]
+        per_origin = np.bincount(origin[new], minlength=len(ORIGINS))
+        if not guard.all_fit({ORIGINS[o]: int(n) for o, n in enumerate(per_origin) if n}):
+            # Guard.admission_order on arrays: the most authoritative first, then the cheaper,
+            # then the generators' order (lexsort is stable).
+            new = new[np.lexsort((self.cost[new], -self.claimed_authority[new]))]
         self.dirty = True  # the table's objects lag the columns from here on
-        self._admit_all(new.tolist(), now)
+        self._admit_all(new, now)
         return self._estimate(now)
 
     def _proposal_order(
@@ -484,40 +486,56 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         within = np.where(stale, ci, np.where(dep, self.dep_rank[ci], 0))
         return np.lexsort((within, group))  # stable: rows in order among equals
 
-    def _admit_all(self, rows: list[int], now: datetime) -> None:
+    def _admit_all(self, rows: np.ndarray, now: datetime) -> None:
         """Admit new rows through the guard in this order, deferred (built when read), and log
-        what :meth:`CandidateLifecycle.admit` logs for each, in the same order."""
+        what :meth:`CandidateLifecycle.admit` logs for each, in the same order (the refused
+        ones without a Python object each: :meth:`Guard.admit_own_coded`)."""
         guard = self.guard
         guard.table.materialize = self.sync
-        trigger = self.trigger.tolist()
-        sources = self.sources
-        origins = [ORIGINS[trigger[r]] for r in rows]
-        targets = [sources[r].id for r in rows]
-        statuses, ids = guard.admit_own(CandidateKind.INSPECT_SOURCE, origins, targets)
+        code = _ORIGIN_OF_TRIGGER[self.trigger[rows]]
+        targets = self.source_ids[rows]
+        status, made_ids, made_at = guard.admit_own_coded(
+            CandidateKind.INSPECT_SOURCE, _ORIGIN_NAMES, code, targets, checked=True
+        )
         logged = self.notes.skip_logged
+        # As the object path logs them: the created rows in order, and at its place the first
+        # refusal of each generator and reason in a turn (one ``candidate_skipped`` each; the
+        # later refusals log nothing).
+        refused = np.flatnonzero(status)
+        firsts: list[int] = []
+        if len(refused):
+            pair = code[refused] * len(CODED) + status[refused]
+            _, first = np.unique(pair, return_index=True)
+            for j in np.sort(refused[first]).tolist():
+                key = (_ORIGIN_NAMES[int(code[j])], CODED[int(status[j])].value)
+                if key not in logged:
+                    logged.add(key)
+                    firsts.append(j)
         start = 0
-        for j in [*(j for j, st in enumerate(statuses) if st is not Admission.CREATED), len(rows)]:
-            # The created rows before the j-th, then the j-th (refused), as the object path
-            # logs them: one ``candidate_skipped`` per generator and reason in a turn.
-            self._log_created(rows[start:j], ids[start:j], origins[start:j], targets[start:j], now)
+        for j in [*firsts, len(rows)]:
+            lo, hi = np.searchsorted(made_at, [start, j])
+            at = made_at[lo:hi]
+            self._log_created(
+                rows[at].tolist(),
+                made_ids[lo:hi],
+                [_ORIGIN_NAMES[t] for t in code[at].tolist()],
+                targets[at].tolist(),
+                now,
+            )
             start = j + 1
             if j == len(rows):
                 break
-            key = (origins[j], statuses[j].value)
-            if key in logged:
-                continue
-            logged.add(key)
             self.log(
                 EventType.CANDIDATE_SKIPPED,
                 now,
-                reason_code=statuses[j].value,
-                detail={"submitted_by": None, "target": targets[j]},
+                reason_code=CODED[int(status[j])].value,
+                detail={"submitted_by": None, "target": str(targets[j])},
             )
 
     def _log_created(
         self,
         rows: list[int],
-        ids: list[str | None],
+        ids: Sequence[str | None],
         origins: list[str],
         targets: list[str],
         now: datetime,

@@ -154,7 +154,13 @@ class GuardConfig:
         submitted_ttl_s: Default lifetime of a submitted candidate that names no expiry.
         flood_fill: Fill of the submitted share of the table at which refusals count as a
             flood (anomaly signal).
-        trusted_quota: Live candidates one trusted source may hold.
+        trusted_quota: Live candidates one trusted submitter may hold.
+        generator_quota: Live candidates one of the controller's own generators may hold;
+            ``None`` (the default): the table bound. The controller proposes at most one read
+            per registered source and kind, so the registry already bounds what its generators
+            hold; a smaller quota only changes which reads exist — which the default must not
+            do (the reads chosen at the default bound are the reads chosen with the bounds
+            raised: tests/attention/test_attention_default_bounds.py).
         untrusted_quota: Live candidates one untrusted source may hold ("candidate quotas").
         untrusted_rate_per_turn: New candidates one untrusted source may create per turn
             ("rate limiting").
@@ -188,6 +194,7 @@ class GuardConfig:
     submitted_ttl_s: float = 3_600.0
     flood_fill: float = 0.9
     trusted_quota: int = 2_000
+    generator_quota: int | None = None
     untrusted_quota: int = 50
     untrusted_rate_per_turn: int = 20
     max_aggregates: int = 256

@@ -508,6 +508,10 @@ class Controller:
         now = self._clock()
         ctx_now = self._clock()
         passed_over: Callable[[str], None]
+        if self.mirror is not None:
+            # Truth maintenance upstream (document 000 §4.6): a belief the store marked dirty
+            # raises a dirty-belief candidate, on the columns as on the object path.
+            self.mirror.pull_dirty(self.world)
         if columns.eligible(ctx_now):
             # The steady state: columns, recomputing only what changed (heedful.attention.columns).
             sel, best, max_p_change = columns.select(ctx_now)
@@ -768,6 +772,27 @@ class Controller:
         """Live candidates (not yet selected)."""
         self._columns.sync()
         return list(self.guard.table)
+
+    def ranking(
+        self, limit: int, selected: Candidate | None = None
+    ) -> tuple[int, list[tuple[Candidate, Estimate]]]:
+        """The live candidates the last recomputation scored, and ``selected`` (the candidate
+        that recomputation's ``next()`` returned, which left the table), by predicted net VOC,
+        highest first (ties in table order): how many, and the first ``limit`` with their
+        estimates. On the candidate columns only those ``limit`` are built (``attention_rank``
+        over 1,200 sources builds 20 candidates, not 1,200)."""
+        columns = self._columns
+        if columns.active and columns.scored is not None:
+            return columns.ranking(limit, selected)
+        live = {c.id: c for c in self.candidates}
+        if selected is not None:
+            live[selected.id] = selected
+        scored = sorted(
+            ((live[cid], est) for cid, est in self.last_estimates.items() if cid in live),
+            key=lambda pair: pair[1].net,
+            reverse=True,
+        )
+        return len(scored), scored[: max(limit, 0)]
 
     @property
     def scored_count(self) -> int:

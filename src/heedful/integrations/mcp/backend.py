@@ -200,22 +200,15 @@ class StoreBackend:
             # One recomputation: the selection's own estimates are the ranking (the selected
             # candidate leaves the table, so it is put back beside the others).
             step = ctl.next()
-            live = {c.id: c for c in ctl.candidates}
-            if isinstance(step, Candidate):
-                live[step.id] = step
-            scored = sorted(
-                ((live[cid], est) for cid, est in ctl.last_estimates.items() if cid in live),
-                key=lambda pair: pair[1].net,
-                reverse=True,
-            )
+            count, top = ctl.ranking(limit, step if isinstance(step, Candidate) else None)
             ranking = [
                 {"candidate": cand.model_dump(mode="json"), "estimate": asdict(est)}
-                for cand, est in scored[:limit]
+                for cand, est in top
             ]
             return {
                 "turn_id": turn_id,
                 "budget": budget,
-                "candidates": len(scored),
+                "candidates": count,
                 "ranking": ranking,
                 "next": _step(step),
             }
