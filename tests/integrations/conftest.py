@@ -153,6 +153,7 @@ DEPLOY_SETUP: list[tuple[str, dict[str, Any]]] = [
             "authority": 0.99,
             "cost": {"tool_calls": 1, "tokens": 180, "latency_ms": 900},
             "kind": "live_instrument",
+            "trusted": True,  # the user's own instruments: vouched for
         },
     ),
     (
@@ -164,6 +165,7 @@ DEPLOY_SETUP: list[tuple[str, dict[str, Any]]] = [
             "cost": {"tool_calls": 1, "tokens": 60, "latency_ms": 50},
             "age_s": 21600,
             "kind": "cached_summary",
+            "trusted": True,
         },
     ),
     (

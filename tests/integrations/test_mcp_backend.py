@@ -206,13 +206,16 @@ def test_an_illegal_goal_transition_is_a_tool_error(backend: StoreBackend, bound
     assert _text(result).startswith("InvalidArgumentError: goal 'goal-deploy' cannot go from")
 
 
-def test_sources_registered_over_mcp_stay_trusted_for_learned_change_rates(
+def test_a_source_registered_over_mcp_is_trusted_only_when_vouched_for(
     backend: StoreBackend, seeded_db: Path
 ) -> None:
-    backend.register_source("registry", reports=["dep_version"])
+    backend.register_source("registry", reports=["dep_version"], trusted=True)
+    backend.register_source("page", reports=["dep_version"])
     assert backend.controller.world.source("registry").trusted
+    assert not backend.controller.world.source("page").trusted
     with Store.open(seeded_db) as store:
         assert store.get_source("registry").trusted
+        assert not store.get_source("page").trusted
 
 
 # Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a

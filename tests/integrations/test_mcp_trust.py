@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ pytest.importorskip("mcp")
 
 from mcp import Client
 
+from heedful.attention import Controller
 from heedful.attention.config import GuardConfig
 from heedful.integrations.mcp import StoreBackend, build_server, open_backend
 from heedful.integrations.mcp.tools import ToolFailure, call_tool
@@ -40,6 +42,7 @@ SOURCES: list[tuple[str, dict[str, Any]]] = [
             "authority": 0.99,
             "cost": {"tool_calls": 1, "tokens": 20000},  # authoritative, and expensive
             "kind": "live_instrument",
+            "trusted": True,  # the user's own instrument, vouched for
         },
     ),
     (
@@ -239,15 +242,21 @@ def test_a_restarted_server_credits_what_was_earned_and_charges_what_was_measure
     assert not math.isclose(credit(2), credit(3))
 
 
-def test_without_the_argument_a_source_is_trusted_as_before(
+def test_without_the_argument_a_source_is_untrusted_as_in_the_library(
     server: StoreBackend, bounded: Any
 ) -> None:
+    """One trust rule (issue 35 item 5): the caller may be an agent that read injected content,
+    so a source nobody vouched for is credited the cap and the floor, over MCP as in the
+    library."""
     (name, args) = SOURCES[1]
     plain = {k: v for k, v in args.items() if k != "trusted"}
     call_tool(server, name, plain)
     (mirror,) = call_tool(server, "attention_sources", {"source_ids": ["mirror"]})["sources"]
-    assert mirror["trusted"] is True and mirror["default_authority"] == CLAIMED
-    assert mirror["trust"] is None and mirror["cost"]["tool_calls"] == 0.0
+    assert mirror["trusted"] is False and mirror["default_authority"] == CAP
+    assert mirror["cost"]["tool_calls"] == GuardConfig().untrusted_min_cost
+    library = Controller(clock=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+    library.register_source("mirror", reports=["dep_version"], authority=CLAIMED)
+    assert library.world.sources["mirror"].trusted is False
 
 
 @pytest.mark.parametrize("value", ["false", None, 0, 1, [False]])
@@ -262,7 +271,8 @@ def test_a_trusted_value_that_is_not_a_boolean_is_a_tool_error(
 def test_trusted_is_passed_on(fake_backend: Any) -> None:
     call_tool(fake_backend, "attention_register_source", {"source_id": "s", "trusted": False})
     call_tool(fake_backend, "attention_register_source", {"source_id": "t"})
-    assert [args["trusted"] for _, args in fake_backend.calls] == [False, True]
+    call_tool(fake_backend, "attention_register_source", {"source_id": "u", "trusted": True})
+    assert [args["trusted"] for _, args in fake_backend.calls] == [False, False, True]
 
 
 def test_tools_list_describes_what_untrusted_means(fake_backend: Any, bounded: Any) -> None:
@@ -272,7 +282,7 @@ def test_tools_list_describes_what_untrusted_means(fake_backend: Any, bounded: A
 
     (tool,) = [t for t in bounded(go).tools if t.name == "attention_register_source"]
     prop = tool.input_schema["properties"]["trusted"]
-    assert prop["type"] == "boolean" and prop["default"] is True
+    assert prop["type"] == "boolean" and prop["default"] is False
     text = prop["description"]
     assert f"capped at {CAP:g}" in text and "floored" in text
     assert "agreeing with trusted sources' reports" in text

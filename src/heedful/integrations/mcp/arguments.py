@@ -217,10 +217,12 @@ class RegisterSourceArgs(ToolArgs):
     age_s: NonNegative = Field(default=0.0, description="Age of the data it holds, in seconds.")
     kind: Id = Field(default="document", description="Free label, e.g. live_instrument.")
     trusted: bool = Field(
-        default=True,
+        default=False,
         description=(
-            "Whether its authority and cost are facts (true) or only its claims (false: an "
-            "untrusted source, e.g. one a web page or another agent named). An untrusted "
+            "Whether its authority and cost are facts (true: an instrument the user runs and "
+            "vouches for) or only claims (false, the default, as in the library: the caller is "
+            "an agent, which may have read injected content — a web page or another agent can "
+            "name a source and claim anything for it). An untrusted "
             "source's authority is capped at "
             f"{_GUARD.untrusted_authority_cap:g} and its scalar cost floored at "
             f"{_GUARD.untrusted_min_cost:g} in what is read and when; it earns authority above "

@@ -250,12 +250,12 @@ class StoreBackend:
     def register_source(self, source_id: str, **metadata: Any) -> Mapping[str, Any]:
         """Forward to :meth:`Controller.register_source` (written through to the store).
 
-        ``trusted`` defaults to true here, as before the argument existed (sources registered
-        through the library are untrusted unless said otherwise): a client that says nothing
-        keeps its sources' reports counting as observations for learned change rates.
+        ``trusted`` defaults to false, as in the library (one trust rule, issue 35 item 5):
+        whoever registers a source without vouching for it may be an agent that read injected
+        content.
         """
         with self.lock:
-            self.controller.register_source(source_id, **{"trusted": True, **metadata})
+            self.controller.register_source(source_id, **{"trusted": False, **metadata})
             return {"status": "ok", "source": self._source(source_id)}
 
     def sources(self, source_ids: Sequence[str], limit: int) -> Mapping[str, Any]:
