@@ -3,6 +3,8 @@ diagnoses in the README's loop."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from tests_attention_time import NOW
 
@@ -60,16 +62,21 @@ def test_an_untrusted_source_is_credited_the_capped_authority_and_the_floored_co
 
 
 def test_corroborated_reports_earn_an_untrusted_source_authority() -> None:
-    ctl = _deploy(trusted=True)
+    clock = {"now": NOW}
+    ctl = Controller(clock=lambda: clock["now"])
+    ctl.register_source("registry", reports=["dep_version"], authority=0.99, trusted=True)
+    ctl.record_belief("dep_version", "4.1", domain=["4.1", "4.2"], volatility="high")
     ctl.register_source("mirror", reports=["dep_version"], authority=0.9, trusted=False)
     cap = ctl.config.guard.untrusted_authority_cap
     before = ctl.world.sources["mirror"].authority_for("dep_version")
-    ctl.record_evidence("dep_version", "registry", "4.2")
-    ctl.record_evidence("dep_version", "mirror", "4.2")
+    for k, value in enumerate(("4.2", "4.1", "4.2")):  # the world moves; the mirror follows it
+        clock["now"] = NOW + timedelta(hours=k)
+        ctl.record_evidence("dep_version", "mirror", value)
+        ctl.record_evidence("dep_version", "registry", value)
     after = ctl.world.sources["mirror"].authority_for("dep_version")
     assert before == cap and cap < after < 0.9
-    ctl.record_evidence("dep_version", "mirror", "4.1")  # contradicted: takes the credit back
-    assert ctl.world.sources["mirror"].authority_for("dep_version") == cap
+    ctl.record_evidence("dep_version", "mirror", "4.1")  # contradicted: takes credit back
+    assert ctl.world.sources["mirror"].authority_for("dep_version") < after
 
 
 def test_a_measured_cost_replaces_an_untrusted_sources_claimed_cost() -> None:

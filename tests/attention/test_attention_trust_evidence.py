@@ -63,14 +63,62 @@ def _old_rule(matches: int) -> float:
     return CAP + (CLAIMED - CAP) * matches / (matches + K)
 
 
-def test_an_honest_source_earns_as_before() -> None:
+def _kappa_credit(pairs: list[tuple[str, str]]) -> float:
+    """The credit the base-rate rule gives pairs (said, found) of one instant each (w = 1):
+    ``cap + (claim − cap)·(O − W·p)/(W·(1 − p) + k)``, ``p = Σ_v u(v)·t(v)``."""
+    w = len(pairs)
+    matched = sum(a == b for a, b in pairs)
+    values = {v for pair in pairs for v in pair}
+    p = sum(sum(a == v for a, _ in pairs) / w * sum(b == v for _, b in pairs) / w for v in values)
+    return CAP + (CLAIMED - CAP) * max(matched - w * p, 0.0) / (w * (1 - p) + K)
+
+
+def test_an_honest_source_earns_toward_its_claim_as_the_world_varies() -> None:
     world = _world()
     rng = np.random.default_rng(1)
     truths = [str(rng.choice(["a", "b"])) for _ in range(20)]
     matches = _rounds(world, [(t, t) for t in truths])
     assert matches == 20
-    assert math.isclose(_credited(world), _old_rule(20))  # 0.7 + 0.25 · 20/25 = 0.9
-    assert _credited(world) > 0.89
+    assert math.isclose(_credited(world), _kappa_credit([(t, t) for t in truths]))
+    assert _credited(world) > 0.86  # 0.7 + 0.25 · ~10/15
+    _rounds(world, [(t, t) for t in truths * 4])
+    assert _credited(world) > 0.92  # and on toward its claim, 0.95
+
+
+def test_a_constant_reporter_earns_nothing_above_the_cap() -> None:
+    """It always says "a", and the world is "a" four times in five: it matches 80 % of the
+    time — exactly what its own constancy and the world's base rate give by chance (issue 35:
+    the rule before credited it 0.789)."""
+    world = _world()
+    rng = np.random.default_rng(5)
+    truths = ["a" if rng.random() < 0.8 else "b" for _ in range(200)]
+    matches = _rounds(world, [(t, "a") for t in truths])
+    assert matches > 140
+    assert _earned(world) > 0.3  # the chance-at-1/n record alone would lift it
+    assert _credited(world) <= CAP
+
+
+def test_a_source_that_lies_when_unobserved_earns_nothing_above_the_cap() -> None:
+    """It tells the truth when a trusted read was made just before (it could copy it) and lies
+    when none was; each of its reports is judged by the trusted read after it (issue 35: the
+    rule before — nearest in time, either side — credited it 0.737)."""
+    world = _world(volatility="high")
+    rng = np.random.default_rng(11)
+    truth, last_trusted = "a", None
+    start = NOW
+    for k in range(300):
+        now = start + timedelta(minutes=10 * k)
+        if rng.random() < 0.2:
+            truth = "b" if truth == "a" else "a"
+        if k % 3 == 0:  # a trusted read every half hour
+            world.record_evidence("x", "registry", truth, now=now)
+            last_trusted = now
+        else:
+            seen = last_trusted is not None and now - last_trusted <= timedelta(minutes=10)
+            said = truth if seen else ("b" if truth == "a" else "a")
+            world.record_evidence("x", "web", said, now=now)
+    assert world.corroboration["web"].weight > 10  # it was judged, many times
+    assert _credited(world) <= CAP
 
 
 def test_a_random_reporter_earns_about_nothing_where_counting_matches_credited_it() -> None:
@@ -107,9 +155,9 @@ def test_a_contradiction_on_a_larger_domain_weighs_by_the_chance_of_matching() -
 
 def test_an_honest_source_is_not_punished_when_the_world_changed_between_the_reads() -> None:
     world = _world(volatility="high")  # λ = 0.5 per hour
-    world.record_evidence("x", "registry", "a", now=NOW)
+    world.record_evidence("x", "web", "b", now=NOW)
     later = NOW + timedelta(hours=12)
-    world.record_evidence("x", "web", "b", now=later)  # it changed; the source says so
+    world.record_evidence("x", "registry", "a", now=later)  # it changed in between
     w = math.exp(-DEFAULT_HAZARDS_PER_HOUR[Volatility.HIGH] * 12)
     assert math.isclose(world.corroboration["web"].weight, w)
     assert _credited(world) > CAP * 0.999
@@ -122,14 +170,24 @@ def test_an_honest_source_is_not_punished_when_the_world_changed_between_the_rea
 
 def test_a_trusted_read_nearer_in_time_replaces_the_judgment() -> None:
     world = _world(volatility="high")
-    world.record_evidence("x", "registry", "a", now=NOW)
-    later = NOW + timedelta(hours=2)
-    world.record_evidence("x", "web", "b", now=later)  # far from the registry's read: weak
+    world.register_source("audit", reports=["x"], authority=0.99, trusted=True)
+    world.record_evidence("x", "web", "b", now=NOW)
+    world.record_evidence("x", "registry", "a", now=NOW + timedelta(hours=2))  # far: weak
     assert world.corroboration["web"].net < 0
-    world.record_evidence("x", "registry", "b", now=later)  # the registry now agrees
+    world.record_evidence("x", "audit", "b", now=NOW)  # a read of the same moment agrees
     record = world.corroboration["web"]
     assert math.isclose(record.weight, 1.0) and math.isclose(record.net, 1.0)
-    assert math.isclose(_credited(world), _old_rule(1))
+    # One match on a claim trusted reads found one value: nothing beyond chance yet.
+    assert math.isclose(_credited(world), CAP)
+
+
+def test_a_report_is_not_judged_by_a_trusted_read_it_could_have_seen() -> None:
+    world = _world(volatility="high")
+    world.record_evidence("x", "registry", "a", now=NOW)
+    world.record_evidence("x", "web", "a", now=NOW + timedelta(minutes=5))  # after: a copy?
+    assert "web" not in world.corroboration
+    world.record_evidence("x", "registry", "a", now=NOW + timedelta(minutes=10))
+    assert world.corroboration["web"].weight > 0
 
 
 def test_claiming_old_data_makes_matches_count_for_nothing_too() -> None:
@@ -214,7 +272,8 @@ def test_a_store_written_before_the_rule_loads_with_what_its_reports_earned(
     _untrusted_store(path)
     ctl = Controller(path, clock=lambda: NOW + timedelta(hours=1))
     sources = ctl.world.sources
-    assert math.isclose(sources["honest"].authority_for("x"), _old_rule(6))
+    pairs = [("ab"[k % 2], "ab"[k % 2]) for k in range(6)]
+    assert math.isclose(sources["honest"].authority_for("x"), _kappa_credit(pairs))
     assert math.isclose(sources["liar"].authority_for("x"), CAP * (1 - 6 / (6 + K)))
     assert ctl.world.claimed["liar"].default_authority == CLAIMED
 
@@ -308,3 +367,27 @@ def test_a_trusted_sources_cost_is_as_registered_whatever_a_resolve_reports(
     ctl.store.close()
     with Store.open(path) as store:
         assert store.get_source("registry").measured_cost is None
+
+
+def test_an_honest_untrusted_source_earns_its_claim_back_over_a_multi_turn_run() -> None:
+    """Registered untrusted (the default), an honest mirror starts at the cap; read each turn
+    before the trusted registry while the world moves, it earns its claim back."""
+    clock = {"now": NOW}
+    ctl = Controller(clock=lambda: clock["now"])
+    ctl.register_source("registry", reports=["x"], authority=0.99, trusted=True)
+    ctl.register_source("mirror", reports=["x"], authority=CLAIMED)
+    ctl.record_belief("x", "a", domain=["a", "b"], volatility="high")
+    rng = np.random.default_rng(3)
+    truth, credits = "a", []
+    for turn in range(60):
+        clock["now"] = NOW + timedelta(hours=turn)
+        if rng.random() < 0.4:
+            truth = "b" if truth == "a" else "a"
+        ctl.begin_turn(budget=2)
+        ctl.record_evidence("x", "mirror", truth)
+        ctl.record_evidence("x", "registry", truth)
+        credits.append(ctl.world.sources["mirror"].authority_for("x"))
+    assert ctl.world.claimed["mirror"].trusted is False
+    assert credits[0] == CAP  # one report: nothing beyond chance yet
+    assert credits == sorted(credits)  # every corroborated report earns
+    assert credits[-1] > CAP + 0.8 * (CLAIMED - CAP)

@@ -69,8 +69,15 @@ STALE = {
 
 
 def _agreeing(m: int) -> float:
-    """The credit after ``m`` confirmed reports (no time between the pairs: each weighs 1)."""
-    return CAP + (CLAIMED - CAP) * m / (m + K)
+    """The credit after ``m`` confirmed reports (no time between the pairs: each weighs 1) of a
+    world that alternates between the two values: agreement beyond what the base rates give by
+    chance, ``(O − m·p)/(m·(1 − p) + k)`` with ``p = Σ_v (n_v/m)²`` (one report: ``p = 1``, and
+    nothing is earned — a source that always said that value would have matched too)."""
+    if m == 0:
+        return CAP
+    a = (m + 1) // 2
+    p = (a * a + (m - a) ** 2) / (m * m)
+    return CAP + (CLAIMED - CAP) * (m - m * p) / (m * (1 - p) + K)
 
 
 def _contradicted(m: int) -> float:
@@ -128,13 +135,16 @@ class _Agent:
         ]
         return dict(listed)
 
-    async def round(self, mirror_says: str) -> tuple[float, dict[str, Any]]:
-        """One round: the registry is read (costs nothing to the turn: cost weight 0), then the
-        mirror (cost weight 0.1: the registry's 20,000 tokens are not worth it); returns the
-        authority rank credited the mirror with and the mirror as attention_sources shows it."""
-        registry = await self.read(0.0, TRUTH)
+    async def round(self, k: int, agrees: bool) -> tuple[float, dict[str, Any]]:
+        """Round ``k``: the registry is read (costs nothing to the turn: cost weight 0) and finds
+        the world's value of that round (TRUTH, WRONG, TRUTH, …: the world moves), then the
+        mirror (cost weight 0.1: the registry's 20,000 tokens are not worth it), which reports
+        it or the other value; returns the authority rank credited the mirror with and the
+        mirror as attention_sources shows it."""
+        found = (TRUTH, WRONG)[k % 2]
+        registry = await self.read(0.0, found)
         assert registry["target"] == "registry"
-        mirror = await self.read(0.1, mirror_says)
+        mirror = await self.read(0.1, found if agrees else (WRONG, TRUTH)[k % 2])
         assert mirror["target"] == "mirror"
         return float(mirror["authority"]), await self.mirror()
 
@@ -144,8 +154,11 @@ class _Agent:
         return dict(out["sources"][0])
 
 
-def _play(backend: StoreBackend, bounded: Any, rounds: int, says: str, setup: bool) -> Any:
-    """``rounds`` rounds in one MCP session; returns (rank's credit, sources' view) per round."""
+def _play(
+    backend: StoreBackend, bounded: Any, rounds: int, says: str, setup: bool, first: int = 0
+) -> Any:
+    """``rounds`` rounds (numbered from ``first``) in one MCP session, the mirror agreeing when
+    ``says`` is TRUTH; returns (rank's credit, sources' view) per round."""
 
     async def go() -> list[tuple[float, dict[str, Any]]]:
         async with Client(build_server(backend)) as client:
@@ -153,7 +166,7 @@ def _play(backend: StoreBackend, bounded: Any, rounds: int, says: str, setup: bo
             if setup:
                 for name, args in SOURCES:
                     await agent.call(name, args)
-            return [await agent.round(says) for _ in range(rounds)]
+            return [await agent.round(first + k, says == TRUTH) for k in range(rounds)]
 
     return bounded(go)
 
@@ -180,7 +193,7 @@ def test_a_source_registered_untrusted_is_credited_the_cap_and_the_floor(
         "default_authority": CLAIMED,
         "cost": {"tokens": 0.0, "tool_calls": 0.0, "latency_ms": 0.0},
     }
-    assert mirror["trust"] == {"weight": 0.0, "net": 0.0, "earned": 0.0}
+    assert mirror["trust"] == {"weight": 0.0, "net": 0.0, "earned": 0.0, "lift": 0.0}
     assert mirror["measured_cost"] is None
     assert registry["trusted"] is True and registry["default_authority"] == 0.99
     assert registry["trust"] is None
@@ -195,10 +208,11 @@ def test_agreeing_with_the_trusted_source_earns_authority_toward_the_claim(
     # Each read is ranked at what the reads before it earned; each listing counts one more.
     assert ranked == pytest.approx([_agreeing(m) for m in range(3)])
     assert listed == pytest.approx([_agreeing(m) for m in range(1, 4)])
-    assert CAP < listed[0] < listed[1] < listed[2] < CLAIMED
+    assert CAP == listed[0] < listed[1] < listed[2] < CLAIMED
     last = played[-1][1]
     assert last["trust"]["net"] == pytest.approx(3.0)
     assert last["trust"]["earned"] == pytest.approx(3 / (3 + K))
+    assert last["trust"]["lift"] == pytest.approx((_agreeing(3) - CAP) / (CLAIMED - CAP))
 
 
 def test_contradicted_reports_take_the_credit_below_the_cap(
@@ -234,7 +248,7 @@ def test_a_restarted_server_credits_what_was_earned_and_charges_what_was_measure
         assert after["claimed"]["cost"]["tool_calls"] == 0.0
         # And it goes on from there, as if it had never stopped: a third round's read is ranked
         # at two rounds' credit and earns the third.
-        ((ranked, third),) = _play(again, bounded, 1, says, setup=False)
+        ((ranked, third),) = _play(again, bounded, 1, says, setup=False, first=2)
     finally:
         again.close()
     assert ranked == pytest.approx(credit(2))

@@ -177,14 +177,15 @@ class GuardConfig:
             its reports judged against the trusted report on the same claim nearest it in time
             counts ``w = exp(−λ·|Δt|)`` (the chance the claim did not change between the two
             observations, λ its volatility class's hazard) in ``weight``, and ``+w`` (match)
-            or ``−w/(n − 1)`` (mismatch, ``n`` values) in ``net``. So a reporter at random
-            earns ~0, an always-matching one ``m / (m + trust_pseudo_count)`` after ``m``
-            reports (half the way from the cap to its claim at 5). Positive ``earned`` lifts
-            the cap toward the claimed authority; negative lowers the credit below the cap
-            toward 0: a source trusted reports keep contradicting is read less than an unknown
-            one. ``0`` turns the shrinkage off; ``math.inf`` keeps the credit where the cap
-            puts it (with ``untrusted_authority_cap`` 1 and ``untrusted_min_cost`` 0: no trust
-            discount at all).
+            or ``−w/(n − 1)`` (mismatch, ``n`` values) in ``net``; only trusted reports
+            observed at or after a report judge it. So a reporter at random earns ~0. Negative
+            ``earned`` lowers the credit below the cap toward 0: a source trusted reports keep
+            contradicting is read less than an unknown one. Above the cap the credit moves by
+            ``Corroboration.lift`` instead — agreement beyond the base rates' chance, shrunk
+            by the same count — so a constant reporter, or one honest only right after a
+            trusted read, is never lifted. ``0`` turns the shrinkage off; ``math.inf`` keeps
+            the credit where the cap puts it (with ``untrusted_authority_cap`` 1 and
+            ``untrusted_min_cost`` 0: no trust discount at all).
         untrusted_min_cost: Lowest scalar cost an untrusted source is charged until a resolve
             reports what reading it really cost (a claimed zero cost would make it free).
     """

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -121,6 +121,29 @@ class Corroboration:
 
     weight: float = 0.0
     net: float = 0.0
+    #: Weighted matches beyond the agreement the claim's base rates give by chance, summed over
+    #: its claims: ``Σ_c (O_c − W_c·p_c)`` (see :meth:`lift`).
+    beyond: float = 0.0
+    #: The most that could be: ``Σ_c W_c·(1 − p_c)``.
+    room: float = 0.0
+
+    def lift(self, pseudo_count: float) -> float:
+        """How far above the cap the source is credited, toward its claim, in [0, 1).
+
+        Agreement corrected for the chance agreement of the *base rates* (Cohen's κ): on claim
+        ``c`` its judged reports weigh ``W_c``, matched ``O_c``, and ``p_c = Σ_v u_c(v)·t_c(v)``
+        is the agreement two reporters drawing from its own report frequencies ``u_c`` and the
+        trusted reports' ``t_c`` would reach (both weighed like the pairs). A source that
+        always reports the same value matches exactly as often as that (``u`` is one value:
+        ``p_c = t_c(v) = O_c/W_c``), so it earns nothing however often the world has that
+        value; on a claim trusted reads always found the same, honesty and constancy cannot be
+        told apart, and nothing is earned either (``p_c = 1``). Shrunk by ``pseudo_count`` like
+        :meth:`earned`; never negative (falling below the cap is :meth:`earned`'s)."""
+        if pseudo_count <= 0:  # no shrinkage: the claim until a judged report says otherwise
+            if self.room > 0:
+                return max(self.beyond / self.room, 0.0)
+            return 1.0 if self.weight <= 0 else 0.0
+        return max(self.beyond / (self.room + pseudo_count), 0.0)
 
     def earned(self, pseudo_count: float) -> float:
         """The shrunk chance-corrected agreement ``net / (weight + pseudo_count)``, in (−1, 1).
@@ -137,7 +160,32 @@ class Corroboration:
 
     def plus(self, weight: float, score: float) -> Corroboration:
         """This record with one more judged pair (``score`` is ``+w`` or ``−w/(n − 1)``)."""
-        return Corroboration(self.weight + weight, self.net + score)
+        return replace(self, weight=self.weight + weight, net=self.net + score)
+
+
+@dataclass
+class _PairTally:
+    """One untrusted source's judged pairs on one claim: weights by its value and by the
+    trusted value, total weight and weighted matches (what :meth:`Corroboration.lift` reads)."""
+
+    weight: float = 0.0
+    matched: float = 0.0
+    said: dict[str, float] = field(default_factory=dict)
+    found: dict[str, float] = field(default_factory=dict)
+
+    def add(self, w: float, said: str, found: str) -> None:
+        self.weight += w
+        self.matched += w if said == found else 0.0
+        self.said[said] = self.said.get(said, 0.0) + w
+        self.found[found] = self.found.get(found, 0.0) + w
+
+    def terms(self) -> tuple[float, float]:
+        """``(O − W·p, W·(1 − p))`` of this claim (both 0 with no weight)."""
+        if self.weight <= 0:
+            return 0.0, 0.0
+        p = sum(w * self.found.get(v, 0.0) for v, w in self.said.items()) / self.weight**2
+        p = min(p, 1.0)
+        return self.matched - self.weight * p, self.weight * (1.0 - p)
 
 
 class World:
@@ -174,7 +222,10 @@ class World:
         self.measured_cost: dict[str, Cost] = {}
         # Evidence id of an untrusted source's newest report on a claim → (weight, score) of its
         # judgment so far: a later trusted report nearer it in time replaces that judgment.
-        self._judged: dict[str, tuple[float, float]] = {}
+        self._judged: dict[str, tuple[float, float, str]] = {}  # … and the trusted value
+        # (untrusted source, claim) → its judged pairs there; untrusted source → those claims.
+        self._tallies: dict[tuple[str, str], _PairTally] = {}
+        self._claims_of: dict[str, set[str]] = {}
         self._reported: dict[str, dict[str, EvidenceRecord]] = {}  # claim → source → newest
         self._deferred: set[str] | None = None  # sources to rediscount after a replay
         self.beliefs: dict[str, BeliefRecord] = {}
@@ -249,13 +300,15 @@ class World:
         if info.trusted:
             return info
         g = self.guard
-        earned = self.corroboration.get(info.id, Corroboration()).earned(g.trust_pseudo_count)
+        record = self.corroboration.get(info.id, Corroboration())
+        earned = record.earned(g.trust_pseudo_count)
+        lift = record.lift(g.trust_pseudo_count)
 
         def credit(a: float) -> float:
             cap = g.untrusted_authority_cap
             if earned < 0:
                 return min(a, cap) * (1.0 + earned)
-            return a if a <= cap else cap + (a - cap) * earned
+            return a if a <= cap else cap + (a - cap) * max(lift, 0.0)
 
         cost = self.measured_cost.get(info.id)
         if cost is None:
@@ -299,10 +352,21 @@ class World:
         if older is not None:
             self._judged.pop(older.id, None)  # its judgment is final: only the newest is paired
         reported[ev.source_id] = ev
+        # A report is judged only by trusted reports of the world at or after its own
+        # observation: what it could not have seen (a source that tells the truth only when a
+        # trusted read was just made, and lies when none was, is judged by the reads after it).
         if self.sources[ev.source_id].trusted:
-            pairs = [(e, ev) for sid, e in reported.items() if not self.sources[sid].trusted]
+            pairs = [
+                (e, ev)
+                for sid, e in reported.items()
+                if not self.sources[sid].trusted and e.observed_at <= ev.observed_at
+            ]
         else:
-            pairs = [(ev, e) for sid, e in reported.items() if self.sources[sid].trusted]
+            pairs = [
+                (ev, e)
+                for sid, e in reported.items()
+                if self.sources[sid].trusted and e.observed_at >= ev.observed_at
+            ]
         dom = self.domain_of(ev.claim_id)
         n = len(dom) if dom is not None else 2
         if n < 2:
@@ -313,13 +377,23 @@ class World:
             before = self._judged.get(untrusted.id)
             if before is not None and before[0] >= w:
                 continue  # judged already against a report at least as near in time
+            assert untrusted.value is not None and trusted.value is not None
             score = w if untrusted.value == trusted.value else -w / (n - 1)
-            self._judged[untrusted.id] = (w, score)
+            self._judged[untrusted.id] = (w, score, trusted.value)
             sid = untrusted.source_id
+            tally = self._tallies.setdefault((sid, ev.claim_id), _PairTally())
             record = self.corroboration.get(sid, Corroboration())
             if before is not None:
                 record = record.plus(-before[0], -before[1])
-            self.corroboration[sid] = record.plus(w, score)
+                tally.add(-before[0], untrusted.value, before[2])
+            tally.add(w, untrusted.value, trusted.value)
+            record = record.plus(w, score)
+            beyond, room = 0.0, 0.0
+            for claim_id in self._claims_of.setdefault(sid, set()) | {ev.claim_id}:
+                b, r = self._tallies[(sid, claim_id)].terms()
+                beyond, room = beyond + b, room + r
+            self._claims_of[sid].add(ev.claim_id)
+            self.corroboration[sid] = replace(record, beyond=beyond, room=room)
             if self._deferred is None:
                 self._rediscount(sid)
             else:

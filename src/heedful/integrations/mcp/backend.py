@@ -284,6 +284,7 @@ class StoreBackend:
                 "weight": record.weight,
                 "net": record.net,
                 "earned": record.earned(world.guard.trust_pseudo_count),
+                "lift": record.lift(world.guard.trust_pseudo_count),
             }
         return {
             **asdict(credited),
