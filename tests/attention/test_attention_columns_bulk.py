@@ -305,6 +305,7 @@ def _steady(ctl: Controller, rng: np.random.Generator, n: int) -> None:
             cost={"tool_calls": int(rng.integers(0, 3))},
             age_s=float(rng.choice([0.0, 600.0, 86_400.0])),
             trusted=bool(rng.random() < 0.5),
+            failure_rate=float(rng.choice([0.0, 0.0, 0.3])),
         )
     for c in claims:
         if rng.random() < 0.8:

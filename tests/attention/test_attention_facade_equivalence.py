@@ -22,7 +22,12 @@ from _reference.controller import Stop as RefStop
 from tests_attention_time import NOW
 
 from heedful.attention import Controller, DecisionModel, HeuristicEstimator, Stop
-from heedful.attention.config import AttentionConfig, GuardConfig, SelectorConfig
+from heedful.attention.config import (
+    AttentionConfig,
+    EstimatorConfig,
+    GuardConfig,
+    SelectorConfig,
+)
 from heedful.errors import UnknownNameError
 from heedful.model.candidate import Candidate, CandidateKind, EventType, Trigger
 from heedful.model.goal import ClaimDependency, Goal, GoalStatus
@@ -38,6 +43,8 @@ _NO_TRUST_DISCOUNT = AttentionConfig(
     # keeps it drawable (SelectorConfig.explore_merged), and paces exploration by the selections
     # made (explore_paced): both switched off here like the trust rule.
     selector=SelectorConfig(explore_merged=False, explore_paced=False),
+    # Nor learns a source's failure rate from what its reads returned (issue 35 item 2).
+    estimator=EstimatorConfig(failure_prior_reads=math.inf),
 )
 VOLATILITIES = ("immutable", "low", "medium", "high", "very_high")
 

@@ -66,6 +66,7 @@ class ColumnEstimation:
     evidence_src: np.ndarray
     authority: np.ndarray
     cost: np.ndarray
+    reliability: np.ndarray
     stale_ctx: np.ndarray
     last_voc: np.ndarray
     age: np.ndarray
@@ -117,7 +118,7 @@ class ColumnEstimation:
         loss = impact_loss * 1.0
         src = self.evidence_src[ci]
         bonus = np.where((src >= 0) & (src != rows), 1.0 + est.config.counter_evidence_bonus, 1.0)
-        gross = 0.0 + change * loss * bonus * self._usefulness(rows, ci)
+        gross = (0.0 + change * loss * bonus * self._usefulness(rows, ci)) * self.reliability[rows]
         net = gross - cost_term - switch_term
         scored = Scored(
             rows=rows,

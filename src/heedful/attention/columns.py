@@ -241,6 +241,9 @@ class ColumnTable(ColumnSelection, ColumnEstimation):
         est = column_heuristic(self.estimator)
         assert est is not None
         self.cost = np.array([s.cost.scalar() for s in self.sources], dtype=float)
+        # A read that returns nothing is worth nothing (the credited failure rate; a change of
+        # it changes the world's version, so the columns are rebuilt).
+        self.reliability = np.array([1.0 - s.failure_rate for s in self.sources], dtype=float)
         self._build_goals(n, est.config.default_pivotality)
         self.stale_ctx = np.zeros(n)
         self._touch_all()  # the per-claim belief columns, and each row's authority

@@ -59,6 +59,9 @@ class EstimatorConfig:
         usefulness_min_samples: Resolved inspections of one similarity class (source kind, claim
             type) before their history weighs in (§3.3 "historical usefulness").
         usefulness_range: Bounds of the history factor multiplying the gross value.
+        failure_prior_reads: Resolved reads a source's stated failure rate counts as before its
+            own reads move it (``World.failure_rate``: ``(stated·m + failed) / (m + reads)``);
+            ``math.inf``: the stated rate, never learned.
     """
 
     hazards_per_hour: dict[Volatility, float] = field(
@@ -79,6 +82,7 @@ class EstimatorConfig:
     switch_cost_focus_share: float = 0.1
     usefulness_min_samples: int = 5
     usefulness_range: tuple[float, float] = (0.5, 1.5)
+    failure_prior_reads: float = 4.0
 
 
 @dataclass(frozen=True)

@@ -149,6 +149,9 @@ class SourceInfo:
         trusted: Whether its candidates bypass untrusted quotas and rate limits and keep their
             declared priority (default False: a source is trusted only when registered so).
         kind: Free label (``live_instrument``, ``cached_summary`` …).
+        failure_rate: Probability that a read of it returns nothing (a flaky instrument, a page
+            that times out). As registered: the rate stated; in ``World.sources``: the rate
+            credited, the stated one moved by the resolved reads (``World.failure_rate``).
     """
 
     id: str
@@ -159,6 +162,7 @@ class SourceInfo:
     age_s: float = 0.0
     trusted: bool = False
     kind: str = "document"
+    failure_rate: float = 0.0
 
     def authority_for(self, claim_type: str) -> float:
         """Authority of this source for a claim type."""

@@ -72,7 +72,7 @@ from heedful.model.candidate import (
     Trigger,
 )
 from heedful.model.goal import Goal
-from heedful.model.scenario import Cost
+from heedful.model.scenario import Cost, Volatility
 from heedful.tracing import traced
 
 __all__ = ["Controller", "Stop"]
@@ -200,7 +200,10 @@ class Controller:
     ) -> None:
         self.config = config
         self.world = World(
-            config.estimator.hazards_per_hour, config.estimator.max_accuracy, config.guard
+            config.estimator.hazards_per_hour,
+            config.estimator.max_accuracy,
+            config.guard,
+            failure_prior_reads=config.estimator.failure_prior_reads,
         )
         # The default measures best on shifted held-out worlds (issue 24): exact VOI on the
         # estimated problem when a decision is stated, the heuristic otherwise.
@@ -328,30 +331,117 @@ class Controller:
 
     # -- registration (delegates to the world, which validates) ---------------------------------
 
-    def register_source(self, source_id: str, **kwargs: Any) -> None:
-        """Register a source: ``reports``, ``authority`` (float or claim type → float), ``cost``,
-        ``age_s``, ``trusted``, ``kind``."""
+    def register_source(
+        self,
+        source_id: str,
+        *,
+        reports: tuple[str, ...] | list[str] = (),
+        authority: float | Mapping[str, float] = 0.5,
+        default_authority: float | None = None,
+        cost: Cost | Mapping[str, Any] | None = None,
+        age_s: float = 0.0,
+        trusted: bool = False,
+        kind: str = "document",
+        failure_rate: float = 0.0,
+    ) -> None:
+        """Register (or replace) a source the agent can inspect (document 000 §10, §24).
+
+        Args:
+            source_id: Its id; registering it again replaces it.
+            reports: The claims one read of it informs.
+            authority: Its authority, or claim type → authority, in [0, 1].
+            default_authority: Authority for claim types ``authority`` does not list.
+            cost: Cost of one read (``Cost`` or ``{tokens, tool_calls, latency_ms}``).
+            age_s: Age of the data it holds, in seconds.
+            trusted: Whether whoever registers it vouches for it (its authority and cost are
+                facts). False by default: a source an agent learned of (a page, a tool result,
+                another agent) claims what it likes, so its claims are priors the controller
+                caps until trusted reads corroborate them (docs/controller.md, "One trust rule").
+            kind: Free label (``live_instrument``, ``cached_summary`` …).
+            failure_rate: The stated probability that a read returns nothing, in [0, 1); the
+                reads resolved move it (``World.failure_rate``).
+
+        Raises:
+            InvalidArgumentError: A value out of range (authority, age, cost, failure rate).
+        """
         with (
             _restored_on_error(self.world.sources, source_id),
             _restored_on_error(self.world.claimed, source_id),
         ):
-            info = self.world.register_source(source_id, **kwargs)
+            info = self.world.register_source(
+                source_id,
+                reports=reports,
+                authority=authority,
+                default_authority=default_authority,
+                cost=cost,
+                age_s=age_s,
+                trusted=trusted,
+                kind=kind,
+                failure_rate=failure_rate,
+            )
             if self.mirror is not None:
                 self.mirror.source(info)
 
-    def record_belief(self, claim_id: str, value: str | None, **kwargs: Any) -> None:
-        """Record a belief: ``claim_type``, ``domain``, ``confidence``, ``age_s``,
-        ``volatility``, ``source_id``."""
+    def record_belief(
+        self,
+        claim_id: str,
+        value: str | None,
+        *,
+        claim_type: str | None = None,
+        domain: tuple[str, ...] | list[str] | None = None,
+        confidence: float = 1.0,
+        age_s: float = 0.0,
+        volatility: Volatility | str = Volatility.MEDIUM,
+        source_id: str | None = None,
+    ) -> None:
+        """Record (or replace) what the agent believes about a claim, and how old that is.
+
+        Args:
+            claim_id: The claim.
+            value: Its believed value (None: unknown).
+            claim_type: Its type (the authority registry's key; default: the claim id).
+            domain: The values it can take.
+            confidence: How sure the agent is, in [0, 1].
+            age_s: Age of the evidence behind it, in seconds.
+            volatility: How fast it changes (``immutable`` … ``very_high``).
+            source_id: The source the belief came from, if one did.
+        """
         with _restored_on_error(self.world.beliefs, claim_id):
-            rec = self.world.record_belief(claim_id, value, now=self._clock(), **kwargs)
+            rec = self.world.record_belief(
+                claim_id,
+                value,
+                now=self._clock(),
+                claim_type=claim_type,
+                domain=domain,
+                confidence=confidence,
+                age_s=age_s,
+                volatility=volatility,
+                source_id=source_id,
+            )
             if self.mirror is not None:
                 self.mirror.belief(rec)
 
     def record_evidence(
-        self, claim_id: str, source_id: str, value: str | None, **kwargs: Any
+        self,
+        claim_id: str,
+        source_id: str,
+        value: str | None,
+        *,
+        succeeded: bool = True,
+        forced: bool = False,
     ) -> bool:
-        """Record evidence obtained outside the controller; return whether the belief changed."""
-        return self._evidence(claim_id, source_id, value, now=self._clock(), **kwargs)
+        """Record evidence obtained outside the controller; return whether the belief changed.
+
+        Args:
+            claim_id: The claim the source reported on.
+            source_id: The registered source that reported.
+            value: What it reported (None: nothing).
+            succeeded: Whether the read returned anything.
+            forced: Whether the read was forced (by the claim validator).
+        """
+        return self._evidence(
+            claim_id, source_id, value, now=self._clock(), succeeded=succeeded, forced=forced
+        )
 
     def _evidence(
         self, claim_id: str, source_id: str, value: str | None, *, now: datetime, **kwargs: Any
@@ -710,6 +800,11 @@ class Controller:
             if cost is not None and self.world.measured(cand.target, cost) and self.mirror:
                 self.mirror.measured(cand.target, cost)
             agenda.count_read(cand.target, cand.forced)
+            # What the read returned moves the failure rate it is credited with (kept in the
+            # store): a backup read is worth what the first read's failures leave undecided.
+            self.world.record_read(cand.target, succeeded)
+            if self.mirror is not None:
+                self.mirror.read(cand.target, succeeded)
         if outcome.observes(cand):
             for claim_id, value in (observations or {}).items():
                 changed = self._evidence(

@@ -337,6 +337,9 @@ class HeuristicEstimator:
             stale_max, wrong_max = max(stale_max, stale), max(wrong_max, wrong)
             if change * loss >= change_max * loss_max:
                 change_max, loss_max = change, loss
+        src = context.sources.get(candidate.target)
+        if src is not None and src.failure_rate > 0.0:
+            gross = gross * (1.0 - src.failure_rate)  # a read that returns nothing is worth 0
         net = gross - cost_term - switch_term
         return Estimate(
             candidate.id,

@@ -98,6 +98,7 @@ def _estimate_key(
                 src.default_authority,
                 src.age_s,
                 src.cost.scalar(),
+                src.failure_rate,
             )
             for src in context.sources.values()
         ),
@@ -149,6 +150,12 @@ def _estimated_problem(
             )
             channel = np.stack([report_likelihood(acc, sizes[v], k) for k in range(sizes[v])])
             lik = (lik[:, None, :] * channel[:, coords[v]][None, :, :]).reshape(-1, n_worlds)
+        if src.failure_rate > 0.0:
+            # A read that returns nothing is one more outcome, as likely in every world: the
+            # exact value of a plan then counts what a failed read leaves undecided (a second
+            # instrument read beside a flaky one is worth what the first one's failures lose).
+            fail = np.full((1, n_worlds), src.failure_rate)
+            lik = np.vstack([lik * (1.0 - src.failure_rate), fail])
         likelihoods.append(lik)
         costs.append(src.cost.scalar())
         ids.append(src.id)

@@ -65,7 +65,10 @@ class StoreMirror:
                 age_s=s.age_s,
                 trusted=s.trusted,
                 kind=s.kind,
+                failure_rate=s.failure_rate,
             )
+            if s.reads:  # what its resolved reads returned: the failure rate credited
+                world.set_reads(s.id, s.reads, s.failed_reads)
             if s.measured_cost is not None:  # what reading it cost, as a resolve reported
                 world.measured(s.id, s.measured_cost)
         # Only untrusted sources have a trust record: a store of trusted sources replays nothing.
@@ -137,8 +140,13 @@ class StoreMirror:
                 cost_detail=info.cost,
                 reports=info.reports,
                 age_s=info.age_s,
+                failure_rate=info.failure_rate,
             )
         )
+
+    def read(self, source_id: str, succeeded: bool) -> None:
+        """Count one resolved read of a source (its failure rate is learned from them)."""
+        self.store.add_read(source_id, succeeded)
 
     def measured(self, source_id: str, cost: Cost) -> None:
         """Keep what a resolve reported reading a source cost (the world charges it that)."""

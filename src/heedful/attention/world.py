@@ -203,6 +203,7 @@ class World:
         hazards_per_hour: λ per volatility class for freshness.
         max_accuracy: Highest accuracy any report is credited with.
         guard: The trust discount of untrusted sources (``untrusted_*``, ``trust_pseudo_count``).
+        failure_prior_reads: Reads a stated failure rate counts as (:meth:`failure_rate`).
     """
 
     def __init__(
@@ -210,6 +211,7 @@ class World:
         hazards_per_hour: Mapping[Volatility, float] | None = None,
         max_accuracy: float = 0.99,
         guard: GuardConfig | None = None,
+        failure_prior_reads: float = 4.0,
     ) -> None:
         self.hazards = dict(hazards_per_hour or DEFAULT_HAZARDS_PER_HOUR)
         self.max_accuracy = max_accuracy
@@ -220,6 +222,10 @@ class World:
         self.corroboration: dict[str, Corroboration] = {}
         #: Untrusted source → the cost a resolve reported for reading it.
         self.measured_cost: dict[str, Cost] = {}
+        #: Source → (resolved reads, of which returned nothing).
+        self.read_outcomes: dict[str, tuple[int, int]] = {}
+        #: Prior reads the stated failure rate counts as (``failure_rate``; inf: never learned).
+        self.failure_prior_reads = failure_prior_reads
         # Evidence id of an untrusted source's newest report on a claim → (weight, score) of its
         # judgment so far: a later trusted report nearer it in time replaces that judgment.
         self._judged: dict[str, tuple[float, float, str]] = {}  # … and the trusted value
@@ -253,8 +259,11 @@ class World:
         age_s: float = 0.0,
         trusted: bool = False,
         kind: str = "document",
+        failure_rate: float = 0.0,
     ) -> SourceInfo:
-        """Register (or replace) a source with trusted metadata."""
+        """Register (or replace) a source with trusted metadata (``failure_rate``: the stated
+        probability that a read returns nothing; resolved reads move it, see
+        :meth:`failure_rate`)."""
         if not source_id:
             raise InvalidArgumentError("source id must be non-empty")
         where = f"source {source_id!r}"
@@ -277,6 +286,10 @@ class World:
                 )
         if not (math.isfinite(age_s) and age_s >= 0):
             raise InvalidArgumentError(f"{where}: age_s must be a finite number ≥ 0, got {age_s}")
+        if not (isinstance(failure_rate, int | float) and 0.0 <= failure_rate < 1.0):
+            raise InvalidArgumentError(
+                f"{where}: failure_rate must be a number in [0, 1), got {failure_rate!r}"
+            )
         info = SourceInfo(
             id=source_id,
             reports=tuple(reports),
@@ -286,17 +299,54 @@ class World:
             age_s=float(age_s),
             trusted=trusted,
             kind=kind,
+            failure_rate=float(failure_rate),
         )
         self.claimed[source_id] = info
         self.sources[source_id] = self._discounted(info)
         self.version += 1
         return info
 
+    def failure_rate(self, source_id: str) -> float:
+        """The probability a read of ``source_id`` returns nothing, as credited: the stated rate
+        as ``failure_prior_reads`` prior reads, and the resolved reads (``record_read``) on top
+        — ``(stated·m + failed) / (m + reads)``, a Beta posterior mean — so a flaky instrument
+        registered as reliable is learned to be flaky, and one stated flaky that keeps answering
+        is learned not to be."""
+        info = self.claimed.get(source_id)
+        stated = info.failure_rate if info is not None else 0.0
+        reads, failed = self.read_outcomes.get(source_id, (0, 0))
+        m = self.failure_prior_reads
+        if math.isinf(m) or m + reads <= 0:
+            return stated
+        return (stated * m + failed) / (m + reads)
+
+    def record_read(self, source_id: str, succeeded: bool) -> None:
+        """A resolved read of ``source_id``: it returned something, or nothing."""
+        reads, failed = self.read_outcomes.get(source_id, (0, 0))
+        self.set_reads(source_id, reads + 1, failed + (not succeeded))
+
+    def set_reads(self, source_id: str, reads: int, failed: int) -> None:
+        """``source_id``'s resolved reads so far, of which ``failed`` returned nothing (a store's
+        load); its credited failure rate follows."""
+        self.read_outcomes[source_id] = (reads, failed)
+        info = self.claimed.get(source_id)
+        if info is None:
+            return
+        before = self.sources[source_id].failure_rate
+        credited = self._discounted(info)
+        self.sources[source_id] = credited
+        if credited.failure_rate != before:
+            self.version += 1
+
     def _discounted(self, info: SourceInfo) -> SourceInfo:
         """What the controller credits ``info`` with (document 000 §24): a trusted source as
         registered; an untrusted one with its authority capped — the cap lifted toward the claim
         by reports trusted sources confirm, the credit lowered toward 0 by reports they
-        contradict (:class:`Corroboration`) — and its cost floored until a resolve measured it."""
+        contradict (:class:`Corroboration`) — and its cost floored until a resolve measured it.
+        Either way its failure rate is the one its resolved reads moved (:meth:`failure_rate`)."""
+        rate = self.failure_rate(info.id)
+        if info.failure_rate != rate:
+            info = replace(info, failure_rate=rate)
         if info.trusted:
             return info
         g = self.guard

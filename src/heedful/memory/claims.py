@@ -72,13 +72,14 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
             detail, measured = source.cost_detail, source.measured_cost
             conn.execute(
                 "INSERT INTO sources (id, kind, authority, default_authority, trusted, cost,"
-                " reports, cost_detail, age_s, measured_cost)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " reports, cost_detail, age_s, measured_cost, failure_rate)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind,"
                 " authority = excluded.authority, default_authority = excluded.default_authority,"
                 " trusted = excluded.trusted, cost = excluded.cost, reports = excluded.reports,"
                 " cost_detail = excluded.cost_detail, age_s = excluded.age_s,"
-                " measured_cost = COALESCE(excluded.measured_cost, sources.measured_cost)",
+                " measured_cost = COALESCE(excluded.measured_cost, sources.measured_cost),"
+                " failure_rate = excluded.failure_rate",
                 (
                     source.id,
                     source.kind,
@@ -90,8 +91,27 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
                     None if detail is None else dumps(detail.model_dump(), "source cost"),
                     source.age_s,
                     None if measured is None else dumps(measured.model_dump(), "measured cost"),
+                    source.failure_rate,
                 ),
             )
+
+    def add_read(self, source_id: str, succeeded: bool) -> None:
+        """Count one resolved read of ``source_id`` (and whether it returned nothing).
+
+        Registering the source again keeps the counts: they are what its reads did, not what
+        it claims.
+
+        Raises:
+            UnknownNameError: ``source_id`` is not registered.
+        """
+        with self._tx() as conn:
+            done = conn.execute(
+                "UPDATE sources SET reads = reads + 1, failed_reads = failed_reads + ?"
+                " WHERE id = ?",
+                (int(not succeeded), source_id),
+            )
+            if done.rowcount == 0:
+                raise UnknownNameError(f"unknown source {source_id!r}")
 
     def set_measured_cost(self, source_id: str, cost: Cost) -> None:
         """Keep what a resolve reported reading ``source_id`` cost.

@@ -206,8 +206,17 @@ _V6 = """
 ALTER TABLE sources ADD COLUMN measured_cost TEXT;  -- JSON {tokens, tool_calls, latency_ms}
 """
 
+# A source's stated failure rate and its resolved reads (issue 35 item 2): the controller credits
+# it with the stated rate moved by what its reads returned, and a reopened controller goes on
+# from there.
+_V7 = """
+ALTER TABLE sources ADD COLUMN failure_rate REAL NOT NULL DEFAULT 0;
+ALTER TABLE sources ADD COLUMN reads INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sources ADD COLUMN failed_reads INTEGER NOT NULL DEFAULT 0;
+"""
+
 #: Ordered migrations; ``len(MIGRATIONS)`` is the current schema version.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
