@@ -5,7 +5,7 @@ backup read of a second instrument valued when the first is flaky."""
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -148,3 +148,45 @@ def test_a_backup_read_is_valued_when_the_first_instrument_is_flaky() -> None:
     assert _plan(_backup_world(0.0)) == ["live"]  # a reliable instrument: one read decides
     # Flaky: the second instrument is worth reading beside it (first, even: it answers).
     assert sorted(_plan(_backup_world(0.4))) == ["live", "second"]
+
+
+def _approve_world(clock: dict[str, datetime]) -> Controller:
+    """Approve (a wrong approval costs ten times a right one) or hold, on one fact an
+    authoritative trusted instrument reads (adaptive: each result is seen)."""
+    ctl = Controller(clock=lambda: clock["now"])
+    ctl.register_source(
+        "live", reports=["ok"], authority=0.99, cost={"tool_calls": 1}, trusted=True
+    )
+    ctl.record_belief("ok", None, domain=["yes", "no"], volatility="high")
+    ctl.state_decision(
+        DecisionModel(
+            variables={"ok": ("yes", "no")},
+            actions={
+                "approve": (
+                    UtilityRule(when={"ok": "yes"}, value=1.0),
+                    UtilityRule(value=-10.0),
+                ),
+                "hold": (UtilityRule(value=0.0),),
+            },
+            cost_weight=0.01,
+        )
+    )
+    ctl.begin_turn(budget=None)
+    return ctl
+
+
+def test_a_source_whose_last_read_cannot_have_changed_is_not_proposed_again() -> None:
+    """Document 000 §25 overinspection: read again about a world that has not changed, the
+    instrument would say what it said — the read is worth nothing (it was proposed again, at a
+    predicted VOC above its cost, by the estimate that took each read as a fresh draw)."""
+    clock = {"now": NOW}
+    ctl = _approve_world(clock)
+    step = ctl.next()
+    assert isinstance(step, Candidate) and step.target == "live"
+    ctl.resolve(step.id, observations={"ok": "yes"})
+    again = ctl.next()
+    assert isinstance(again, Stop), again
+    # Hours later the fact may have changed (a high-volatility claim): reading it is worth it.
+    clock["now"] = NOW + timedelta(hours=3)
+    later = ctl.next()
+    assert isinstance(later, Candidate) and later.target == "live"

@@ -20,12 +20,19 @@ from __future__ import annotations
 import itertools
 import math
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from heedful.attention.config import EstimatorConfig
-from heedful.attention.context import AttentionContext, DecisionModel, current_marginal
+from heedful.attention.context import (
+    AttentionContext,
+    ClaimState,
+    DecisionModel,
+    claim_p_stale,
+    current_marginal,
+)
 from heedful.attention.estimators import Estimate, Estimator, HeuristicEstimator
 from heedful.attention.voc_calibration import VocCalibration, default_calibration
 from heedful.attention.world import observation_accuracy, report_likelihood
@@ -149,6 +156,8 @@ def _estimated_problem(
                 authority, src.age_s, vol, hazards, sizes[v], config.max_accuracy
             )
             channel = np.stack([report_likelihood(acc, sizes[v], k) for k in range(sizes[v])])
+            if claim is not None and claim.evidence_source == src.id and not claim.dirty:
+                channel = _reread(channel, claim, domains[v], hazards)
             lik = (lik[:, None, :] * channel[:, coords[v]][None, :, :]).reshape(-1, n_worlds)
         if src.failure_rate > 0.0:
             # A read that returns nothing is one more outcome, as likely in every world: the
@@ -173,6 +182,41 @@ def _estimated_problem(
     for array in (problem.prior, problem.utility, problem.costs, *problem.likelihoods):
         array.flags.writeable = False
     return problem
+
+
+def _reread(
+    channel: np.ndarray,
+    claim: ClaimState,
+    domain: tuple[str, ...],
+    hazards: Mapping[Volatility, float],
+) -> np.ndarray:
+    """The report channel of a source read again about a claim its last read set (issue 35;
+    document 000 §25 overinspection).
+
+    A source's error is its own, not drawn afresh at each read: asked again about a world that
+    has not changed, it says what it said (``r₀``, the belief it left). Under the change model
+    of document 000 §9 (with probability ``q = p_stale`` the claim was redrawn, uniformly, since
+    that read), the chance it is unchanged *given* its value now is ``v`` is
+    ``u(v) = (1 − q)·π₀(v) / ((1 − q)·π₀(v) + q/n)`` (``π₀``: the belief the read left), and the
+    read again reports ``L'(o | v) = u(v)·[o = r₀] + (1 − u(v))·L(o | v)``. Right after the read
+    ``q = 0``, ``u = 1``: it can only repeat itself, its exact VOI is 0 and it is not proposed
+    again; as the claim ages it tells more, until (``q = 1``) it is a fresh read.
+    """
+    n = len(domain)
+    if claim.value is None or claim.value not in domain or n < 2:
+        return channel
+    q = claim_p_stale(claim, hazards)
+    if claim.distribution is not None and len(claim.distribution) == n:
+        before = np.asarray(claim.distribution, dtype=float)
+    else:
+        before = np.full(n, (1.0 - claim.confidence) / n)
+        before[domain.index(claim.value)] += claim.confidence
+    kept = (1.0 - q) * before
+    total = kept + q / n
+    unchanged = np.divide(kept, total, out=np.zeros(n), where=total > 0)
+    same = np.zeros_like(channel)
+    same[domain.index(claim.value), :] = 1.0
+    return unchanged[None, :] * same + (1.0 - unchanged)[None, :] * channel
 
 
 @dataclass(frozen=True)
