@@ -49,6 +49,7 @@ class StoreMirror:
         #: two servers on one store, would otherwise read as one session's (health windows).
         self.session = secrets.token_hex(4)
         self._buffer: list[TraceRecord] | None = None
+        self._reads: list[tuple[str, bool]] = []  # read counts held with the buffer
 
     # -- loading --------------------------------------------------------------------------------
 
@@ -145,7 +146,11 @@ class StoreMirror:
         )
 
     def read(self, source_id: str, succeeded: bool) -> None:
-        """Count one resolved read of a source (its failure rate is learned from them)."""
+        """Count one resolved read of a source (its failure rate is learned from them); inside a
+        :meth:`batched` block, written with the block's trace events in one transaction."""
+        if self._buffer is not None:
+            self._reads.append((source_id, succeeded))
+            return
         self.store.add_read(source_id, succeeded)
 
     def measured(self, source_id: str, cost: Cost) -> None:
@@ -245,9 +250,10 @@ class StoreMirror:
 
     @contextmanager
     def batched(self) -> Iterator[None]:
-        """Hold the trace events written in the block and append them in one transaction when it
-        ends (also when it raises), instead of one transaction per event: a recomputation over
-        1,200 sources writes 1,200 ``candidate_created`` events. Nested blocks join the outer."""
+        """Hold the trace events written in the block (and the read counts of :meth:`read`) and
+        write them in one transaction when it ends (also when it raises), instead of one
+        transaction per event: a recomputation over 1,200 sources writes 1,200
+        ``candidate_created`` events. Nested blocks join the outer."""
         if self._buffer is not None:
             yield
             return
@@ -256,7 +262,14 @@ class StoreMirror:
             yield
         finally:
             records, self._buffer = self._buffer, None
-            if records:
+            reads, self._reads = self._reads, []
+            if reads:
+                with self.store.transaction():
+                    for source_id, succeeded in reads:
+                        self.store.add_read(source_id, succeeded)
+                    if records:
+                        self.store.write_traces(records)
+            elif records:
                 self.store.write_traces(records)
 
     def trace(self, event: TraceEvent) -> None:
