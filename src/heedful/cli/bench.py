@@ -140,6 +140,18 @@ def run_summary(output: object) -> dict[str, object]:
                 "net_utility": _interval(r.net_utility),
                 "optimal": r.optimal.p,
                 "trials": r.n_trials,
+                # Agents (issue 34): how many trials ended in an accepted decide, and how many
+                # were flagged with a protocol error (null for a policy the runner decides).
+                **(
+                    {
+                        "decided": r.n_decided,
+                        "agent_trials": r.n_agent_trials,
+                        "protocol_errors": r.n_protocol_errors,
+                        "rarely_decided": r.rarely_decided,
+                    }
+                    if r.n_decided is not None
+                    else {}
+                ),
             }
             for r in rows
         ],
@@ -259,7 +271,12 @@ _KEPT = (
     "max_reply_bytes",
     "max_turns",
     "protocol",
+    "moves",
 )
+
+
+#: ``--timeout`` of a local model (``local:…``) when none is given: seconds per call.
+LOCAL_TIMEOUT = 600.0
 
 
 def _source(ctx: typer.Context, name: str) -> str:
@@ -326,6 +343,12 @@ def bench_run(
     max_turns: int = typer.Option(16, "--max-turns", help="Agents: model calls per trial."),
     protocol: str = typer.Option(
         "tools", "--protocol", help="Agents: tools (native tool calls) or json (small models)."
+    ),
+    moves: str = typer.Option(
+        "auto",
+        "--moves",
+        help="Agents: legal (each turn's schemas admit only the legal moves), all, or auto "
+        "(legal for a local model and --protocol json).",
     ),
     retries: int = typer.Option(4, "--retries", help="Agents: retries on 429, 5xx and timeouts."),
     cache: str = typer.Option(DEFAULT_CACHE, "--cache", help="Agents: SQLite response cache."),
@@ -406,11 +429,16 @@ def bench_run(
             max_reply_bytes,
             max_turns,
             protocol,
+            moves,
         ) = (given[k] for k in _KEPT)
 
     with local_endpoint(model, base_url) as local_url:
         if local_url is not None:  # one model, one context: trials take turns
             base_url, concurrency = local_url, 1
+            if _source(ctx, "timeout") == "DEFAULT" and resume is None:
+                # A model computing on a loaded CPU is slow, not down: the first call of a
+                # trial evaluates its whole prompt.
+                timeout = LOCAL_TIMEOUT
         agent_run = build_agent_run(
             model=model,
             base_url=base_url,
@@ -424,6 +452,7 @@ def bench_run(
             max_reply_bytes=max_reply_bytes,
             max_turns=max_turns,
             protocol=protocol,
+            moves=moves,
             retries=retries,
             # A hold-out run keeps no default cache (it would hold the set's prompts and results);
             # an explicit --cache must lie outside the project (checked by run_to_folder).

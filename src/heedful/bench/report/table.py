@@ -42,6 +42,20 @@ OracleRow = tuple[str, StaticOracleResult, float | None]
 """One scenario's oracle answer: id, static result, optimal adaptive value (if computed)."""
 
 LEGEND = "opt.: optimal set · act.: right action · recall: critical sources read"
+#: Under a ranked table with agents: what the decided and protocol-error columns say.
+AGENT_LEGEND = (
+    "decided: agent trials that ended in an accepted decide · p.err: trials with a protocol "
+    "error · ! decided in fewer than half of its trials: its score rates what it read, not a "
+    "decision"
+)
+
+
+def decided_cell(row: AggregateRow) -> str:
+    """``decided/total`` of an agent row (``!`` when it decided in fewer than half of its
+    trials); ``—`` for a row the runner decided."""
+    if row.n_decided is None:
+        return "—"
+    return f"{row.n_decided}/{row.n_agent_trials}" + ("!" if row.rarely_decided else "")
 
 
 def ranked_rows(results: Results, family: str = ALL_FAMILIES) -> list[AggregateRow]:
@@ -77,6 +91,7 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
         for r in rows
     )
     same_ad = results.manifest.condition == "adaptive" and not adaptive
+    agents = any(r.n_decided is not None for r in rows)
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("policy", overflow="fold", min_width=10)
     for col, shown in [
@@ -86,6 +101,8 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
         ("opt.", True),
         ("act.", True),
         ("recall", True),
+        ("decided", agents),
+        ("p.err", agents),
         ("trials", show_trials),
         ("unin.", show_unin),
         ("viol.", show_viol),
@@ -105,6 +122,9 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
             _rate(r.action_correct.p),
             f"{r.critical_recall.mean:.2f}" if r.critical_recall else "—",
         ]
+        if agents:
+            errors = r.n_protocol_errors
+            cells += [decided_cell(r), "—" if errors is None else str(errors)]
         cells += [str(r.n_trials)] if show_trials else []
         cells += [str(r.n_uninformative)] if show_unin else []
         cells += [str(r.n_violations)] if show_viol else []
@@ -165,6 +185,8 @@ def _print_ranked(console: Console, results: Results, family: str) -> None:
     table, omitted = ranked_table(results, family)
     console.print(table)
     console.print(Text(LEGEND, "dim"))
+    if any(r.n_decided is not None for r in ranked_rows(results, family)):
+        console.print(Text(AGENT_LEGEND, "dim"))
     if omitted:
         console.print(Text(omitted, "dim"))
 

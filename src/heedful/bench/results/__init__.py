@@ -278,6 +278,17 @@ class AggregateRow(_Model):
     evidence_utilisation: Proportion | None = None
     reasoning_given_evidence: Proportion | None = None
     decided_by: Literal["runner", "agent", "mixed"] = "runner"
+    #: Trials decided by an agent: how many ended in an accepted ``decide``, and how many were
+    #: flagged with a protocol error (``None``: no agent trial in the row).
+    n_agent_trials: int | None = None
+    n_decided: int | None = None
+    n_protocol_errors: int | None = None
+
+    @property
+    def rarely_decided(self) -> bool:
+        """An agent row whose agent decided in fewer than half of its trials: its score rates
+        what it read, not a decision (marked in the ranked table)."""
+        return self.n_decided is not None and 2 * self.n_decided < (self.n_agent_trials or 0)
 
 
 class PairedRow(_Model):

@@ -182,6 +182,16 @@ def _diagnostics(
             share(attrgetter("action_rational"), given) if given else None
         ),
         "decided_by": kinds.pop() if len(kinds) == 1 else "mixed",
+        # The honest headline of an agent (issue 34): how often it decided at all.
+        **(
+            {
+                "n_agent_trials": len(agent),
+                "n_decided": sum(1 for t in agent if t.action is not None),
+                "n_protocol_errors": sum(1 for t in agent if t.protocol_error is not None),
+            }
+            if agent
+            else {}
+        ),
     }
 
 

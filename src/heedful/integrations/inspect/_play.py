@@ -44,7 +44,17 @@ from heedful.model import Condition, Scenario
 __all__ = ["SCORE_KEYS", "Trials", "heedful_agent", "heedful_scorer", "samples", "trials"]
 
 #: The numbers of a heedful score (each a metric of the eval; docs/metrics.md defines them).
-SCORE_KEYS = ("attention_score", "regret", "net_utility", "optimal", "action_correct")
+#: ``decided`` (1: the trial ended in an accepted decide) and ``protocol_error`` (1: flagged)
+#: stand beside the score, so a model that never acts cannot hide behind a high one.
+SCORE_KEYS = (
+    "attention_score",
+    "regret",
+    "net_utility",
+    "optimal",
+    "action_correct",
+    "decided",
+    "protocol_error",
+)
 NUDGE = "Use the tools: call decide(action, beliefs) when you are ready."
 
 
@@ -271,6 +281,8 @@ def _score(record: TrialRecord) -> Score:
         "net_utility": record.net_utility,
         "optimal": float(record.optimal),
         "action_correct": float(record.action_correct),
+        "decided": float(record.action is not None),
+        "protocol_error": float(record.protocol_error is not None),
     }
     # What the log may show: the agent's own choices and how they were judged — never the
     # world, the oracle's sets or the truth they come from.
@@ -285,10 +297,15 @@ def _score(record: TrialRecord) -> Score:
         "uninformative": record.uninformative,
     }
     stage = metadata["stage"] or "none"
+    acted = "decided" if record.action is not None else "no decision"
+    error = f", protocol error {record.protocol_error}" if record.protocol_error else ""
     return Score(
         value=value,
         answer=record.action,
-        explanation=f"score {record.score}, regret {record.regret:.4f}, failed stage: {stage}",
+        explanation=(
+            f"score {record.score}, regret {record.regret:.4f}, failed stage: {stage}, "
+            f"{acted}{error}"
+        ),
         metadata=metadata,
     )
 
@@ -299,7 +316,9 @@ def heedful_scorer(token: str) -> Any:
 
     The value holds the attention score (0–100 of the exact oracle's value; ``None`` on an
     uninformative scenario), the regret, the net utility, whether the selection was optimal and
-    whether the action was; the metadata holds the four-stage failure split (``stage``: the
+    whether the action was, whether the trial ended in an accepted decide at all and whether it
+    was flagged with a protocol error (their means: the share of trials decided and flagged);
+    the metadata holds the four-stage failure split (``stage``: the
     first stage that failed — initiation, selection, retrieval, evidence or reasoning), the
     Appendix B codes and what the agent inspected and did.
 
