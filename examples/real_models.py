@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -137,8 +138,8 @@ def _run(
     :data:`REVERT`. Scenario ids get the seed in front (``s1:…``): two rounds may reuse an id."""
     folder = _folder(a, model, family, seed, revert)
     results = folder / "results.json"
-    if not results.exists() and (a.finished_only or not run):
-        return []
+    if not results.exists() and (a.finished_only or not run or not _lock(folder)):
+        return []  # not to run here (or another instance is running it)
     if not results.exists():
         if (folder / ".partial" / "args.json").exists():  # a killed run: finish it
             cmd = ["--resume", str(folder)]
@@ -164,6 +165,7 @@ def _run(
         spent = json.loads(wall.read_text())["wall_s"] if wall.exists() else 0.0
         if folder.exists():
             wall.write_text(json.dumps({"wall_s": spent + time.monotonic() - start}) + "\n")
+        (folder / ".lock").unlink(missing_ok=True)
         if proc.returncode == 2:  # bad input (a missing extra, say): its one line was printed
             raise SystemExit(2)
         if proc.returncode != 0:
@@ -175,6 +177,24 @@ def _run(
         )
         for t in load_results(results).trials
     ]
+
+
+def _lock(folder: Path) -> bool:
+    """Claim ``folder`` for this instance (``False``: a live instance holds it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = folder / ".lock"
+    try:
+        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        try:
+            os.kill(int(lock.read_text() or "0"), 0)
+            return False  # its holder is alive
+        except (ProcessLookupError, ValueError):
+            lock.unlink(missing_ok=True)  # a dead holder's: take it over
+            return _lock(folder)
+    with os.fdopen(fd, "w") as f:
+        f.write(str(os.getpid()))
+    return True
 
 
 def _update(path: Path, kind: str, text: str) -> None:

@@ -68,6 +68,7 @@ def list_policies() -> None:
 #: What each built-in agent is (its module needs the `llm` extra, so it is not imported here).
 AGENTS = {
     "llm": "an LLM at an OpenAI-compatible endpoint plays the trial (--model, --base-url)",
+    "llm-prompted": "`llm` told to inspect authoritative live sources (§21 prompt only)",
     "llm-advised": "`llm` with the attention controller's advice (tool attention_next)",
 }
 

@@ -167,11 +167,13 @@ class ChatClient:
 
         ``draw`` names the sample (the trial): two trials that send the same messages are still
         two draws from the model, so they are cached apart. It and the endpoint are part of the
-        cache key only, never sent.
+        cache key only, never sent. A local model's endpoint is a loopback port picked anew by
+        every run, so its key names the model instead (``local``): a resumed or repeated run
+        replays its answers.
         """
         s = self.settings
         req: dict[str, Any] = {
-            "endpoint": s.base_url,
+            "endpoint": "local" if s.local else s.base_url,
             "draw": draw,
             "model": s.model,
             "messages": messages,
