@@ -12,8 +12,10 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    SerializerFunctionWrapHandler,
     Tag,
     ValidationError,
+    model_serializer,
     model_validator,
 )
 
@@ -240,6 +242,9 @@ class TrialRecord(ScoredTrial, _InspectionHead):
     usage: AgentUsage | None = None
 
 
+_AGENT_COUNTS = ("n_agent_trials", "n_decided", "n_protocol_errors")
+
+
 class AggregateRow(_Model):
     """Aggregates of one policy on one family (``family == "all"``: every family)."""
 
@@ -283,6 +288,15 @@ class AggregateRow(_Model):
     n_agent_trials: int | None = None
     n_decided: int | None = None
     n_protocol_errors: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_agent_counts(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A row without agent trials is written as before these counts existed.
+        data: dict[str, Any] = handler(self)
+        for key in _AGENT_COUNTS:
+            if data.get(key, 0) is None:
+                del data[key]
+        return data
 
     @property
     def rarely_decided(self) -> bool:
