@@ -195,3 +195,10 @@ def test_no_movement_is_said_to_leave_nothing_to_reverse() -> None:
     records = _swap_model([10.0] * 6, [10.0] * 6, [10.0] * 6, [10.0] * 6)
     text = markdown_tables(compare_models({"m": records}), names={"m": "M"}, full=True)
     assert "no movement to reverse" in text
+
+
+def test_a_revert_on_fewer_scenarios_is_not_judged() -> None:
+    records = _swap_model([10.0] * 6, [30.0] * 6, [60.0] * 6, [10.0] * 6)
+    records = [r for r in records if not (r.policy == "llm-revert" and r.scenario_id == "s5")]
+    text = markdown_tables(compare_models({"m": records}), names={"m": "M"}, full=True)
+    assert "**M, §26:** not judged: the revert run covers 5 of the 6 pairs" in text

@@ -332,7 +332,12 @@ def _swap_lines(result: ModelComparison, names: Mapping[str, str]) -> list[str]:
         moved = lift.score.lo > 0 or lift.score.hi < 0
         landed = home.score is not None and home.score.lo <= 0 <= home.score.hi
         name = names.get(model, model)
-        if not moved:
+        if home.n_pairs != lift.n_pairs or back.n_pairs != lift.n_pairs:
+            verdict = (
+                f"not judged: the revert run covers {home.n_pairs} of the {lift.n_pairs} pairs "
+                "heedful was measured on"
+            )
+        elif not moved:
             verdict = (
                 "heedful did not move the score (its interval covers 0), so there is no "
                 "movement to reverse"
