@@ -248,9 +248,9 @@ def main() -> None:
     }
     scenarios = ", ".join(f"{f} {len(ids)}" for f, ids in per_family.items())
     note = (
-        f"From `{_command(a)}` ({n} agent trials, {wall / 60:.0f} min of wall time, "
-        f"{wall / max(n, 1):.0f} s per trial, on the shared 2-core machine (other jobs "
-        f"running beside it); scenarios per family: {scenarios}, each announced and "
+        f"From `{_command(a)}` ({n} agent trials, {wall / 60:.0f} min of wall time summed "
+        f"over its runs, {wall / max(n, 1):.0f} s per trial, on the shared 2-core machine "
+        f"(other jobs running beside it); scenarios per family: {scenarios}, each announced and "
         f"unprompted, {a.count} per family and seed, {a.trials} trial each, "
         f"one thread, temperature 0, "
         f"`--protocol {a.protocol} --max-turns {a.max_turns} --max-tokens {a.max_tokens}`).\n\n"
