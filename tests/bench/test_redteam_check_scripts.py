@@ -35,6 +35,16 @@ def test_check_families_prints_each_probe_net_and_the_cost_probes_gross(
     ]
 
 
+def test_metadata_ranking_prints_one_row_per_family_and_what_it_measures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert _script("metadata_ranking").main(["--family", "B,G", "--count", "12"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in out] == ["B", "G"]
+    assert "measures summary substitution" in out[0]
+    assert out[1].endswith("measures value of information")
+
+
 def test_trust_rules_prints_both_gaps_and_its_verdict(capsys: pytest.CaptureFixture[str]) -> None:
     assert _script("trust_rules").main(["--count", "24"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -58,6 +68,8 @@ def test_trust_rules_fails_when_the_margin_is_out_of_reach(
         ("probes_at_commit", ["--commit", "no-such-commit", "--count", "4"], "probes_at_commit: "),
         ("probes_at_commit", ["--commit", "HEAD", "--count", "1"], "--count must be at least 2"),
         ("trust_rules", ["--count", "1"], "--count must be at least 2"),
+        ("metadata_ranking", ["--count", "1"], "--count must be at least 2"),
+        ("metadata_ranking", ["--family", "Q"], "metadata_ranking: "),
         ("trust_rules", ["--family", "G", "--count", "4"], "no untrusted source"),
     ],
 )

@@ -502,6 +502,7 @@ def family(
     budget: tuple[int, int],
     cost_weight: tuple[float, float],
     world: WorldSpec | None = None,
+    measures: str = "",
 ) -> Callable[[Body], Maker]:
     """Register a family from its body (the part that makes it different).
 
@@ -528,8 +529,8 @@ def family(
         make.__name__ = make.__qualname__ = f"generate_{body.__name__}"
         make.__doc__ = f"Generate one family-{code} scenario from :func:`{body.__name__}`."
         make.__module__ = body.__module__
-        return register_family(code, name, version=version, description=description, world=world)(
-            make
-        )
+        return register_family(
+            code, name, version=version, description=description, world=world, measures=measures
+        )(make)
 
     return decorate

@@ -44,6 +44,10 @@ CLAIMED_AGE_S = (0.0, 120.0)
     version=VERSION,
     world=WORLD,
     description="untrusted claims: claimed authority vs trusted metadata (§24)",
+    measures=(
+        "trust: crediting a claimed authority only as far as trust allows (a ranking fitted "
+        "to discount the highest claims comes within 15 points: not value of information)"
+    ),
     budget=(3, 4),
     cost_weight=(0.004, 0.015),
 )
