@@ -50,6 +50,53 @@ def ranked_rows(results: Results, family: str = ALL_FAMILIES) -> list[AggregateR
     return sorted(rows, key=lambda r: -r.score.mean if r.score else math.inf)
 
 
+def twins(results: Results, family: str = ALL_FAMILIES) -> dict[str, list[str]]:
+    """Policies that read the same sources as a better-ranked one in **every** trial of the run
+    (issue 36: two rows, one behaviour): ranked representative → the policies folded into it.
+
+    Compared on the trial records (same scenario, trial and mode; the same inspections in the
+    same order and the same protocol violation, if any), so every score of a folded policy is
+    its representative's. Empty for a sealed run (no records) or when no two policies agree.
+    """
+    reads: dict[str, dict[tuple[str, str, int, str], tuple[object, ...]]] = {}
+    for t in results.trials:
+        if family != ALL_FAMILIES and t.family != family:
+            continue
+        key = (t.scenario_id, t.family, t.trial, t.mode)
+        reads.setdefault(t.policy, {})[key] = (tuple(t.inspected), t.violation)
+    out: dict[str, list[str]] = {}
+    folded: set[str] = set()
+    ranked = [r.policy for r in ranked_rows(results, family) if r.policy in reads]
+    for i, rep in enumerate(ranked):
+        if rep in folded:
+            continue
+        for other in ranked[i + 1 :]:
+            if other not in folded and reads[other] == reads[rep]:
+                out.setdefault(rep, []).append(other)
+                folded.add(other)
+    return out
+
+
+def twin_note(results: Results, family: str = ALL_FAMILIES) -> str:
+    """The line under a table that says which rows were folded (:func:`twins`), and on how many
+    trials."""
+    parts = []
+    for rep, others in twins(results, family).items():
+        count = sum(
+            1
+            for t in results.trials
+            if t.policy == rep and (family == ALL_FAMILIES or t.family == family)
+        )
+        parts.append(
+            f"{', '.join(others)} read the same sources as {rep} in all {count} trials: one row"
+        )
+    return "; ".join(parts)
+
+
+def _label(policy: str, groups: dict[str, list[str]]) -> str:
+    return "=".join([policy, *groups.get(policy, [])])
+
+
 def num(x: float, digits: int) -> str:
     """Fixed-point text without a "-0.000" for values that round to zero."""
     return f"{round(x, digits) + 0.0:.{digits}f}"
@@ -61,7 +108,11 @@ def _rate(p: float | None) -> str:
 
 def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, str]:
     """The ranked table of one family and the note saying which constant columns it omits."""
-    rows = ranked_rows(results, family)
+    # Folded as in the run as a whole (a pair that agrees on every trial agrees in each family;
+    # the same labels in every table).
+    groups = twins(results)
+    folded = {p for others in groups.values() for p in others}
+    rows = [r for r in ranked_rows(results, family) if r.policy not in folded]
     title = "all families" if family == ALL_FAMILIES else f"family {family}"
     table = terminal_table(
         Text(f"heedful benchmark — {title}"),
@@ -97,7 +148,7 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
         s = r.score
         cells = [
             str(i),
-            r.policy,
+            _label(r.policy, groups),
             num(s.mean, 1) if s else "—",
             f"[{num(s.lo, 1)}, {num(s.hi, 1)}]" if s else "",
             num(r.regret.mean, 3),
@@ -120,7 +171,9 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
         omitted.append("no budget violations")
     if same_ad:
         omitted.append("regret is the exact adaptive regret")
-    return table, "; ".join(omitted)
+    # Folded rows (two policies, one behaviour) get a line of their own under the others.
+    note = twin_note(results).replace("; ", "\n")
+    return table, "\n".join(x for x in ("; ".join(omitted), note) if x)
 
 
 def print_tables(results: Results, console: Console | None = None) -> None:
@@ -172,8 +225,12 @@ def _print_ranked(console: Console, results: Results, family: str) -> None:
 def neighbour_differences(
     results: Results, family: str = ALL_FAMILIES
 ) -> list[tuple[str, str, PairedDiff]]:
-    """Paired score differences ``rank i − rank i+1`` (CI above 0: the ranks are separated)."""
-    rows = [r for r in ranked_rows(results, family) if r.score is not None]
+    """Paired score differences ``rank i − rank i+1`` (CI above 0: the ranks are separated);
+    a policy folded into a twin (:func:`twins`) has no rank of its own."""
+    folded = {p for others in twins(results).values() for p in others}
+    rows = [
+        r for r in ranked_rows(results, family) if r.score is not None and r.policy not in folded
+    ]
     paired = {
         (p.policy_a, p.policy_b): p
         for p in results.aggregates.inspection_paired()
@@ -197,7 +254,8 @@ def neighbour_differences(
 
 def markdown_scores(results: Results) -> str:
     """The README's score table: one row per policy (ranked over all families), one column
-    per family, mean attention scores; lines fit 80 columns for up to four families."""
+    per family, mean attention scores; lines fit 80 columns for up to four families. Policies
+    that read the same sources in every trial share one row (:func:`twins`)."""
     present = {r.family for r in results.aggregates.inspection_rows()} - {ALL_FAMILIES}
     # The run's order (G before B in the default suite); sorted when a sealed run has none.
     families = [f for f in dict.fromkeys(s.family for s in results.scenarios) if f in present]
@@ -211,12 +269,17 @@ def markdown_scores(results: Results) -> str:
         "| policy | " + " | ".join(families) + " |",
         "|---|" + "---:|" * len(families),
     ]
+    groups = twins(results)
+    folded = {p for others in groups.values() for p in others}
     for r in ranked_rows(results):
+        if r.policy in folded:
+            continue
         cells = [
             num(scores[(r.policy, f)], 1).replace("-", "−") if (r.policy, f) in scores else "—"
             for f in families
         ]
-        lines.append(f"| `{r.policy}` | " + " | ".join(cells) + " |")
+        label = " = ".join(f"`{p}`" for p in [r.policy, *groups.get(r.policy, [])])
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
