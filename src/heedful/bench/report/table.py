@@ -55,15 +55,19 @@ def twins(results: Results, family: str = ALL_FAMILIES) -> dict[str, list[str]]:
     (issue 36: two rows, one behaviour): ranked representative → the policies folded into it.
 
     Compared on the trial records (same scenario, trial and mode; the same inspections in the
-    same order and the same protocol violation, if any), so every score of a folded policy is
-    its representative's. Empty for a sealed run (no records) or when no two policies agree.
+    same order, the same protocol violation, if any, and the same value), so every score of a
+    folded policy is its representative's. Empty for a sealed run (no records) or when no two
+    policies agree.
     """
     reads: dict[str, dict[tuple[str, str, int, str], tuple[object, ...]]] = {}
     for t in results.trials:
         if family != ALL_FAMILIES and t.family != family:
             continue
         key = (t.scenario_id, t.family, t.trial, t.mode)
-        reads.setdefault(t.policy, {})[key] = (tuple(t.inspected), t.violation)
+        # The value too: in the adaptive condition an estimated value (one sampled trajectory)
+        # and an exact one on the same reads are different numbers, both shown.
+        seen = (tuple(t.inspected), t.violation, round(t.value, 12))
+        reads.setdefault(t.policy, {})[key] = seen
     out: dict[str, list[str]] = {}
     folded: set[str] = set()
     ranked = [r.policy for r in ranked_rows(results, family) if r.policy in reads]
@@ -75,6 +79,21 @@ def twins(results: Results, family: str = ALL_FAMILIES) -> dict[str, list[str]]:
                 out.setdefault(rep, []).append(other)
                 folded.add(other)
     return out
+
+
+#: The mark of a score that is an estimate, not an exact value (issue 36).
+ESTIMATE_MARK = "~"
+ESTIMATE_NOTE = (
+    "~: an estimate, not an exact value — a randomised policy's adaptive value from the "
+    "trajectory each trial sampled (the mean over trials, with its 95% CI)"
+)
+
+
+def estimated(results: Results) -> set[str]:
+    """Policies with a trial whose value is an estimate (``value_kind`` ``estimate``: a
+    randomised policy's adaptive value from one sampled trajectory). Their scores are marked
+    :data:`ESTIMATE_MARK` in every table and shown with their interval."""
+    return {t.policy for t in results.trials if t.value_kind == "estimate"}
 
 
 def twin_note(results: Results, family: str = ALL_FAMILIES) -> str:
@@ -144,12 +163,14 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
     ]:
         if shown:
             table.add_column(col, justify="right", no_wrap=True)
+    marked = estimated(results)
     for i, r in enumerate(rows, start=1):
         s = r.score
+        mark = ESTIMATE_MARK if r.policy in marked else ""
         cells = [
             str(i),
             _label(r.policy, groups),
-            num(s.mean, 1) if s else "—",
+            mark + num(s.mean, 1) if s else "—",
             f"[{num(s.lo, 1)}, {num(s.hi, 1)}]" if s else "",
             num(r.regret.mean, 3),
             _rate(r.optimal.p),
@@ -171,9 +192,11 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
         omitted.append("no budget violations")
     if same_ad:
         omitted.append("regret is the exact adaptive regret")
-    # Folded rows (two policies, one behaviour) get a line of their own under the others.
+    # Folded rows (two policies, one behaviour) get a line of their own under the others, and
+    # so does the estimate mark when a row carries it.
     note = twin_note(results).replace("; ", "\n")
-    return table, "\n".join(x for x in ("; ".join(omitted), note) if x)
+    est = ESTIMATE_NOTE if any(r.policy in marked for r in rows) else ""
+    return table, "\n".join(x for x in ("; ".join(omitted), note, est) if x)
 
 
 def print_tables(results: Results, console: Console | None = None) -> None:
@@ -255,7 +278,8 @@ def neighbour_differences(
 def markdown_scores(results: Results) -> str:
     """The README's score table: one row per policy (ranked over all families), one column
     per family, mean attention scores; lines fit 80 columns for up to four families. Policies
-    that read the same sources in every trial share one row (:func:`twins`)."""
+    that read the same sources in every trial share one row (:func:`twins`); an estimated score
+    is marked :data:`ESTIMATE_MARK` (:func:`estimated`), and a line under the table says so."""
     present = {r.family for r in results.aggregates.inspection_rows()} - {ALL_FAMILIES}
     # The run's order (G before B in the default suite); sorted when a sealed run has none.
     families = [f for f in dict.fromkeys(s.family for s in results.scenarios) if f in present]
@@ -271,15 +295,21 @@ def markdown_scores(results: Results) -> str:
     ]
     groups = twins(results)
     folded = {p for others in groups.values() for p in others}
+    marked = estimated(results)
     for r in ranked_rows(results):
         if r.policy in folded:
             continue
+        mark = ESTIMATE_MARK if r.policy in marked else ""
         cells = [
-            num(scores[(r.policy, f)], 1).replace("-", "−") if (r.policy, f) in scores else "—"
+            mark + num(scores[(r.policy, f)], 1).replace("-", "−")
+            if (r.policy, f) in scores
+            else "—"
             for f in families
         ]
         label = " = ".join(f"`{p}`" for p in [r.policy, *groups.get(r.policy, [])])
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    if marked - folded:
+        lines += ["", ESTIMATE_NOTE]
     return "\n".join(lines)
 
 
