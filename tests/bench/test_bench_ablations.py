@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from heedful.bench.kind_policy import kind_policy_names
-from heedful.bench.policy import policy_names
+from heedful.bench.policy import kind_policy_names, policy_names
 from heedful.bench.report.ablations import (
     ABLATIONS,
     REFERENCE,

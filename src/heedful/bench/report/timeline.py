@@ -23,7 +23,7 @@ from heedful.bench.policy import get_policy
 from heedful.bench.report.charts import nice_ticks, x_axis
 from heedful.bench.report.layout import SCROLL_CLASS, svg_open
 from heedful.bench.results import Results, TrialRecord
-from heedful.bench.run.plays import Plays, RowFields
+from heedful.bench.results.plays import Plays, RowFields
 from heedful.bench.run.runner import collect_choices
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
@@ -123,8 +123,8 @@ def build_timeline(
 ) -> dict[str, Any] | None:
     """The timeline of the chosen trial, or None (sealed run, no controller policy).
 
-    ``plays``: the run's kept plays (:mod:`heedful.bench.run.plays`); the health table reads them
-    instead of replaying those trials.
+    ``plays``: the run's kept plays (:mod:`heedful.bench.results.plays`); the health table reads
+    them instead of replaying those trials.
     """
     if results.sealed:
         return None
