@@ -23,10 +23,10 @@ from heedful.bench.results import PolicySpec, Results, write_results
 from heedful.bench.results.plays import Plays
 from heedful.bench.run import split as kinds
 from heedful.bench.run.backend import Backend
+from heedful.bench.run.calibration import calibrate
 from heedful.bench.run.checkpoint import Checkpoint
 from heedful.bench.run.options import BenchRun, Trials
 from heedful.bench.run.spec import RunSpec, run_spec
-from heedful.bench.score.calibration import calibrate
 from heedful.bench.worlds.families import (
     DEFAULT_SHIFT,
     FAMILIES,

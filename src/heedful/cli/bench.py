@@ -501,7 +501,7 @@ def bench_ablations(
     """Run document 000 §21's ablation table; print each row's paired difference against voc."""
     from pathlib import Path
 
-    from heedful.bench.report.ablations import load_bounds, print_ablations, run_ablations
+    from heedful.bench.ablations import load_bounds, print_ablations, run_ablations
 
     output = run_ablations(
         families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None

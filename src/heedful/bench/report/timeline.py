@@ -18,13 +18,13 @@ from typing import Any
 
 from heedful.attention.config import HealthConfig
 from heedful.attention.health import TraceRow, health
+from heedful.bench.kinds.inspection import collect_choices
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.report.charts import nice_ticks, x_axis
 from heedful.bench.report.layout import SCROLL_CLASS, svg_open
 from heedful.bench.results import Results, TrialRecord
 from heedful.bench.results.plays import Plays, RowFields
-from heedful.bench.run.runner import collect_choices
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.views import policy_view

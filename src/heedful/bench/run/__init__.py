@@ -7,6 +7,8 @@
 - :mod:`~heedful.bench.run.kinds` — the other kinds' runner (switching, schedule, …);
   :mod:`~heedful.bench.run.split` — the CLI's family and file split by kind.
 - :mod:`~heedful.bench.run.backend` — where jobs run (process pool; the Ray adapter plugs in here).
+- :mod:`~heedful.bench.run.calibration` — predicted vs realised value of computation of the
+  controller policies (replayed, or read from the kept plays).
 - :mod:`~heedful.bench.run.progress`, :mod:`~heedful.bench.run.spans` — progress lines, tracing
   spans.
 

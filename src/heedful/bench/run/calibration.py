@@ -15,11 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from heedful import decision
+from heedful.bench.kinds.inspection import collect_choices
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.results.calibration import CalibrationBucket, CalibrationRow
 from heedful.bench.results.plays import Plays, PlayTrace
-from heedful.bench.run.runner import collect_choices
 from heedful.bench.views import policy_view
 from heedful.model import Scenario
 from heedful.model.candidate import EventType
