@@ -35,7 +35,7 @@ from pydantic import BaseModel
 from heedful.bench.config import BenchConfig
 from heedful.bench.policy import KindPolicy, add_policy_kind
 from heedful.bench.results.kinds import KindRow, register_records
-from heedful.bench.seeds import Stream
+from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.stats import MeanCI, Proportion
 from heedful.bench.worlds.families import scenario_rngs
 from heedful.errors import InvalidArgumentError, UnknownNameError
@@ -242,8 +242,6 @@ class ScenarioKindSpec(Generic[C, R]):
 
     def rng(self, case: Any, name: str, trial: int, job: TrialJob) -> np.random.Generator:
         """A policy's own stream of the seed for one (scenario, trial, policy)."""
-        from heedful.bench.seeds import generator, name_key
-
         return generator(job.seed, Stream.POLICY, name_key(case.scenario.id), trial, name_key(name))
 
 

@@ -15,7 +15,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from heedful.bench.kinds import get_kind
 from heedful.bench.kinds.inspection import Inspection, InspectionCase, collect_choices, handout
@@ -81,7 +81,7 @@ def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
 
 
 #: The inspection kind of the one trial loop (:func:`heedful.bench.run.loop.play_scenario`).
-INSPECTION: Inspection = get_kind("inspection")  # type: ignore[assignment]
+INSPECTION = cast(Inspection, get_kind("inspection"))
 
 
 @traced(SCENARIO_SPAN, describe_scenario)
