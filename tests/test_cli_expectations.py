@@ -331,7 +331,7 @@ def test_generate_one_scenario_says_one_scenario(tmp_path: Path) -> None:
 
 
 def test_generated_task_text_has_no_a_before_a_vowel() -> None:
-    from heedful.bench.run.kinds import generate_kind_family
+    from heedful.bench.kinds import generate_kind_family
 
     tasks = [s.view.task for s in generate_kind_family("D", 40, 0)]
     assert any(" an " in t for t in tasks)  # some systems start with a vowel (indexer, auth)

@@ -14,20 +14,19 @@ from typing import Any
 from heedful.bench.agents.contract import agent_class, is_agent
 from heedful.bench.agents.suite import AgentRun, run_suite
 from heedful.bench.config import DEFAULT_CONFIG
-from heedful.bench.kind_policy import parse_kind_policies
+from heedful.bench.kinds import kind_of
 from heedful.bench.parallel import few_collections, resolve_workers
-from heedful.bench.policy import policy_names
+from heedful.bench.policy import parse_kind_policies, policy_names
 from heedful.bench.report.page import write_report
 from heedful.bench.report.timeline import write_timeline
 from heedful.bench.results import PolicySpec, Results, write_results
-from heedful.bench.run import kind_suite as kinds
+from heedful.bench.results.plays import Plays
+from heedful.bench.run import split as kinds
 from heedful.bench.run.backend import Backend
+from heedful.bench.run.calibration import calibrate
 from heedful.bench.run.checkpoint import Checkpoint
-from heedful.bench.run.kinds import KindScenario, kind_of
 from heedful.bench.run.options import BenchRun, Trials
-from heedful.bench.run.plays import Plays
 from heedful.bench.run.spec import RunSpec, run_spec
-from heedful.bench.score.calibration import calibrate
 from heedful.bench.worlds.families import (
     DEFAULT_SHIFT,
     FAMILIES,
@@ -46,7 +45,6 @@ from heedful.bench.worlds.holdout import (
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario
 from heedful.model.kinds_io import AnyScenario, load_any_scenario_set
-from heedful.model.scenario import ScenarioKind
 
 #: ``--condition`` values: the scenarios' condition, or both side by side (initiation gap).
 CONDITIONS = ("announced", "unprompted", "both")
@@ -237,7 +235,7 @@ def run_to_folder(
         refuse_cache_in_project(agent_run.settings.cache)
     rest = ",".join(n for n in requested if not is_agent(n))
     inspection_families, kind_codes = kinds.split_families(families)
-    kind_scenarios: list[KindScenario] = []
+    kind_scenarios: list[Any] = []
     run_inspection = True
     if holdout is None and scenario_paths:
         found, kind_scenarios = kinds.split_scenarios(_load_files(scenario_paths))
@@ -262,7 +260,7 @@ def run_to_folder(
             raise InvalidArgumentError(f"parameters are given for {pname!r}, which is not run")
     specs = [PolicySpec(name=n, params=params.get(n, {})) for n in names]
     # Each kind's own list: ``all`` means a different suite on each kind.
-    by_kind: dict[ScenarioKind, list[PolicySpec | str]] = {ScenarioKind.INSPECTION: [*specs]}
+    by_kind: dict[str, list[PolicySpec | str]] = {"inspection": [*specs]}
     for kind in dict.fromkeys(kind_of(s) for s in kind_scenarios):
         by_kind[kind] = [*parse_kind_policies(policies, kind)]
     if not run_inspection:

@@ -191,25 +191,19 @@ def bench_oracle(
 
     from heedful.model import Scenario
     from heedful.model.kinds_io import load_any_scenario_set
-    from heedful.model.switching import SwitchingScenario
 
     scenarios = load_any_scenario_set(paths)  # a bad file is refused before the oracle is imported
 
+    from heedful.bench.kinds import get_kind, kind_of
     from heedful.bench.report.page import OracleRow, print_oracle
     from heedful.bench.report.table import kind_oracle_records
-    from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
     from heedful.decision import adaptive_oracle, compile_problem, static_oracle
 
     rows: list[OracleRow] = []
     kinds: list[dict[str, object]] = []
     for sc in scenarios:
         if not isinstance(sc, Scenario):
-            case = (
-                SwitchingCase.prepare(sc)
-                if isinstance(sc, SwitchingScenario)
-                else ScheduleCase.prepare(sc)
-            )
-            kinds.append(case.oracle_record())
+            kinds.append(get_kind(kind_of(sc)).oracle_record(sc))
             if as_json:
                 typer.echo(json.dumps(kinds[-1], ensure_ascii=False))
             continue
@@ -540,7 +534,7 @@ def bench_ablations(
     """Run document 000 §21's ablation table; print each row's paired difference against voc."""
     from pathlib import Path
 
-    from heedful.bench.report.ablations import load_bounds, print_ablations, run_ablations
+    from heedful.bench.ablations import load_bounds, print_ablations, run_ablations
 
     output = run_ablations(
         families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None

@@ -36,16 +36,21 @@ def _print(rows: list[tuple[str, ...]]) -> None:
 def list_policies() -> None:
     """Every policy and agent: its name, the kinds it plays, whether `all` runs it, what it is."""
     from heedful.bench.agents.contract import agent_names
-    from heedful.bench.kind_policy import kind_policy, kind_policy_names
-    from heedful.bench.policy import policy_class, policy_names, suite_policy_names
-    from heedful.model import ScenarioKind
+    from heedful.bench.policy import (
+        kind_policy,
+        kind_policy_names,
+        other_kinds,
+        policy_class,
+        policy_names,
+        suite_policy_names,
+    )
 
-    kinds = (ScenarioKind.SWITCHING, ScenarioKind.SCHEDULE)
+    kinds = other_kinds()
     kind_names = {k: set(kind_policy_names(k)) for k in kinds}
     suite = set(suite_policy_names())
     rows: list[tuple[str, ...]] = []
     for name in policy_names():
-        played = ["inspection", *(k.value for k in kinds if name in kind_names[k])]
+        played = ["inspection", *(k for k in kinds if name in kind_names[k])]
         rows.append(
             (
                 name,
@@ -59,7 +64,7 @@ def list_policies() -> None:
     for name in only:
         served = [k for k in kinds if name in kind_names[k]]
         docs = [_first_line(type(kind_policy(k, name)).__doc__) for k in served]
-        rows.append((name, ",".join(k.value for k in served), "all", _join(docs)))
+        rows.append((name, ",".join(served), "all", _join(docs)))
     for name in agent_names():
         rows.append((name, "inspection", "named", AGENTS.get(name, "an agent under test")))
     _print(rows)
@@ -75,7 +80,7 @@ AGENTS = {
 @list_app.command("families")
 def list_families() -> None:
     """Every scenario family: its code, name, kind, generator version and what it tests."""
-    from heedful.bench.run.kinds import KIND_FAMILIES
+    from heedful.bench.kinds import kind_families
     from heedful.bench.worlds.families import FAMILIES
 
     # What an inspection family's score measures (value of information only where it beats a
@@ -90,9 +95,7 @@ def list_families() -> None:
         )
         for f in FAMILIES.values()
     ]
-    rows += [
-        (f.code, f.name, f.kind.value, f.version, f.description) for f in KIND_FAMILIES.values()
-    ]
+    rows += [(f.code, f.name, f.kind, f.version, f.description) for f in kind_families().values()]
     _print(sorted(rows))
 
 

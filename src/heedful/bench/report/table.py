@@ -19,6 +19,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from heedful.bench.kinds import get_kind
 from heedful.bench.report.agents import agent_tables
 from heedful.bench.report.initiation import initiation_tables
 from heedful.bench.report.layout import terminal_table
@@ -373,23 +374,15 @@ def oracle_records(rows: Sequence[OracleRow]) -> Group:
 
 
 def kind_oracle_records(records: Sequence[dict[str, Any]]) -> Group:
-    """The exact oracles of switching and schedule scenarios (``heedful bench oracle`` on D/J
-    files), one block per scenario: V*, U_random and the optimal answers."""
+    """The exact oracles of scenarios of kinds other than inspection (``heedful bench oracle`` on
+    D/J files), one block per scenario: V*, U_random and the optimal answers (the kind's
+    ``oracle_lines``)."""
     parts: list[Text | Padding] = [Text("Exact oracles of D/J scenarios", style="italic")]
     for rec in records:
         parts.append(Text())
         parts.append(Text(f"{rec['id']}  ({rec['kind']})", style="bold"))
         lines = [f"V* {rec['v_star']:.4f} · U_random {rec['u_random']:.4f}"]
-        if rec["kind"] == "switching":
-            shown = rec["optimal"][:3]
-            for vec in shown:
-                lines.append("optimal: " + ", ".join(f"{i} {c}" for i, c in vec.items()))
-            if len(rec["optimal"]) > 3:
-                lines.append(f"(+{len(rec['optimal']) - 3} more optimal answer vectors)")
-        else:
-            slots = ", ".join(o if o is not None else "idle" for o in rec["assignment"])
-            lines.append(f"an optimal schedule (per slot): {slots}")
-            lines.append("worth serving: " + (", ".join(rec["worth_serving"]) or "none"))
+        lines += get_kind(rec["kind"]).oracle_lines(rec)
         parts += [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
     return Group(*parts)
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from heedful.bench.kinds.inspection import collect_choices
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, policy_class
-from heedful.bench.run.runner import collect_choices
 from heedful.bench.score.scoring import ScenarioOracle
 from heedful.bench.validity.giveaways import COST_PROBES, PROBES, ProbeScore, score_probe, solve
 from heedful.bench.views import policy_view
