@@ -15,6 +15,7 @@ problem, uncalibrated, no exploration),
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -275,6 +276,21 @@ def _decision_of(view: TaskView) -> DecisionModel:
     return model
 
 
+def first_exploring_selection(config: SelectorConfig) -> int | float:
+    """The first selection of a controller's life that may explore (1-based; ``inf``: none).
+
+    With ``explore_paced`` a selection may explore only while explorations stay within
+    ``exploration_fraction`` of the selections made, itself included — first at selection
+    ``ceil(1 / exploration_fraction)`` (the 10th at 10 %); unpaced, the first. No exploration
+    rate or fraction: never.
+    """
+    if config.exploration_rate <= 0 or config.exploration_fraction <= 0:
+        return math.inf
+    if not config.explore_paced:
+        return 1
+    return math.ceil(1.0 / config.exploration_fraction - 1e-9)
+
+
 def _fixed(name: str, **params: object) -> type[ControllerPolicy]:
     class Fixed(ControllerPolicy):
         def __init__(self) -> None:
@@ -299,6 +315,11 @@ class VocDefaultPolicy(ControllerPolicy):
 
     def __init__(self) -> None:
         super().__init__(estimator="default", exploration=True)
+
+    def deterministic_for(self, view: TaskView) -> bool:
+        """Deterministic on a task whose budget ends before the first selection that may
+        explore (:func:`first_exploring_selection`): its draws can change nothing there."""
+        return view.budget < first_exploring_selection(_USER_CONFIG.selector)
 
 
 VocModelPolicy = _fixed("voc-model", estimator="model")

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from heedful import decision
+from heedful.bench.kinds.inspection import collect_choices
 from heedful.bench.policy import get_policy
-from heedful.bench.run.runner import collect_choices
 from heedful.bench.stats import MeanCI, PairedDiff, bootstrap_mean, paired_difference
 from heedful.bench.validity.checks import CheckError
 from heedful.bench.views import policy_view
