@@ -217,3 +217,18 @@ def test_a_turn_stored_by_another_layout_is_a_clear_error_and_a_new_rank_replace
     assert text.startswith("ResumeError: ") and "layout 99" in text
     assert "start a new turn with attention_rank" in text
     assert _fresh_call(db, "attention_rank", {"budget": 1})["next"]["action"] == "execute"
+
+
+@pytest.mark.wall_clock
+def test_health_reads_a_turn_resumed_by_other_processes_as_one_sessions(
+    tmp_path: Path, deploy_setup: Any
+) -> None:
+    db = tmp_path / "agent.db"
+    chosen = _ranked(db, deploy_setup)
+    _fresh_call(db, "attention_resolve", {"candidate_id": chosen, "observations": OBSERVED})
+    assert _fresh_call(db, "attention_rank", {"budget": 1})["turn_id"] == "turn-2"
+    health = _fresh_call(db, "attention_health", {"window_turns": 10})
+    assert health["turns"] == 2
+    # The selection of one process and its resolve in the next count as one read, used.
+    stale = next(row for row in health["funnel"] if row["trigger"] == "stale_belief")
+    assert (stale["selected"], stale["succeeded"], stale["used"]) == (1, 1, 1)
