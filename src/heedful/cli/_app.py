@@ -25,6 +25,9 @@ class _HeedfulGroup(TyperGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         # Every subcommand is attached by now (Typer adds them after building this group).
         name_placeholders(self)
+        from heedful.cli._complete import complete_names
+
+        complete_names(self)
         return super().main(*args, **kwargs)
 
     def invoke(self, ctx: Any) -> Any:

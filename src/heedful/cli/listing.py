@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+import textwrap
+
 import typer
 
 list_app = typer.Typer(
@@ -24,12 +29,50 @@ def _join(docs: list[str]) -> str:
     return "; ".join(d.rstrip(".") for d in dict.fromkeys(docs)) + "."
 
 
+#: Narrowest description column worth wrapping into; narrower, the description goes under.
+_MIN_TEXT = 30
+#: Indent of a description printed under its row.
+_UNDER = 4
+
+
+def _width() -> int | None:
+    """The terminal's width: ``COLUMNS`` when set, else the terminal's own when stdout is one;
+    ``None`` for a pipe (one line per row, for scripts)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Lines of at most ``width`` characters, broken at spaces only (never inside a word such as
+    ``self-prioritising`` or a name with hyphens)."""
+    return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
+
+
 def _print(rows: list[tuple[str, ...]]) -> None:
-    """Aligned columns, the last one free (one line per row, never padded)."""
+    """Aligned columns, the last one free. Within a terminal's width the description wraps
+    (continuation lines indented, so a row still starts at column 0); into a pipe, one line
+    per row."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    width = _width()
+    start = sum(widths) + 2 * len(widths)
     for row in rows:
         cells = [c.ljust(w) for c, w in zip(row, widths, strict=False)]
-        typer.echo("  ".join([*cells, row[-1]]).rstrip())
+        head = "  ".join(cells)
+        if width is None or len(head) + 2 + len(row[-1]) <= width:
+            typer.echo(f"{head}  {row[-1]}".rstrip())
+        elif width - start >= _MIN_TEXT:
+            lines = _wrap(row[-1], width - start) or [""]
+            typer.echo(f"{head}  {lines[0]}".rstrip())
+            for line in lines[1:]:
+                typer.echo(" " * start + line)
+        else:
+            typer.echo(head.rstrip())
+            for line in _wrap(row[-1], max(width - _UNDER, _MIN_TEXT)):
+                typer.echo(" " * _UNDER + line)
 
 
 @list_app.command("policies")

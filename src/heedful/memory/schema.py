@@ -206,8 +206,19 @@ _V6 = """
 ALTER TABLE sources ADD COLUMN measured_cost TEXT;  -- JSON {tokens, tool_calls, latency_ms}
 """
 
+# A server's client sessions (heedful.memory.sessions): the turn and the selections in flight of
+# each, so a selection made by one server process is resolved by another (issue 38).
+_V7 = """
+CREATE TABLE server_sessions (
+    session TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,           -- grows by one on every write
+    body TEXT NOT NULL,                 -- JSON document (heedful.integrations.mcp.resume)
+    updated_at REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
 #: Ordered migrations; ``len(MIGRATIONS)`` is the current schema version.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

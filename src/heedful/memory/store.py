@@ -2,8 +2,9 @@
 the knowledge graph and the attention trace.
 
 ``Store`` composes one mixin per concept (claims, truth maintenance, history, goals, graph,
-trace, batched reads) over a single connection. Writes run in ``BEGIN IMMEDIATE`` transactions
-with a busy timeout, so several processes can share one file (WAL mode).
+trace, batched reads, server sessions) over a single connection. Writes run in
+``BEGIN IMMEDIATE`` transactions with a busy timeout, so several processes can share one file
+(WAL mode).
 """
 
 from __future__ import annotations
@@ -32,13 +33,16 @@ from heedful.memory.goals import GoalsMixin
 from heedful.memory.graph import GraphMixin
 from heedful.memory.outcomes import OutcomesMixin
 from heedful.memory.schema import migrate, schema_version
+from heedful.memory.sessions import SessionsMixin
 from heedful.memory.trace import TraceMixin
 from heedful.model.base import wall_time
 
 MEMORY = ":memory:"
 
 
-class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin, BulkReadsMixin):
+class Store(
+    ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin, BulkReadsMixin, SessionsMixin
+):
     """A heedful memory store over one SQLite database.
 
     ``Store(path)`` or ``Store.open(path)`` opens (creating and migrating if needed) the store;

@@ -218,11 +218,20 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
     shown = [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]
     # One colour per policy for the whole page, handed out in the overall ranking's order.
     colours = policy_colours([r.policy for r in ranked_rows(results)])
+    # What a reader looks for first: the overall ranking, then each family's chart (its table
+    # one click away); the paired comparisons, diagnostics and the rest follow.
     for fam in shown if inspection else []:
         rows = ranked_rows(results, fam)
-        title = "All families" if fam == ALL_FAMILIES else f"Family {fam}"
         marked = frozenset(estimated(results))
-        out += [f"<h2>{_e(title)}</h2>", _bar_chart(rows, colours), _rows_table(rows, marked)]
+        if fam == ALL_FAMILIES:
+            out += ["<h2>All families</h2>", _rows_table(rows, marked), _bar_chart(rows, colours)]
+            continue
+        out += [
+            f"<h2>Family {_e(fam)}</h2>",
+            _bar_chart(rows, colours),
+            f"<details><summary>ranked table of family {_e(fam)}</summary>"
+            f"{_rows_table(rows, marked)}</details>",
+        ]
 
     if results.trials:
         out.append("<h2>Regret distribution (V* − V(S), all trials)</h2><div class='grid'>")
