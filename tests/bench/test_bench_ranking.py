@@ -56,7 +56,8 @@ def test_a_family_that_says_nothing_of_what_it_measures_fails() -> None:
 
 
 def test_list_families_prints_what_each_inspection_family_measures() -> None:
-    out = CliRunner().invoke(app, ["list", "families"]).output
+    # Wide enough that each row is one line (heedful list wraps to the terminal's width).
+    out = CliRunner().invoke(app, ["list", "families"], env={"COLUMNS": "2000"}).output
     for fam in FAMILIES.values():
         line = next(x for x in out.splitlines() if x.startswith(f"{fam.code} "))
         assert f"measures {fam.measures}" in line
