@@ -207,3 +207,29 @@ def test_missing_holdout_directory_is_named(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
     with pytest.raises(InvalidArgumentError, match=re.escape(f"{missing}: the hold-out path")):
         load_holdout(missing)
+
+
+def test_a_sealed_run_records_each_generators_version(sealed_dir: Path, tmp_path: Path) -> None:
+    made = json.loads((sealed_dir / "holdout.json").read_text())["generator_versions"]
+    out = run_to_folder(holdout=sealed_dir, policies="random", trials=1, out=tmp_path / "out")
+    versions = out.results.manifest.generator_versions
+    assert versions["G"] == made["G"] and versions["B"] == made["B"]
+    assert versions["G"].startswith("G-v") and versions["generator"] == made["generator"]
+    assert versions["shift"] == made["shift"]
+
+
+def test_a_sealed_set_without_its_manifest_says_the_versions_are_unrecorded(
+    sealed_dir: Path, tmp_path: Path
+) -> None:
+    (sealed_dir / "holdout.json").unlink()
+    out = run_to_folder(holdout=sealed_dir, policies="random", trials=1, out=tmp_path / "out")
+    assert out.results.manifest.generator_versions == {
+        "B": "unrecorded (no holdout.json beside the set)",
+        "G": "unrecorded (no holdout.json beside the set)",
+    }
+
+
+def test_a_sealed_set_with_a_broken_manifest_is_refused(sealed_dir: Path, tmp_path: Path) -> None:
+    (sealed_dir / "holdout.json").write_text('{"format": "something else"}')
+    with pytest.raises(InvalidArgumentError, match=r"holdout\.json: not a heedful\.holdout/v1"):
+        run_to_folder(holdout=sealed_dir, policies="random", trials=1, out=tmp_path / "out")

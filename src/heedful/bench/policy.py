@@ -100,6 +100,15 @@ class Policy(ABC):
     def next(self, history: Sequence[Observation]) -> str | None:
         """Return the id of the next source to inspect, or ``None`` to stop."""
 
+    def deterministic_for(self, view: TaskView) -> bool:
+        """Whether ``next`` depends only on the view and the history on this task (never on the
+        rng): ``deterministic`` by default. A randomised policy whose randomness cannot act on
+        a task like ``view`` (``voc-default``: its exploration is paced and cannot fire before a
+        controller's 10th selection, beyond any budget under 10) says so here; the runner then
+        computes its exact adaptive value like a deterministic policy's, and ``check_policy``
+        checks the claim."""
+        return self.deterministic
+
     def validate(self, observations: Sequence[Observation]) -> list[str]:
         """Production mode (``validates``): the reads the claim validator forces before the
         decision, given the real observations of the reads made (static condition: the results

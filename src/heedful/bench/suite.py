@@ -36,7 +36,12 @@ from heedful.bench.worlds.families import (
     parse_family_list,
 )
 from heedful.bench.worlds.families.unprompted import twin_world_keys
-from heedful.bench.worlds.holdout import load_holdout, refuse_cache_in_project, refuse_sealed_files
+from heedful.bench.worlds.holdout import (
+    holdout_versions,
+    load_holdout,
+    refuse_cache_in_project,
+    refuse_sealed_files,
+)
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario
 from heedful.model.kinds_io import AnyScenario, load_any_scenario_set
@@ -269,7 +274,7 @@ def run_to_folder(
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
         scenarios = _narrow(load_holdout(holdout), families, condition, "hold-out scenario", "")
         source = "sealed hold-out"
-        versions = {f: "holdout" for f in sorted({s.view.family for s in scenarios})}
+        versions = holdout_versions(holdout, sorted({s.view.family for s in scenarios}))
     else:
         scenarios, source, versions = select_scenarios(
             scenario_paths,

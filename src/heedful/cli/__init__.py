@@ -21,6 +21,7 @@ from heedful.cli import (
     bench,
     engine,
     holdout,
+    interface,
     learn,
     listing,
     mcp,
@@ -29,7 +30,19 @@ from heedful.cli import (
 )
 from heedful.cli._app import app, fail, main
 
-GROUPS = (bench, scenario, holdout, engine, mcp, salience, attention, learn, agent, listing)
+GROUPS = (
+    bench,
+    scenario,
+    holdout,
+    interface,
+    engine,
+    mcp,
+    salience,
+    attention,
+    learn,
+    agent,
+    listing,
+)
 """Command-group modules, in the order their commands are registered."""
 
 for _group in GROUPS:

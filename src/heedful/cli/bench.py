@@ -1,4 +1,5 @@
-"""``heedful bench`` (run, oracle, report, ablations) and the top-level ``heedful run``."""
+"""``heedful bench`` (run, oracle, report, scorecard, ablations) and the top-level
+``heedful run``."""
 
 from __future__ import annotations
 
@@ -486,6 +487,38 @@ def bench_report(
     typer.echo(
         f"report:  {write_report(loaded, Path(out) if out else path.with_name('report.html'))}"
     )
+
+
+@bench_app.command("scorecard")
+def bench_scorecard(
+    base: str = typer.Argument(..., help="The baseline's results.json."),
+    new: str = typer.Argument(..., help="The new run's results.json (may be the same file)."),
+    policy: str | None = typer.Option(
+        None, "--policy", help="Policy of both runs (default: voc-default, or the one they share)."
+    ),
+    base_policy: str | None = typer.Option(
+        None, "--base-policy", help="The baseline's policy, when it differs from --policy."
+    ),
+    new_policy: str | None = typer.Option(
+        None, "--new-policy", help="The new run's policy, when it differs from --policy."
+    ),
+    family: str | None = typer.Option(
+        None, "--family", help="Families to pool, e.g. G,B (default: every inspection family)."
+    ),
+    markdown: bool = typer.Option(False, "--markdown", help="Print the table as markdown."),
+) -> None:
+    """Document 000 §29's v1 scorecard: eight metrics, baseline | new | Δ with paired CIs."""
+    from heedful.bench.report.scorecard import scorecard_markdown, scorecard_text
+    from heedful.bench.results import load_results
+    from heedful.bench.score.scorecard import pick_policy, scorecard
+
+    a, b = load_results(base), load_results(new)
+    families = [f.strip() for f in family.split(",") if f.strip()] if family is not None else None
+    if families is not None and not families:
+        raise fail(f"--family names no family: {family!r}")
+    pa = base_policy or policy or pick_policy(a, b)
+    card = scorecard(a, b, base_policy=pa, new_policy=new_policy or policy or pa, families=families)
+    typer.echo(scorecard_markdown(card) if markdown else scorecard_text(card))
 
 
 @bench_app.command("ablations")

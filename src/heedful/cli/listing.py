@@ -126,8 +126,17 @@ def list_families() -> None:
     from heedful.bench.kinds import kind_families
     from heedful.bench.worlds.families import FAMILIES
 
+    # What an inspection family's score measures (value of information only where it beats a
+    # fitted authority/age/reports ranking by 15 points; heedful.bench.validity.ranking).
     rows: list[tuple[str, ...]] = [
-        (f.code, f.name, "inspection", f.version, f.description) for f in FAMILIES.values()
+        (
+            f.code,
+            f.name,
+            "inspection",
+            f.version,
+            f.description + (f"; measures {f.measures}" if f.measures else ""),
+        )
+        for f in FAMILIES.values()
     ]
     rows += [(f.code, f.name, f.kind, f.version, f.description) for f in kind_families().values()]
     _print(sorted(rows))
@@ -135,7 +144,7 @@ def list_families() -> None:
 
 #: What each scenario kind is (docs/scenario-format.md).
 KINDS = {
-    "inspection": "which sources to inspect under a budget before one decision (families A-C, E-I)",
+    "inspection": "which sources to inspect under a budget before one decision (A-C, E-I, K)",
     "switching": "stay, queue or preempt as interruptions arrive mid-task (family D)",
     "schedule": "which obligation to work on: urgent now, important this hour or this week (J)",
 }

@@ -306,7 +306,11 @@ class Inspection(ScenarioKindSpec[InspectionCase, TrialRecord]):
         # Static condition: a deterministic policy's choices cannot depend on the trial (it sees
         # only the view and its own withheld choices), so it is asked once per scenario. A
         # validating policy's forced reads depend on its results: played every trial.
-        reuse = not job.adaptive and policy.deterministic and not policy.validates
+        # Deterministic *on this task* is enough (``deterministic_for``: voc-default's paced
+        # exploration cannot fire within a budget under 10), for that and for the exact
+        # adaptive value below (issue 36: no sampled value where the exact one is tractable).
+        certain = policy.deterministic_for(view)
+        reuse = not job.adaptive and certain and not policy.validates
         if reuse and name in case.static_choices:
             outcome = case.static_choices[name]
         else:
@@ -320,11 +324,7 @@ class Inspection(ScenarioKindSpec[InspectionCase, TrialRecord]):
                 )
             if reuse:
                 case.static_choices[name] = outcome
-        exact = (
-            oracle.policy_value(name, policy, view, given)
-            if job.adaptive and policy.deterministic
-            else None
-        )
+        exact = oracle.policy_value(name, policy, view, given) if job.adaptive and certain else None
         return score_trial(
             scenario,
             oracle,

@@ -234,6 +234,45 @@ def make_holdout(
     return HoldoutSet(out, sorted(files), created, fingerprint)
 
 
+#: What a sealed run records for a family whose set has no ``holdout.json`` naming its version.
+UNRECORDED = "unrecorded (no holdout.json beside the set)"
+
+
+def holdout_versions(directory: Path, families: Sequence[str]) -> dict[str, str]:
+    """The generator versions a sealed run records (document 000 §22.2, step 4): those the
+    set's ``holdout.json`` names — the machinery, the shift and each family's version when the
+    set was made — for the families the run plays; a family it does not name (or a set without
+    the file) is recorded as :data:`UNRECORDED`, never as the current code's version.
+
+    Raises:
+        InvalidArgumentError: ``holdout.json`` is unreadable or not a hold-out manifest.
+    """
+    path = directory / MANIFEST_NAME
+    made: dict[str, str] = {}
+    if path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            raise InvalidArgumentError(
+                f"the hold-out set's {MANIFEST_NAME}: not a readable hold-out manifest"
+            ) from None
+        versions = data.get("generator_versions") if isinstance(data, dict) else None
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != HOLDOUT_FORMAT
+            or not isinstance(versions, dict)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in versions.items())
+        ):
+            raise InvalidArgumentError(  # no path: hold-out output never names the set's place
+                f"the hold-out set's {MANIFEST_NAME}: not a {HOLDOUT_FORMAT} manifest with "
+                "generator_versions"
+            )
+        made = dict(versions)
+    out: dict[str, str] = {k: made[k] for k in ("generator", "shift") if k in made}
+    out.update({f: made.get(f, UNRECORDED) for f in sorted(families)})
+    return out
+
+
 def load_holdout(directory: Path, *, cwd: Path | None = None) -> list[Scenario]:
     """Load a sealed hold-out set, refusing directories inside the project.
 
