@@ -11,6 +11,7 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from heedful import __version__
+from heedful.cli._checks import check_commands
 from heedful.errors import HeedfulError
 from heedful.extras import extra_hint
 
@@ -25,6 +26,7 @@ class _HeedfulGroup(TyperGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         # Every subcommand is attached by now (Typer adds them after building this group).
         name_placeholders(self)
+        check_commands(self)  # ranges and paths refused before a command's body runs
         return super().main(*args, **kwargs)
 
     def invoke(self, ctx: Any) -> Any:
