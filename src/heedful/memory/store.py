@@ -32,6 +32,7 @@ from heedful.memory.freshness import (
 from heedful.memory.goals import GoalsMixin
 from heedful.memory.graph import GraphMixin
 from heedful.memory.outcomes import OutcomesMixin
+from heedful.memory.replies import RepliesMixin
 from heedful.memory.schema import migrate, schema_version
 from heedful.memory.trace import TraceMixin
 from heedful.model.base import wall_time
@@ -39,7 +40,15 @@ from heedful.model.base import wall_time
 MEMORY = ":memory:"
 
 
-class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin, BulkReadsMixin):
+class Store(
+    ClaimsMixin,
+    GoalsMixin,
+    GraphMixin,
+    OutcomesMixin,
+    TraceMixin,
+    BulkReadsMixin,
+    RepliesMixin,
+):
     """A heedful memory store over one SQLite database.
 
     ``Store(path)`` or ``Store.open(path)`` opens (creating and migrating if needed) the store;

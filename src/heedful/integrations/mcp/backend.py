@@ -156,6 +156,12 @@ class StoreBackend:
         if session is not None and controller.mirror is not None:
             controller.mirror.session = f"{session}.{controller.mirror.session}"
 
+    @property
+    def reply_log(self) -> Store:
+        """Where the first answers of keyed writes are kept: the store (they outlive a restart,
+        so a client retrying after "Connection closed" gets the answer of the write applied)."""
+        return self.store
+
     def session_backend(self, session: str) -> StoreBackend:
         """A backend for another client session on this store: same memory and engine, its own
         controller (turn, budget, candidates in flight), so one session can never resolve or
