@@ -26,7 +26,6 @@ import contextlib
 import fcntl
 import os
 import stat
-import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
@@ -211,6 +210,8 @@ def check_output_dir(
     if not stat.S_ISDIR(mode):
         kind = not_regular(mode) or "a file"
         raise InputError(f"cannot use it as {what}: {probe_in} is {kind}", file=where)
+    import tempfile  # here: a refusal elsewhere need not import it
+
     try:
         made = tempfile.mkdtemp(prefix=".heedful-probe-", dir=probe_in)
     except OSError as exc:

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
 
 from heedful import __version__
 from heedful.cli._checks import check_commands
 from heedful.errors import HeedfulError
 from heedful.extras import extra_hint
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class _HeedfulGroup(TyperGroup):
@@ -195,6 +197,8 @@ def console(*, stderr: bool = False) -> Console:
     Markup is off: tables hold user text (goal titles, scenario ids, family labels) that Rich
     would otherwise read as tags — ``[/x]`` in a title was a traceback.
     """
+    from rich.console import Console  # on first use: `heedful -V` and refusals need no Rich
+
     stream = sys.stderr if stderr else sys.stdout
     file: Any = stream if stream.isatty() else _TrimmedLines(stream)
     return Console(width=output_width(stream), markup=False, file=file)
@@ -255,6 +259,9 @@ def main() -> None:
     Heedful errors and usage errors (missing or malformed options) become one line on stderr
     and exit code 2, instead of Click's multi-line usage box.
     """
+    from heedful.cli import registered
+
+    registered()  # every command group, once
     try:
         code = app(standalone_mode=False)
     except HeedfulError as exc:

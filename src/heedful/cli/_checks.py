@@ -60,7 +60,8 @@ RANGES: dict[str, tuple[float, float]] = {
 #: * ``out-file`` — a place a file can be written (an existing regular file, or a new one in an
 #:   existing folder that can be written);
 #: * ``out-folder`` — a folder that exists or can be made, and can be written;
-#: * ``store`` — an existing regular file, or nothing yet (the store is created);
+#: * ``store`` — an existing regular file, or nothing yet (the command names a missing store);
+#: * ``new-store`` — an existing regular file, or a place a new store can be created;
 #: * ``made`` — like ``store``, and a missing file's folder may be created (key files, caches).
 PATHS: dict[str, dict[str, str]] = {
     "heedful scenario validate": {"paths": "files"},
@@ -79,7 +80,7 @@ PATHS: dict[str, dict[str, str]] = {
     "heedful bench ablations": {"out": "out-folder"},
     "heedful bench plan": {"results": "file"},
     "heedful holdout make": {"key_file": "made", "out": "out-folder"},
-    "heedful engine load": {"file": "file", "db": "store"},
+    "heedful engine load": {"file": "file", "db": "new-store"},
     "heedful engine survey": {"db": "store", "config": "file", "governance": "file"},
     "heedful engine cycle": {"db": "store", "config": "file", "governance": "file"},
     "heedful engine run": {"db": "store", "config": "file", "governance": "file"},
@@ -89,7 +90,7 @@ PATHS: dict[str, dict[str, str]] = {
     "heedful engine approve": {"db": "store", "config": "file"},
     "heedful engine reject": {"db": "store"},
     "heedful mcp serve": {
-        "db": "store",
+        "db": "new-store",
         "config": "file",
         "governance": "file",
         "token_file": "made",
@@ -151,6 +152,11 @@ def check_path(kind: str, value: str, option: str) -> None:
         check_output_file(value, option=option)
     elif kind == "out-folder":
         check_output_dir(value, option=option)
+    elif kind == "new-store":
+        if os.path.exists(value):
+            check_input_file(value, option=option)
+        elif value != ":memory:":
+            check_output_file(value, option=option)
     elif kind in ("store", "made"):
         if os.path.exists(value):
             check_input_file(value, option=option)
