@@ -165,11 +165,24 @@ def test_holdout_key_and_folder_inside_the_project_are_refused(tmp_path: Path) -
 
 def test_short_or_garbled_key_files_are_refused(tmp_path: Path) -> None:
     (tmp_path / "short").write_text("ab" * 16)
+    (tmp_path / "short").chmod(0o600)
     with pytest.raises(InvalidArgumentError, match="128 bits; at least 256"):
         make_holdout(["G"], 1, tmp_path / "short", tmp_path / "s1", cwd=tmp_path / "x")
     (tmp_path / "garbled").write_text("not a key")
+    (tmp_path / "garbled").chmod(0o600)
     with pytest.raises(InvalidArgumentError, match="hex text"):
         make_holdout(["G"], 1, tmp_path / "garbled", tmp_path / "s2", cwd=tmp_path / "x")
+
+
+def test_a_key_file_others_can_read_is_refused(tmp_path: Path) -> None:
+    key = tmp_path / "holdout.key"
+    make_holdout(["G"], 1, key, tmp_path / "s1", cwd=tmp_path / "x")
+    key.chmod(0o644)
+    with pytest.raises(
+        InvalidArgumentError, match=r"can be read by others \(mode 644\); run: chmod 600"
+    ):
+        make_holdout(["G"], 1, key, tmp_path / "s2", cwd=tmp_path / "x")
+    assert not (tmp_path / "s2").exists()
 
 
 def test_holdout_run_refuses_public_generator_ids(tmp_path: Path) -> None:

@@ -270,7 +270,10 @@ def test_engine_notices_are_wrapped_to_the_terminal() -> None:
     ("args", "expected"),
     [
         (("survey", "--triage", "magic"), "--triage must be formula or voc, not 'magic'"),
-        (("run", "--heartbeat-ms", "-5", "--cycles", "1"), "--heartbeat-ms must be a positive"),
+        (
+            ("run", "--heartbeat-ms", "-5", "--cycles", "1"),
+            "--heartbeat-ms must be at least 1, not -5",
+        ),
     ],
 )
 def test_bad_engine_option_names_the_flag(db: str, args: tuple[str, ...], expected: str) -> None:

@@ -5,7 +5,7 @@ This is what ``heedful bench run`` and ``heedful run`` call; the CLI only parses
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -178,6 +178,7 @@ def run_to_folder(
     progress: bool | None = None,
     resume: Path | None = None,
     run_args: Mapping[str, Any] | None = None,
+    on_folder: Callable[[Path], None] | None = None,
     **fields: Any,
 ) -> RunOutput:
     """Run the benchmark described by ``spec`` and write ``results.json``, its trial records and
@@ -197,6 +198,8 @@ def run_to_folder(
             results are those of one uninterrupted run (D/J scenarios too). Agent trials are
             played again.
         run_args: The command's arguments, kept in the folder for a later ``--resume``.
+        on_folder: Called with the run folder once it is made, before any scenario is played
+            (the CLI names it when a run is interrupted).
 
     With ``condition`` ``unprompted``/``both`` every trial records the document 000 §15.2
     metrics, ``all`` policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and
@@ -308,6 +311,8 @@ def run_to_folder(
         raise InvalidArgumentError(
             f"cannot use {where} as the output folder: {exc.strerror}"
         ) from None
+    if on_folder is not None:
+        on_folder(folder)
     # A sealed hold-out keeps no checkpoint: its trial records never reach the disk.
     checkpoint = Checkpoint(folder) if holdout is None else None
     if checkpoint is not None and resume is None:

@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
 
 import typer
 
@@ -449,13 +453,15 @@ def bench_run(
                 shift=shift,
                 workers=workers,
             )
-            output = run_to_folder(
-                spec,
-                agent_run=agent_run,
-                backend=jobs,
-                resume=Path(resume) if resume is not None else None,
-                run_args=given,
-            )
+            with _interruptible(resumable=holdout is None) as seen:
+                output = run_to_folder(
+                    spec,
+                    agent_run=agent_run,
+                    backend=jobs,
+                    resume=Path(resume) if resume is not None else None,
+                    run_args=given,
+                    on_folder=seen.append,
+                )
     _print_run(output, as_json=as_json)
 
 
@@ -617,12 +623,47 @@ def run_default(
     from heedful.bench.suite import run_to_folder
 
     cfg = DEFAULT_CONFIG
+    families = ",".join(cfg.suite_families)
     spec = run_spec(
-        families=",".join(cfg.suite_families),
+        families=families,
         count=cfg.suite_count,
         trials=cfg.suite_trials,
         seed=seed,
         out=Path(out) if out else None,
         workers=workers,
     )
-    _print_run(run_to_folder(spec), as_json=as_json)
+    # What `bench run --resume` needs to finish it: the same run, as bench run's options.
+    same = {"family": families, "count": cfg.suite_count, "trials": cfg.suite_trials}
+    with _interruptible(resumable=True) as seen:
+        output = run_to_folder(
+            spec, run_args={**same, "seed": seed, "out": out}, on_folder=seen.append
+        )
+    _print_run(output, as_json=as_json)
+
+
+@contextlib.contextmanager
+def _interruptible(*, resumable: bool) -> Iterator[list[Path]]:
+    """Ctrl-C during a run: say where the run folder is and how to finish it, exit 130.
+
+    The block appends the run folder to the yielded list once it is made.
+    """
+    seen: list[Path] = []
+    try:
+        yield seen
+    except KeyboardInterrupt:
+        if not seen:
+            typer.echo("interrupted before the run folder was made: nothing to resume", err=True)
+        elif not resumable:
+            typer.echo(
+                f"interrupted: a sealed hold-out run keeps no checkpoint; {seen[0]} holds "
+                "nothing to resume — run it again",
+                err=True,
+            )
+        else:
+            folder = shlex.quote(str(seen[0]))
+            typer.echo(
+                f"interrupted: the run folder is {seen[0]}; finish it (finished scenarios are "
+                f"not played again) with:\n  heedful bench run --resume {folder}",
+                err=True,
+            )
+        raise typer.Exit(code=130) from None

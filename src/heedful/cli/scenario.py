@@ -79,7 +79,6 @@ def scenario_generate(
     ),
 ) -> None:
     """Generate scenarios of one family as a YAML list."""
-    from pathlib import Path
 
     import yaml
 
@@ -123,8 +122,7 @@ def scenario_generate(
     if out is None:
         typer.echo(text, nl=False)
     else:
-        try:
-            Path(out).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise fail(f"cannot write {out}: {exc.strerror}") from None
+        from heedful.files import write_output
+
+        write_output(out, text, option="--out")
         typer.echo(f"wrote {count_of(len(items), 'scenario')} to {out}")

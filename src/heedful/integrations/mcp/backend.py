@@ -219,6 +219,12 @@ class StoreBackend:
         self._seen = self.store.put_session_state(self._key, snapshot(self.controller))
         self._touched = True
 
+    @property
+    def reply_log(self) -> Store:
+        """Where the first answers of keyed writes are kept: the store (they outlive a restart,
+        so a client retrying after "Connection closed" gets the answer of the write applied)."""
+        return self.store
+
     def session_backend(self, session: str) -> StoreBackend:
         """A backend for another client session on this store: same memory and engine, its own
         controller (turn, budget, candidates in flight), so one session can never resolve or
