@@ -147,6 +147,8 @@ def describe_revealed(sources: Sequence[SourceView]) -> str:
             "cues": s.salience.model_dump(),
             "content": s.content,
             **({"links": s.links} if s.links else {}),
+            # Untrusted sources say so (document 000 §24): their authority is only a claim.
+            **({"trusted": False} if not s.trusted else {}),
         }
         for s in sources
     ]

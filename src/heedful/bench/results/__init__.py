@@ -10,8 +10,9 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     BaseModel,
     ConfigDict,
-    Discriminator,
     Field,
+    PlainValidator,
+    SerializeAsAny,
     SerializerFunctionWrapHandler,
     Tag,
     ValidationError,
@@ -22,7 +23,7 @@ from pydantic import (
 from heedful.bench.results._trial import ScoredTrial, TrialKey
 from heedful.bench.results.agents import AgentAggregates
 from heedful.bench.results.calibration import CalibrationRow
-from heedful.bench.results.kinds import KindPairedRow, KindResults, KindRow
+from heedful.bench.results.kinds import KindPairedRow, KindResults, KindRow, kind_records
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
 from heedful.errors import InputError, InvalidArgumentError
 from heedful.model.documents import RESULTS_LIMITS, read_bounded, read_document
@@ -352,28 +353,41 @@ class InitiationGapRow(_Model):
     reads_task: bool = True
 
 
-def _row_kind(value: Any) -> str:
-    kind = value.get("kind", "inspection") if isinstance(value, dict) else value.kind
-    return "inspection" if kind == "inspection" else "kind"
+def _any_row(value: Any) -> AggregateRow | KindRow:
+    if isinstance(value, AggregateRow | KindRow):
+        return value
+    kind = value.get("kind", "inspection") if isinstance(value, dict) else None
+    if kind == "inspection":
+        return AggregateRow.model_validate(value)
+    if not isinstance(kind, str):
+        raise ValueError("a row needs a kind")
+    return kind_records(kind).row.model_validate(value)
 
 
-#: A row of any scenario kind: inspection rows, or the switching (D) and schedule (J) kinds'.
-AnyRow = Annotated[
-    Annotated[AggregateRow, Tag("inspection")] | Annotated[KindRow, Tag("kind")],
-    Discriminator(_row_kind),
-]
+def _any_paired(value: Any) -> PairedRow | KindPairedRow:
+    if isinstance(value, PairedRow | KindPairedRow):
+        return value
+    kind = value.get("kind", "inspection") if isinstance(value, dict) else None
+    if kind == "inspection":
+        return PairedRow.model_validate(value)
+    if not isinstance(kind, str):
+        raise ValueError("a paired row needs a kind")
+    kind_records(kind)  # an unknown kind fails here
+    return KindPairedRow.model_validate(value)
+
+
+#: A row of any scenario kind: inspection rows, or another kind's (read by its ``kind`` with
+#: that kind's row model; written with every field of its own model).
+AnyRow = Annotated[SerializeAsAny[AggregateRow | KindRow], PlainValidator(_any_row)]
 #: A paired row of any scenario kind.
-AnyPairedRow = Annotated[
-    Annotated[PairedRow, Tag("inspection")] | Annotated[KindPairedRow, Tag("kind")],
-    Discriminator(_row_kind),
-]
+AnyPairedRow = Annotated[SerializeAsAny[PairedRow | KindPairedRow], PlainValidator(_any_paired)]
 
 
 class Aggregates(_Model):
     """Every aggregate of a run (the initiation lists are empty unless a run measured them).
 
     ``rows`` and ``paired`` hold every family of every kind; ``kind`` tells an inspection row
-    (:class:`AggregateRow`) from a switching or schedule one (:class:`KindRow`).
+    (:class:`AggregateRow`) from another kind's (a :class:`KindRow` of that kind's model).
     """
 
     rows: list[AnyRow]
@@ -388,7 +402,7 @@ class Aggregates(_Model):
         return [r for r in self.rows if isinstance(r, AggregateRow)]
 
     def kind_rows(self) -> list[KindRow]:
-        """The rows of the switching (D) and schedule (J) families."""
+        """The rows of the families of every kind but inspection (D, J, …)."""
         return [r for r in self.rows if isinstance(r, KindRow)]
 
     def inspection_paired(self) -> list[PairedRow]:
@@ -396,7 +410,7 @@ class Aggregates(_Model):
         return [p for p in self.paired if isinstance(p, PairedRow)]
 
     def kind_paired(self) -> list[KindPairedRow]:
-        """The paired rows of the switching and schedule families."""
+        """The paired rows of the families of every kind but inspection."""
         return [p for p in self.paired if isinstance(p, KindPairedRow)]
 
     def row(self, policy: str, family: str = ALL_FAMILIES) -> AggregateRow | KindRow:
@@ -424,7 +438,7 @@ class Results(_Model):
     #: (``trials`` is then empty in the file; :func:`load_results` fills it back).
     trials_file: str | None = None
     trials_count: int | None = Field(default=None, ge=0)
-    #: Trials of the switching (D) and schedule (J) kinds, when the run had any.
+    #: Trials of the kinds other than inspection (D, J, …), when the run had any.
     kinds: KindResults | None = None
     #: Predicted-VOC calibration of the controller policies (empty for sealed runs).
     calibration: list[CalibrationRow] = Field(default_factory=list)

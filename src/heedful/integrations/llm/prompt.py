@@ -92,6 +92,8 @@ def view_payload(view: TaskView) -> dict[str, Any]:
             # How many hidden sources its read reveals (issue 23), as a policy's view says; only
             # for a source that has some, so a scenario without hidden sources reads as before.
             **({"links": s.links} if s.links else {}),
+            # Untrusted sources say so (document 000 §24): their authority is only a claim.
+            **({"trusted": False} if not s.trusted else {}),
         }
         for s in view.sources
     ]
