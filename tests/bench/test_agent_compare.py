@@ -182,13 +182,13 @@ def test_swap_and_revert_steps_are_paired_and_a_revert_to_the_start_reverses() -
     }
     text = markdown_tables(result, names={"m": "M"}, full=True)
     assert "| M | none → prompt | 6 | +20.0" in text
-    assert "**M, §26:** the movement reverses" in text
+    assert "**M, [§26](design.md#d000-26):** the movement reverses" in text
 
 
 def test_a_revert_that_stays_moved_does_not_reverse() -> None:
     records = _swap_model([10.0] * 6, [30.0] * 6, [60.0] * 6, [55.0, 60, 58, 57, 59, 61])
     text = markdown_tables(compare_models({"m": records}), names={"m": "M"}, full=True)
-    assert "**M, §26:** the movement does not reverse" in text
+    assert "**M, [§26](design.md#d000-26):** the movement does not reverse" in text
 
 
 def test_no_movement_is_said_to_leave_nothing_to_reverse() -> None:
@@ -201,4 +201,5 @@ def test_a_revert_on_fewer_scenarios_is_not_judged() -> None:
     records = _swap_model([10.0] * 6, [30.0] * 6, [60.0] * 6, [10.0] * 6)
     records = [r for r in records if not (r.policy == "llm-revert" and r.scenario_id == "s5")]
     text = markdown_tables(compare_models({"m": records}), names={"m": "M"}, full=True)
-    assert "**M, §26:** not judged: the revert run covers 5 of the 6 pairs" in text
+    verdict = "not judged: the revert run covers 5 of the 6 pairs"
+    assert f"**M, [§26](design.md#d000-26):** {verdict}" in text

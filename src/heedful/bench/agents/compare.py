@@ -304,7 +304,8 @@ def _swap_lines(result: ModelComparison, names: Mapping[str, str]) -> list[str]:
     """Document 000 §26: the model frozen, the attention layer swapped none → prompt →
     heedful, then reverted (the revert run makes every call afresh); paired steps."""
     out = [
-        "Document 000 §26, swap and revert: the model frozen, only the attention layer swapped "
+        "Document 000 [§26](design.md#d000-26), swap and revert: the model frozen, only the "
+        "attention layer swapped "
         "(none → prompt → heedful), then reverted to none in a second run with the response "
         "cache off; each step paired by scenario, trial and world (points, 95% intervals):",
         "",
@@ -346,7 +347,7 @@ def _swap_lines(result: ModelComparison, names: Mapping[str, str]) -> list[str]:
             verdict = "the movement reverses: the revert run is back where `llm` started"
         else:
             verdict = "the movement does not reverse: the revert run differs from `llm`"
-        out += [f"**{name}, §26:** {verdict}.", ""]
+        out += [f"**{name}, [§26](design.md#d000-26):** {verdict}.", ""]
     return out
 
 

@@ -14,7 +14,6 @@ from pydantic import (
     PlainValidator,
     SerializeAsAny,
     SerializerFunctionWrapHandler,
-    Tag,
     ValidationError,
     model_serializer,
     model_validator,
