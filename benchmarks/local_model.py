@@ -9,12 +9,17 @@ tokens, prefill and generation tokens per second, the tokens the second call reu
 baseline measured in the same run, the same prefill with two threads instead of one (the ratio
 says what the default thread count buys on this machine).
 
-Then one whole trial per model, played by ``heedful bench run --protocol json`` (family B, 6
-turns at most): the prompt tokens it sent over all its calls — what the model would evaluate if
-every turn started from an empty cache — against the tokens the model actually evaluated, the
-rest coming from the KV cache (``usage.prompt_tokens_details.cached_tokens``, read back from the
-run's response cache). A retried call (a client timeout) would find its own prompt cached, so the
-trial runs with a timeout it never reaches.
+Then whole trials per model, played by ``heedful bench run`` as the README's command plays them
+(family G, 2 scenarios, ``llm`` and ``llm-advised`` taking turns, the default protocol and legal
+moves, 6 turns at most): seconds per trial (wall time of the run over its trials, model load
+included, and the model's own time per trial), and the prompt tokens the trials sent over all
+their calls — what the model would evaluate if every call started from an empty cache — against
+the tokens it actually evaluated, the rest coming from the KV cache and the saved system-message
+prefix (``usage.prompt_tokens_details.cached_tokens``, read back from the run's response cache);
+and, for the first call of each trial alone, the same two figures: there nothing of the trial is
+cached yet, so what is reused is the system message another trial of the agent evaluated. A
+retried call (a client timeout) would find its own prompt cached, so the trials run with a
+timeout they never reach.
 
 Needs the ``local`` extra. Run: ``.venv/bin/python benchmarks/local_model.py [--quick]``
 (``--quick``: SmolLM2 only, 8 generated tokens).
@@ -34,6 +39,7 @@ from pathlib import Path
 
 from heedful.bench.agents.env import TrialEnv
 from heedful.bench.policy import Observation
+from heedful.bench.results import load_results
 from heedful.bench.views import policy_view
 from heedful.bench.worlds.families import generate_suite
 from heedful.integrations.llm.local import LocalModel, local_model_path
@@ -81,26 +87,43 @@ def _measure(name: str, threads: int, gen: int) -> dict[str, float]:
     }
 
 
-def _trial(name: str) -> tuple[int, int, int]:
-    """Play one trial with ``--protocol json``; return (calls, prompt tokens sent, evaluated)."""
+def _trials(name: str) -> dict[str, float]:
+    """Play the README's trials; their time and prompt tokens (see the module docstring)."""
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "cache.sqlite"
+        start = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "heedful.cli", "bench", "run", "--family", "B", "--count", "1",
-             "--policies", "llm", "--trials", "1", "--model", name, "--protocol", "json",
-             "--max-turns", "6", "--max-tokens", "64", "--timeout", "3600", "--retries", "0",
+            [sys.executable, "-m", "heedful.cli", "bench", "run", "--family", "G", "--count", "2",
+             "--policies", "llm,llm-advised", "--trials", "1", "--model", name,
+             "--max-turns", "6", "--max-tokens", "128", "--timeout", "3600", "--retries", "0",
              "--cache", str(cache), "--out", str(Path(tmp) / "run"), "--json"],
             check=True,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
+        wall = time.perf_counter() - start
+        trials = [t for t in load_results(Path(tmp) / "run" / "results.json").trials if t.usage]
         with contextlib.closing(sqlite3.connect(cache)) as db:
-            usages = [
-                json.loads(r)["usage"] for (r,) in db.execute("SELECT response FROM responses")
+            rows = [
+                (json.loads(q), json.loads(r)["usage"])
+                for q, r in db.execute("SELECT request, response FROM responses ORDER BY rowid")
             ]
-    sent = sum(u["prompt_tokens"] for u in usages)
-    cached = sum(u.get("prompt_tokens_details", {}).get("cached_tokens", 0) for u in usages)
-    return len(usages), sent, sent - cached
+    sent = sum(u["prompt_tokens"] for _, u in rows)
+    cached = sum(u.get("prompt_tokens_details", {}).get("cached_tokens", 0) for _, u in rows)
+    # The first call of a trial: its request holds the opening messages only.
+    firsts = [u for q, u in rows if len(q["messages"]) == 2]
+    first_sent = sum(u["prompt_tokens"] for u in firsts)
+    first_cached = sum(u.get("prompt_tokens_details", {}).get("cached_tokens", 0) for u in firsts)
+    return {
+        "trials": len(trials),
+        "calls": len(rows),
+        "wall_per_trial": wall / max(len(trials), 1),
+        "model_per_trial": sum(t.usage.latency_s for t in trials if t.usage) / max(len(trials), 1),
+        "sent": sent,
+        "evaluated": sent - cached,
+        "first_sent": first_sent,
+        "first_evaluated": first_sent - first_cached,
+    }
 
 
 def main() -> None:
@@ -120,11 +143,15 @@ def main() -> None:
             f"generation {two['gen']:.1f} tok/s; 1-thread/2-thread prefill ratio "
             f"{one['prefill'] / two['prefill']:.2f}"
         )
-        calls, sent, evaluated = _trial(name)
+        t = _trials(name)
         print(
-            f"{name}: one trial (--protocol json, family B, {calls} calls): prompt tokens sent "
-            f"{sent:,}, evaluated {evaluated:,} (the rest reused from the KV cache; "
-            f"{sent / max(evaluated, 1):.1f}x fewer than without the prefix reuse)"
+            f"{name}: {t['trials']:.0f} trials (the README's command: family G, llm and "
+            f"llm-advised, {t['calls']:.0f} calls): {t['wall_per_trial']:.1f} s of wall time per "
+            f"trial ({t['model_per_trial']:.1f} s of it the model's); prompt tokens sent "
+            f"{t['sent']:,.0f}, evaluated {t['evaluated']:,.0f} "
+            f"({t['sent'] / max(t['evaluated'], 1):.1f}x fewer than from an empty cache); "
+            f"first calls of the trials alone: sent {t['first_sent']:,.0f}, evaluated "
+            f"{t['first_evaluated']:,.0f} (the saved system-message prefix)"
         )
 
 

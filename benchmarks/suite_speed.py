@@ -39,9 +39,9 @@ from heedful.bench.parallel import available_cores
 from heedful.bench.policy import parse_policy_list
 from heedful.bench.report.timeline import policy_health
 from heedful.bench.results import Results, load_results, trials_path, write_results
-from heedful.bench.run.plays import Plays
+from heedful.bench.results.plays import Plays
+from heedful.bench.run.calibration import calibrate
 from heedful.bench.score.aggregate import aggregate
-from heedful.bench.score.calibration import calibrate
 from heedful.bench.suite import run_to_folder
 from heedful.model import Scenario
 

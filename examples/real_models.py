@@ -26,20 +26,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from heedful.bench.agents.compare import compare_models, markdown_tables
+from heedful.bench.agents.compare import REVERT, compare_models, markdown_tables
 from heedful.bench.results import TrialRecord, load_results
+from heedful.bench.worlds.families.unprompted import UNPROMPTED_SUFFIX
 from heedful.errors import HeedfulError
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = {"local:smollm2-135m": "SmolLM2 135M", "local:gemma3-270m": "Gemma 3 270M"}
 SMALL, LARGE = "local:smollm2-135m", "local:gemma3-270m"
 FAMILIES = "G,B"
+BASE = "llm"
+#: The agents of a run: none (``llm``), prompt only (``llm-prompted``), heedful (``llm-advised``).
+AGENTS = "llm,llm-prompted,llm-advised"
 BLOCK = re.compile(r"(<!-- real-models:(short|full) -->\n).*?(<!-- /real-models -->)", re.S)
 
 
@@ -54,8 +59,19 @@ def _args() -> argparse.Namespace:
     p.add_argument("--max-tokens", type=int, default=128)
     p.add_argument("--timeout", type=float, default=900.0, help="seconds per model call")
     p.add_argument("--families", default=FAMILIES, help="families, in run order (default G,B)")
+    p.add_argument(
+        "--models",
+        default=",".join(MODELS),
+        help="models to run (default both; two instances with one model each may share --out: "
+        "the table reads both)",
+    )
     p.add_argument("--out", type=Path, default=ROOT / "runs" / "real-models")
     p.add_argument("--update", action="store_true", help="write README.md and docs/llm.md")
+    p.add_argument(
+        "--finished-only",
+        action="store_true",
+        help="run nothing: table the finished runs only, and name the ones missing",
+    )
     return p.parse_args()
 
 
@@ -72,6 +88,8 @@ def _settings(a: argparse.Namespace) -> dict[str, object]:
 
 def _command(a: argparse.Namespace) -> str:
     parts = ["examples/real_models.py", f"--rounds {a.rounds}"]
+    if a.finished_only:
+        parts.append("--finished-only")
     for flag, value, default in (
         ("--count", a.count, 1),
         ("--families", a.families, FAMILIES),
@@ -99,26 +117,44 @@ def _check_folder(out: Path, settings: dict[str, object]) -> None:
         path.write_text(json.dumps(settings, indent=1) + "\n")
 
 
-def _run(a: argparse.Namespace, model: str, family: str, seed: int) -> list[TrialRecord]:
+def _folder(a: argparse.Namespace, model: str, family: str, seed: int, revert: bool) -> Path:
+    tail = "-revert" if revert else ""
+    return a.out / f"seed{seed}-{model.removeprefix('local:')}-{family}{tail}"
+
+
+def _run(
+    a: argparse.Namespace,
+    model: str,
+    family: str,
+    seed: int,
+    *,
+    revert: bool = False,
+    run: bool = True,
+) -> list[TrialRecord]:
     """The records of one (model, family, seed) run: read when finished, else run or resumed.
 
-    Scenario ids get the seed in front (``s1:…``): two rounds may reuse an id."""
-    folder = a.out / f"seed{seed}-{model.removeprefix('local:')}-{family}"
+    ``revert``: the §26 revert run — ``llm`` alone again, the response cache off (every call
+    made afresh), on the same scenarios, worlds and prompt order; its records are named
+    :data:`REVERT`. Scenario ids get the seed in front (``s1:…``): two rounds may reuse an id."""
+    folder = _folder(a, model, family, seed, revert)
     results = folder / "results.json"
+    if not results.exists() and (a.finished_only or not run or not _lock(folder)):
+        return []  # not to run here (or another instance is running it)
     if not results.exists():
         if (folder / ".partial" / "args.json").exists():  # a killed run: finish it
             cmd = ["--resume", str(folder)]
         else:
+            cache = ["--no-cache"] if revert else ["--cache", str(a.out / "llm-cache.sqlite")]
             cmd = [
                 "--family", family, "--condition", "both", "--count", str(a.count),
                 "--trials", str(a.trials), "--seed", str(seed),
-                "--policies", "llm,llm-advised", "--model", model,
+                "--policies", BASE if revert else AGENTS, "--model", model,
                 "--protocol", a.protocol, "--max-turns", str(a.max_turns),
                 "--max-tokens", str(a.max_tokens), "--timeout", str(a.timeout),
-                "--retries", "1", "--cache", str(a.out / "llm-cache.sqlite"),
-                "--out", str(folder),
+                "--retries", "1", *cache, "--out", str(folder),
             ]  # fmt: skip
-        print(f"== seed {seed}, {MODELS[model]}, family {family}", file=sys.stderr)
+        what = " (revert: llm again, no cache)" if revert else ""
+        print(f"== seed {seed}, {MODELS[model]}, family {family}{what}", file=sys.stderr)
         start = time.monotonic()
         proc = subprocess.run(
             [sys.executable, "-m", "heedful.cli", "bench", "run", *cmd, "--json"],
@@ -129,14 +165,36 @@ def _run(a: argparse.Namespace, model: str, family: str, seed: int) -> list[Tria
         spent = json.loads(wall.read_text())["wall_s"] if wall.exists() else 0.0
         if folder.exists():
             wall.write_text(json.dumps({"wall_s": spent + time.monotonic() - start}) + "\n")
+        (folder / ".lock").unlink(missing_ok=True)
         if proc.returncode == 2:  # bad input (a missing extra, say): its one line was printed
             raise SystemExit(2)
         if proc.returncode != 0:
             raise SystemExit(f"error: bench run of {model}, family {family}, seed {seed} failed")
     return [
-        t.model_copy(update={"scenario_id": f"s{seed}:{t.scenario_id}"})
+        t.model_copy(
+            update={"scenario_id": f"s{seed}:{t.scenario_id}"}
+            | ({"policy": REVERT} if revert else {})
+        )
         for t in load_results(results).trials
     ]
+
+
+def _lock(folder: Path) -> bool:
+    """Claim ``folder`` for this instance (``False``: a live instance holds it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = folder / ".lock"
+    try:
+        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        try:
+            os.kill(int(lock.read_text() or "0"), 0)
+            return False  # its holder is alive
+        except (ProcessLookupError, ValueError):
+            lock.unlink(missing_ok=True)  # a dead holder's: take it over
+            return _lock(folder)
+    with os.fdopen(fd, "w") as f:
+        f.write(str(os.getpid()))
+    return True
 
 
 def _update(path: Path, kind: str, text: str) -> None:
@@ -151,34 +209,58 @@ def _update(path: Path, kind: str, text: str) -> None:
 
 def main() -> None:
     a = _args()
+    unknown = set(a.models.split(",")) - set(MODELS)
+    if unknown:
+        raise SystemExit(f"error: --models: unknown {', '.join(sorted(unknown))}")
     if min(a.count, a.trials, a.rounds) < 1:
         raise SystemExit("error: --count, --trials and --rounds must be at least 1")
     _check_folder(a.out, _settings(a))
     trials: dict[str, list[TrialRecord]] = {m: [] for m in MODELS}
+    done: list[Path] = []
+    missing: list[str] = []
     try:
         for seed in range(a.seed, a.seed + a.rounds):
             for family in a.families.split(","):
                 for model in MODELS:
-                    trials[model] += _run(a, model, family, seed)
+                    for revert in (False, True):
+                        mine = model in a.models.split(",")
+                        got = _run(a, model, family, seed, revert=revert, run=mine)
+                        trials[model] += got
+                        if got:
+                            done.append(_folder(a, model, family, seed, revert))
+                        else:
+                            what = " revert (llm, no cache)" if revert else ""
+                            missing.append(f"seed {seed} {MODELS[model]} {family}{what}")
     except HeedfulError as exc:
         raise SystemExit(f"error: {exc}") from None
     result = compare_models(trials, small=SMALL, large=LARGE)
-    walls = [
-        a.out / f"seed{seed}-{model.removeprefix('local:')}-{family}" / "wall.json"
-        for seed in range(a.seed, a.seed + a.rounds)
-        for family in a.families.split(",")
-        for model in MODELS
-    ]
+    walls = [folder / "wall.json" for folder in done]
     wall = sum(json.loads(w.read_text())["wall_s"] for w in walls if w.exists())
     n = sum(len(t) for t in trials.values())
+    per_family = {
+        family: {
+            t.scenario_id.removesuffix(UNPROMPTED_SUFFIX)
+            for m in MODELS
+            for t in trials[m]
+            if t.family.split("/")[0] == family
+        }
+        for family in a.families.split(",")
+    }
+    scenarios = ", ".join(f"{f} {len(ids)}" for f, ids in per_family.items())
     note = (
-        f"From `{_command(a)}` ({n} agent trials, {wall / 60:.0f} min of wall time on the "
-        f"shared 2-core machine; families {a.families.replace(',', ', ')}, each scenario "
-        f"announced and "
-        f"unprompted, {a.count} per family and seed, {a.rounds} seed(s), {a.trials} trial "
-        f"each, one thread, temperature 0, "
+        f"From `{_command(a)}` ({n} agent trials, {wall / 60:.0f} min of wall time summed "
+        f"over its runs, {wall / max(n, 1):.0f} s per trial, on the shared 2-core machine "
+        f"(other jobs running beside it); scenarios per family: {scenarios}, each announced and "
+        f"unprompted, {a.count} per family and seed, {a.trials} trial each, "
+        f"one thread, temperature 0, "
         f"`--protocol {a.protocol} --max-turns {a.max_turns} --max-tokens {a.max_tokens}`).\n\n"
     )
+    if missing:
+        note += (
+            f"**Not run (cut short: {len(missing)} of {len(missing) + len(done)} runs "
+            f"missing):** {', '.join(missing)}. The table holds only the runs that finished; "
+            "its n is theirs.\n\n"
+        )
     full = note + markdown_tables(result, names=MODELS, full=True)
     short = note + markdown_tables(result, names=MODELS, full=False)
     print(full)

@@ -140,7 +140,7 @@ def test_a_hostile_file_is_one_line_naming_the_file_and_the_limit(
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_dev_zero_is_refused_at_the_byte_limit(
+def test_dev_zero_is_refused_as_a_device_before_it_is_read(
     db: str, command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _one_line(
@@ -148,8 +148,7 @@ def test_dev_zero_is_refused_at_the_byte_limit(
         monkeypatch,
         capsys,
         "/dev/zero",
-        "8,388,608 bytes",
-        "HEEDFUL_MAX_INPUT_BYTES",
+        "is a character device, not a regular file",
     )
 
 

@@ -30,8 +30,11 @@ def _run(*args: str, env: dict[str, str] | None = None) -> str:
 # -- heedful list ---------------------------------------------------------------------------
 
 
+PIPE = {"COLUMNS": None}  # no terminal width: one line per row, for scripts
+
+
 def test_list_policies_has_one_line_per_policy_and_agent() -> None:
-    lines = _run("list", "policies").splitlines()
+    lines = _run("list", "policies", env=PIPE).splitlines()
     names = [line.split()[0] for line in lines]
     assert set(policy_names()) | {"llm", "llm-advised", "urgency-first"} <= set(names)
     assert len(names) == len(set(names))
@@ -39,14 +42,25 @@ def test_list_policies_has_one_line_per_policy_and_agent() -> None:
 
 
 def test_list_families_names_every_family_d_and_j_included() -> None:
-    lines = _run("list", "families").splitlines()
+    lines = _run("list", "families", env=PIPE).splitlines()
     codes = [line.split()[0] for line in lines]
     assert codes == sorted([*family_names(), "D", "J"])
 
 
 def test_list_kinds_has_the_three_kinds() -> None:
-    kinds = [line.split()[0] for line in _run("list", "kinds").splitlines()]
+    kinds = [line.split()[0] for line in _run("list", "kinds", env=PIPE).splitlines()]
     assert kinds == ["inspection", "switching", "schedule"]
+
+
+@pytest.mark.parametrize("what", ["policies", "families", "kinds"])
+def test_list_fits_a_terminal_80_columns_wide_wrapping_the_description(what: str) -> None:
+    wide = _run("list", what, env=PIPE).splitlines()
+    narrow = _run("list", what, env={"COLUMNS": "80"}).splitlines()
+    assert max(len(line) for line in narrow) <= 80 < max(len(line) for line in wide)
+    # A row still starts at column 0; its description continues on indented lines.
+    rows = [line for line in narrow if not line.startswith(" ")]
+    assert [r.split()[0] for r in rows] == [w.split()[0] for w in wide]
+    assert " ".join(" ".join(narrow).split()) == " ".join(" ".join(wide).split())
 
 
 # -- -V, completion, placeholders -----------------------------------------------------------
@@ -65,6 +79,31 @@ def test_shell_completion_script_and_a_completion() -> None:
         prog_name="heedful",
     )
     assert "bench" in result.stdout
+
+
+def _complete(words: str) -> list[str]:
+    """What bash completion offers for the last word of ``words``."""
+    cword = len(words.split()) - (0 if words.endswith(" ") else 1)
+    env = {"_HEEDFUL_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(cword)}
+    result = runner.invoke(app, [], env=env, prog_name="heedful")
+    return result.stdout.split()
+
+
+def test_completion_offers_policy_names() -> None:
+    offered = _complete("heedful bench run --policies vo")
+    assert {n for n in policy_names() if n.startswith("vo")} <= set(offered)
+    assert all(n.startswith("vo") for n in offered)
+
+
+def test_completion_completes_the_last_name_of_a_comma_list_once() -> None:
+    assert _complete("heedful bench run --policies voc,ra") == ["voc,random"]
+    assert "voc,voc" not in _complete("heedful bench run --policies voc,vo")
+
+
+def test_completion_offers_family_codes_and_names_and_the_kinds_families() -> None:
+    offered = _complete("heedful bench run --family ")
+    assert {*family_names(), "D", "J", "budgeted", "schedule", "switching", "all"} <= set(offered)
+    assert _complete("heedful scenario generate --family G,bud") == ["G,budgeted"]
 
 
 def _commands(group: object, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -331,7 +370,7 @@ def test_generate_one_scenario_says_one_scenario(tmp_path: Path) -> None:
 
 
 def test_generated_task_text_has_no_a_before_a_vowel() -> None:
-    from heedful.bench.run.kinds import generate_kind_family
+    from heedful.bench.kinds import generate_kind_family
 
     tasks = [s.view.task for s in generate_kind_family("D", 40, 0)]
     assert any(" an " in t for t in tasks)  # some systems start with a vowel (indexer, auth)

@@ -164,7 +164,7 @@ def test_real_models_example_passes_on_a_refusal_of_bad_input(tmp_path: Path) ->
     )  # fmt: skip
     assert proc.returncode == 2, proc.stderr
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
-    assert errors == ["error: --max-tokens: Input should be greater than or equal to 1"]
+    assert errors == ["error: --max-tokens must be at least 1, not 0"]
 
 
 @pytest.mark.parametrize(

@@ -178,3 +178,63 @@ def test_bench_has_few_top_level_modules() -> None:
     bench = SRC / "bench"
     top = sorted(p.name for p in bench.glob("*.py") if p.name != "__init__.py")
     assert len(top) <= 12, top
+
+
+#: The rooms of ``heedful.bench`` (its subpackages and top-level modules), bottom layer first:
+#: a room imports only rooms of layers below its own (docs/architecture.md).
+BENCH_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("config", "seeds", "stats", "registry", "parallel", "views"),
+    ("policy", "results"),
+    ("manifest",),
+    ("worlds",),
+    ("score",),
+    ("kinds",),
+    ("policies",),
+    ("run", "report", "validity"),
+    ("agents",),
+    ("suite",),
+    ("ablations",),
+)
+
+
+def _bench_rooms() -> set[str]:
+    bench = SRC / "bench"
+    modules = {p.stem for p in bench.glob("*.py") if p.name != "__init__.py"}
+    return modules | {p.parent.name for p in bench.glob("*/__init__.py")}
+
+
+def _room_arrows(graph: dict[str, set[str]], package: str) -> set[tuple[str, str]]:
+    """(room, room it imports) for every import between two rooms of ``package``."""
+    prefix = package + "."
+
+    def room(module: str) -> str | None:
+        return module[len(prefix) :].split(".")[0] if module.startswith(prefix) else None
+
+    return {
+        (a, b)
+        for m, targets in graph.items()
+        if (a := room(m)) is not None
+        for t in targets
+        if (b := room(t)) is not None and b != a
+    }
+
+
+def test_room_arrows_name_the_rooms_an_import_joins() -> None:
+    graph = {
+        "p.a.x": {"p.b", "p.a.y", "q.c"},
+        "p.b": {"p.c.z"},
+        "p": {"p.a.x"},  # the package's own face is no room
+    }
+    assert _room_arrows(graph, "p") == {("a", "b"), ("b", "c")}
+
+
+def test_every_room_of_bench_has_one_layer() -> None:
+    listed = [room for layer in BENCH_LAYERS for room in layer]
+    assert len(listed) == len(set(listed))
+    assert set(listed) == _bench_rooms()
+
+
+def test_the_rooms_of_bench_are_layered_each_using_only_rooms_below_it() -> None:
+    layer = {room: i for i, rooms in enumerate(BENCH_LAYERS) for room in rooms}
+    up = sorted((a, b) for a, b in _room_arrows(_graph(), "heedful.bench") if layer[b] >= layer[a])
+    assert up == []

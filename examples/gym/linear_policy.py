@@ -1,4 +1,4 @@
-"""Train a linear policy on heedful/BudgetedInspection-v1, then score it with the bench.
+"""Train a linear policy on heedful/BudgetedInspection-v2, then score it with the bench.
 
 Run: ``.venv/bin/python examples/gym/linear_policy.py`` (needs the ``gym`` extra).
 

@@ -50,7 +50,7 @@ def test_the_cli_json_window_reads_only_the_latest_turns(agent_db: Path) -> None
     ("args", "message"),
     [
         (["--db", "missing.db"], "--db missing.db: no such file"),
-        (["--window", "0"], "--window must be ≥ 1"),
+        (["--window", "0"], "--window must be at least 1, not 0"),
     ],
 )
 def test_bad_cli_input_is_one_line_and_exit_2(

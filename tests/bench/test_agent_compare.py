@@ -144,3 +144,62 @@ def test_a_model_that_rarely_decides_is_called_too_weak() -> None:
         t.score = 50.0 + float(SIDS.index(t.scenario_id))
     result = compare_models({"m": records})
     assert "chose an action (an accepted decide) in 0 of its 6 trials" in result.weak["m"]
+
+
+def _swap_model(
+    base: Sequence[float], prompted: Sequence[float], advised: Sequence[float],
+    revert: Sequence[float],
+) -> list[TrialRecord]:  # fmt: skip
+    out = []
+    for policy, scores in (
+        ("llm", base), ("llm-prompted", prompted), ("llm-advised", advised),
+        ("llm-revert", revert),
+    ):  # fmt: skip
+        out += [_t(s, policy, v) for s, v in zip(SIDS, scores, strict=True)]
+    return out
+
+
+def test_the_prompted_agent_gets_its_own_paired_lift_over_llm() -> None:
+    records = _swap_model([10.0] * 6, [30.0] * 6, [60.0] * 6, [10.0] * 6)
+    result = compare_models({"m": records})
+    lifts = {r.agent: r.lift for r in result.lifts}
+    assert set(lifts) == {"llm-prompted", "llm-advised"}
+    assert lifts["llm-prompted"].score is not None and lifts["llm-prompted"].score.mean == 20.0
+    assert lifts["llm-advised"].score is not None and lifts["llm-advised"].score.mean == 50.0
+    text = markdown_tables(result, names={"m": "M"}, full=True)
+    assert "**M, the prompt alone (`llm-prompted` − `llm`):** score above 0" in text
+
+
+def test_swap_and_revert_steps_are_paired_and_a_revert_to_the_start_reverses() -> None:
+    records = _swap_model([10.0] * 6, [30.0] * 6, [60.0] * 6, [10.0] * 6)
+    result = compare_models({"m": records})
+    steps = {(s.before, s.after): s.change.score for s in result.swaps}
+    assert {k: v.mean for k, v in steps.items() if v is not None} == {
+        ("llm", "llm-prompted"): 20.0,
+        ("llm-prompted", "llm-advised"): 30.0,
+        ("llm-advised", "llm-revert"): -50.0,
+        ("llm", "llm-revert"): 0.0,
+    }
+    text = markdown_tables(result, names={"m": "M"}, full=True)
+    assert "| M | none → prompt | 6 | +20.0" in text
+    assert "**M, [§26](design.md#d000-26):** the movement reverses" in text
+
+
+def test_a_revert_that_stays_moved_does_not_reverse() -> None:
+    records = _swap_model([10.0] * 6, [30.0] * 6, [60.0] * 6, [55.0, 60, 58, 57, 59, 61])
+    text = markdown_tables(compare_models({"m": records}), names={"m": "M"}, full=True)
+    assert "**M, [§26](design.md#d000-26):** the movement does not reverse" in text
+
+
+def test_no_movement_is_said_to_leave_nothing_to_reverse() -> None:
+    records = _swap_model([10.0] * 6, [10.0] * 6, [10.0] * 6, [10.0] * 6)
+    text = markdown_tables(compare_models({"m": records}), names={"m": "M"}, full=True)
+    assert "no movement to reverse" in text
+
+
+def test_a_revert_on_fewer_scenarios_is_not_judged() -> None:
+    records = _swap_model([10.0] * 6, [30.0] * 6, [60.0] * 6, [10.0] * 6)
+    records = [r for r in records if not (r.policy == "llm-revert" and r.scenario_id == "s5")]
+    text = markdown_tables(compare_models({"m": records}), names={"m": "M"}, full=True)
+    verdict = "not judged: the revert run covers 5 of the 6 pairs"
+    assert f"**M, [§26](design.md#d000-26):** {verdict}" in text

@@ -7,9 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from heedful.bench.kind_policy import kind_policy_names
-from heedful.bench.policy import policy_names
-from heedful.bench.report.ablations import (
+from heedful.bench.ablations import (
     ABLATIONS,
     REFERENCE,
     UPPER_BOUND,
@@ -18,6 +16,7 @@ from heedful.bench.report.ablations import (
     load_bounds,
     run_ablations,
 )
+from heedful.bench.policy import kind_policy_names, policy_names
 from heedful.cli import app
 from heedful.model.scenario import ScenarioKind
 
@@ -84,7 +83,7 @@ def test_cli_prints_the_table(tmp_path: Path) -> None:
 def test_table_fits_80_columns_with_every_policy_and_interval_whole(small: object) -> None:
     from rich.console import Console
 
-    from heedful.bench.report.ablations import print_ablations
+    from heedful.bench.ablations import print_ablations
 
     results = small.results  # type: ignore[attr-defined]
     console = Console(width=80, record=True, color_system=None)
@@ -101,7 +100,7 @@ def test_table_fits_80_columns_with_every_policy_and_interval_whole(small: objec
 def test_a_row_that_cannot_differ_is_printed_as_inert_not_as_a_result(small: object) -> None:
     from rich.console import Console
 
-    from heedful.bench.report.ablations import INERT, print_ablations
+    from heedful.bench.ablations import INERT, print_ablations
 
     results = small.results  # type: ignore[attr-defined]
     diffs = ablation_differences(results)["voc-no-switch-cost"]["inspection"]
@@ -121,7 +120,7 @@ def test_a_row_that_cannot_differ_is_printed_as_inert_not_as_a_result(small: obj
 def test_the_upper_bound_row_is_at_least_the_oracle_and_voc(small: object) -> None:
     from rich.console import Console
 
-    from heedful.bench.report.ablations import print_ablations
+    from heedful.bench.ablations import print_ablations
 
     results = small.results  # type: ignore[attr-defined]
     bounds = load_bounds(small.folder)  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from heedful import decision
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.report.page import render_html
-from heedful.bench.score.calibration import calibrate, calibration_row, pairs_of
+from heedful.bench.run.calibration import calibrate, calibration_row, pairs_of
 from heedful.bench.suite import run_to_folder
 from heedful.bench.worlds.families import generate_family
 

@@ -128,7 +128,7 @@ def test_scenario_generate_writes_loadable_yaml(tmp_path: Path) -> None:
     [
         (["bench", "run", "--policies", "nope"], "unknown policy 'nope'"),
         (["bench", "run", "--family", "Z"], "unknown family 'Z'"),
-        (["bench", "run", "--trials", "0"], "trials must be at least 1"),
+        (["bench", "run", "--trials", "0"], "--trials must be at least 1, not 0"),
         (["scenario", "generate", "--family", "Q"], "unknown family 'Q'"),
         (["bench", "report", "no-such-results.json"], "cannot read"),
     ],

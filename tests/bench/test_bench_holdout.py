@@ -165,11 +165,24 @@ def test_holdout_key_and_folder_inside_the_project_are_refused(tmp_path: Path) -
 
 def test_short_or_garbled_key_files_are_refused(tmp_path: Path) -> None:
     (tmp_path / "short").write_text("ab" * 16)
+    (tmp_path / "short").chmod(0o600)
     with pytest.raises(InvalidArgumentError, match="128 bits; at least 256"):
         make_holdout(["G"], 1, tmp_path / "short", tmp_path / "s1", cwd=tmp_path / "x")
     (tmp_path / "garbled").write_text("not a key")
+    (tmp_path / "garbled").chmod(0o600)
     with pytest.raises(InvalidArgumentError, match="hex text"):
         make_holdout(["G"], 1, tmp_path / "garbled", tmp_path / "s2", cwd=tmp_path / "x")
+
+
+def test_a_key_file_others_can_read_is_refused(tmp_path: Path) -> None:
+    key = tmp_path / "holdout.key"
+    make_holdout(["G"], 1, key, tmp_path / "s1", cwd=tmp_path / "x")
+    key.chmod(0o644)
+    with pytest.raises(
+        InvalidArgumentError, match=r"can be read by others \(mode 644\); run: chmod 600"
+    ):
+        make_holdout(["G"], 1, key, tmp_path / "s2", cwd=tmp_path / "x")
+    assert not (tmp_path / "s2").exists()
 
 
 def test_holdout_run_refuses_public_generator_ids(tmp_path: Path) -> None:
@@ -207,3 +220,29 @@ def test_missing_holdout_directory_is_named(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
     with pytest.raises(InvalidArgumentError, match=re.escape(f"{missing}: the hold-out path")):
         load_holdout(missing)
+
+
+def test_a_sealed_run_records_each_generators_version(sealed_dir: Path, tmp_path: Path) -> None:
+    made = json.loads((sealed_dir / "holdout.json").read_text())["generator_versions"]
+    out = run_to_folder(holdout=sealed_dir, policies="random", trials=1, out=tmp_path / "out")
+    versions = out.results.manifest.generator_versions
+    assert versions["G"] == made["G"] and versions["B"] == made["B"]
+    assert versions["G"].startswith("G-v") and versions["generator"] == made["generator"]
+    assert versions["shift"] == made["shift"]
+
+
+def test_a_sealed_set_without_its_manifest_says_the_versions_are_unrecorded(
+    sealed_dir: Path, tmp_path: Path
+) -> None:
+    (sealed_dir / "holdout.json").unlink()
+    out = run_to_folder(holdout=sealed_dir, policies="random", trials=1, out=tmp_path / "out")
+    assert out.results.manifest.generator_versions == {
+        "B": "unrecorded (no holdout.json beside the set)",
+        "G": "unrecorded (no holdout.json beside the set)",
+    }
+
+
+def test_a_sealed_set_with_a_broken_manifest_is_refused(sealed_dir: Path, tmp_path: Path) -> None:
+    (sealed_dir / "holdout.json").write_text('{"format": "something else"}')
+    with pytest.raises(InvalidArgumentError, match=r"holdout\.json: not a heedful\.holdout/v1"):
+        run_to_folder(holdout=sealed_dir, policies="random", trials=1, out=tmp_path / "out")

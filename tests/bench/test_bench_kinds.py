@@ -13,15 +13,11 @@ import yaml
 from typer.testing import CliRunner
 
 from heedful.bench.config import DEFAULT_CONFIG
-from heedful.bench.kind_policy import SchedulePolicy, SwitchingPolicy
-from heedful.bench.run.kind_suite import split_families
-from heedful.bench.run.kind_trials import (
-    ScheduleCase,
-    SwitchingCase,
-    run_schedule_trial,
-    run_switching_trial,
-)
-from heedful.bench.run.kinds import generate_kind_family, run_kinds
+from heedful.bench.kinds import generate_kind_family
+from heedful.bench.kinds.schedule import ScheduleCase, SchedulePolicy, run_schedule_trial
+from heedful.bench.kinds.switching import SwitchingCase, SwitchingPolicy, run_switching_trial
+from heedful.bench.run.kinds import run_kinds
+from heedful.bench.run.split import split_families
 from heedful.cli import app
 from heedful.errors import InvalidArgumentError, ScenarioError, UnknownNameError
 from heedful.model.kinds_io import (

@@ -9,9 +9,10 @@ import pytest
 
 from heedful.bench.agents.suite import AgentRun, run_suite
 from heedful.bench.config import BenchConfig
+from heedful.bench.kinds import generate_kind_family
 from heedful.bench.results import Results
 from heedful.bench.run.benchmark import policies_of_kind, run_benchmark
-from heedful.bench.run.kinds import KindRun, generate_kind_family, run_kinds
+from heedful.bench.run.kinds import KindRun, run_kinds
 from heedful.bench.run.options import BenchRun
 from heedful.bench.worlds.families import generate_suite
 from heedful.errors import InvalidArgumentError, UnknownNameError

@@ -5,8 +5,8 @@ from __future__ import annotations
 from heedful.bench import generate_suite, run_benchmark
 from heedful.bench.report.timeline import policy_health
 from heedful.bench.results import Results
-from heedful.bench.run.plays import Plays
-from heedful.bench.score.calibration import calibrate
+from heedful.bench.results.plays import Plays
+from heedful.bench.run.calibration import calibrate
 from heedful.model import Scenario
 
 POLICIES = ["voc", "voc-model", "goal-only", "random"]

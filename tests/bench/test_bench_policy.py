@@ -178,14 +178,15 @@ def test_voc_learned_reaches_the_registry_through_the_entry_point() -> None:
 
 
 def test_one_decorator_registers_a_policy_of_any_kind(monkeypatch) -> None:
-    import heedful.bench.kind_policy as kinds
-    from heedful.bench.kind_policy import SwitchingPolicy, kind_policy
-    from heedful.bench.policy import policy_kinds, register_policy
+    import heedful.bench.policy as registry
+    from heedful.bench.kinds.switching import SwitchingPolicy
+    from heedful.bench.policy import kind_policy, policy_kinds, register_policy
     from heedful.model.scenario import ScenarioKind
     from heedful.model.switching import SwitchChoice
 
-    monkeypatch.setattr(kinds, "_SWITCHING", dict(kinds._SWITCHING))
-    monkeypatch.setitem(kinds._REGISTRIES, ScenarioKind.SWITCHING, kinds._SWITCHING)
+    registry.policy_names()  # the built-in kinds' registries, before they are copied
+    switching = dict(registry._KIND_POLICIES["switching"])
+    monkeypatch.setitem(registry._KIND_POLICIES, "switching", switching)
 
     @register_policy("test-always-stay")
     class AlwaysStay(SwitchingPolicy):
@@ -203,5 +204,5 @@ def test_one_decorator_registers_a_policy_of_any_kind(monkeypatch) -> None:
 def test_registering_something_that_is_no_policy_is_refused() -> None:
     from heedful.bench.policy import register_policy
 
-    with pytest.raises(ValueError, match="Policy, SwitchingPolicy or SchedulePolicy"):
+    with pytest.raises(ValueError, match="needs a Policy subclass or a scenario kind"):
         register_policy("not-a-policy")(int)  # type: ignore[type-var]

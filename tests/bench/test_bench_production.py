@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from heedful.bench.report.ablations import production_report, production_text
+from heedful.bench.ablations import production_report, production_text
 from heedful.bench.results import FailureCode
 from heedful.bench.run.benchmark import run_benchmark
 from heedful.bench.worlds.families import generate_family

@@ -12,7 +12,7 @@ import pytest
 from heedful.bench.config import BenchConfig
 from heedful.bench.report.charts import nice_ticks, policy_colours
 from heedful.bench.report.page import render_html
-from heedful.bench.report.paired import oriented_pairs
+from heedful.bench.report.paired import key_pairs, oriented_pairs
 from heedful.bench.report.table import ranked_rows
 from heedful.bench.report.timeline import TIMELINE_FILE, load_timeline
 from heedful.bench.results import ALL_FAMILIES, Results, load_results
@@ -168,3 +168,40 @@ def test_written_report_is_the_rendered_one(tmp_path: Path, run) -> None:
     results, _ = run
     path = write_report(results, tmp_path / "report.html")
     assert "Paired comparisons" in path.read_text(encoding="utf-8")
+
+
+def test_the_page_opens_on_the_ranked_table_then_each_familys_chart(run) -> None:
+    _, page = run
+    ranked = page.index("<table>", page.index("<h2>All families</h2>"))
+    first_chart = page.index("aria-label='scores'")
+    family_b = page.index("<h2>Family B</h2>")
+    assert ranked < first_chart < family_b < page.index("Paired comparisons")
+    # A family's own ranked table is folded under its chart.
+    chart_b = page.index("aria-label='scores'", family_b)
+    assert chart_b < page.index("<details><summary>ranked table of family B</summary>")
+
+
+def test_the_shown_pairs_are_neighbours_in_the_ranking_and_the_references(run) -> None:
+    results, _ = run
+    order = [r.policy for r in ranked_rows(results)]
+    all_pairs = oriented_pairs(
+        [p for p in results.aggregates.inspection_paired() if p.family == ALL_FAMILIES], order
+    )
+    shown = {(p.policy_a, p.policy_b) for p in key_pairs(all_pairs, order)}
+    expected = {
+        (a, b)
+        for i, a in enumerate(order)
+        for b in order[i + 1 :]
+        if order.index(b) == i + 1 or {a, b} & {"oracle", "random"}
+    }
+    assert shown == expected
+    assert len(shown) < len(all_pairs)  # loudness vs authority-first, say, is folded away
+
+
+def test_every_pair_is_one_click_away(run) -> None:
+    results, page = run
+    section = page[page.index("Paired comparisons") :]
+    n_all = sum(1 for p in results.aggregates.inspection_paired() if p.family == ALL_FAMILIES)
+    start = section.index(f"<summary>all {n_all} pairs</summary>")
+    folded = section[start : section.index("</details>", start)]
+    assert folded.count("<tr><td class='l'>") == n_all

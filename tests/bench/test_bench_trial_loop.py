@@ -1,5 +1,5 @@
-"""The one trial loop (bench/run/loop.py): every scenario kind is a TrialKind played by
-play_scenario — inspection as well as switching and schedule."""
+"""The one trial loop (bench/run/loop.py): every scenario kind is a ScenarioKindSpec of
+bench/kinds/ played by play_scenario — inspection as well as switching and schedule."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from typing import Any
 
 from heedful.bench import generate_suite
 from heedful.bench.config import DEFAULT_CONFIG
+from heedful.bench.kinds import ScenarioKindSpec, generate_kind_family, get_kind, kind_names
 from heedful.bench.policy import get_policy
 from heedful.bench.results import PolicySpec
-from heedful.bench.run.kinds import TRIAL_KINDS, KindTask, generate_kind_family
-from heedful.bench.run.loop import TrialJob, TrialKind, play_scenario
+from heedful.bench.run.kinds import KindTask
+from heedful.bench.run.loop import TrialJob, play_scenario
 from heedful.bench.run.runner import INSPECTION, ScenarioTask
 from heedful.model.scenario import ScenarioKind
 
@@ -28,18 +29,24 @@ class _Case:
     events: list[tuple[str, ...]] = field(default_factory=list)
 
 
-def _fake_kind(policy_major: bool) -> TrialKind[_Case, tuple[str, int]]:
-    def prepare(scenario: _Scenario, key: int, job: TrialJob) -> _Case:
-        return _Case(scenario, key)
+def _fake_kind(major: bool) -> ScenarioKindSpec[_Case, tuple[str, int]]:
+    class Fake(ScenarioKindSpec[_Case, tuple[str, int]]):  # not registered: the loop alone
+        kind = "fake"
+        policy_major = major
 
-    def bind(case: _Case, policy: Any) -> None:
-        case.events.append(("bind", policy))
+        def prepare(self, scenario: _Scenario, key: int, job: TrialJob) -> _Case:
+            return _Case(scenario, key)
 
-    def play(case: _Case, name: str, policy: Any, trial: int, job: TrialJob) -> tuple[str, int]:
-        case.events.append(("play", name, str(trial)))
-        return (name, trial)
+        def bind(self, case: _Case, policy: Any) -> None:
+            case.events.append(("bind", policy))
 
-    return TrialKind(ScenarioKind.INSPECTION, prepare, bind, play, policy_major=policy_major)
+        def play(
+            self, case: _Case, name: str, policy: Any, trial: int, job: TrialJob
+        ) -> tuple[str, int]:
+            case.events.append(("play", name, str(trial)))
+            return (name, trial)
+
+    return Fake()
 
 
 def test_the_loop_plays_trial_by_trial_or_policy_by_policy_after_binding_every_policy() -> None:
@@ -64,14 +71,14 @@ def test_a_sealed_scenario_is_never_named_in_the_progress_labels() -> None:
     assert labels == ["sealed"]
 
 
-def test_every_scenario_kind_is_a_trial_kind_of_the_one_loop() -> None:
-    assert set(TRIAL_KINDS) == set(ScenarioKind)
-    assert TRIAL_KINDS[ScenarioKind.INSPECTION] is INSPECTION
-    for kind, trial_kind in TRIAL_KINDS.items():
-        assert trial_kind.kind is kind
+def test_every_scenario_kind_is_a_registered_kind_of_the_one_loop() -> None:
+    assert kind_names() == [k.value for k in ScenarioKind]
+    assert get_kind("inspection") is INSPECTION
+    for name in kind_names():
+        assert get_kind(name).kind == name
     # Inspection trials share a trial's world across policies: written trial by trial.
     assert not INSPECTION.policy_major
-    assert TRIAL_KINDS[ScenarioKind.SWITCHING].policy_major
+    assert get_kind("switching").policy_major
 
 
 def test_the_inspection_job_is_the_loop_with_the_inspection_kind() -> None:

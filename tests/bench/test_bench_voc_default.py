@@ -12,8 +12,8 @@ from heedful.attention.config import SelectorConfig
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.run.benchmark import run_benchmark
+from heedful.bench.run.calibration import pairs_of
 from heedful.bench.run.runner import collect_choices
-from heedful.bench.score.calibration import pairs_of
 from heedful.bench.views import policy_view
 from heedful.bench.worlds.families import generate_family
 from heedful.model import load_scenarios

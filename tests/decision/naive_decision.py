@@ -18,14 +18,27 @@ from heedful.model import Scenario, scenario_from_dict
 Outcome = dict[str, str] | None
 
 
+def honest_key(source_id: str) -> str:
+    """The key of "is this source honest" in a brute-force world (document 000 §24)."""
+    return f"?{source_id}"
+
+
 def worlds(sc: Scenario) -> list[tuple[dict[str, str], float]]:
+    """Every joint world with its prior: the view's variables, then whether each source with a
+    PRIVATE ``honesty`` is honest (``"yes"`` with probability ``honesty``) or lies (``"no"``)."""
     names = list(sc.view.variables)
+    doubtful = [s.id for s in sc.sources if sc.truth.sources[s.id].honesty is not None]
+    domains = [list(sc.view.variables[n].domain) for n in names] + [["yes", "no"]] * len(doubtful)
+    keys = names + [honest_key(sid) for sid in doubtful]
     out = []
-    for values in itertools.product(*(sc.view.variables[n].domain for n in names)):
+    for values in itertools.product(*domains):
         p = 1.0
-        for n, v in zip(names, values, strict=True):
+        for n, v in zip(names, values[: len(names)], strict=True):
             p *= sc.truth.priors[n][sc.view.variables[n].domain.index(v)]
-        out.append((dict(zip(names, values, strict=True)), p))
+        for sid, v in zip(doubtful, values[len(names) :], strict=True):
+            h = sc.truth.sources[sid].honesty or 0.0
+            p *= h if v == "yes" else 1.0 - h
+        out.append((dict(zip(keys, values, strict=True)), p))
     return out
 
 
@@ -45,11 +58,19 @@ def prob(sc: Scenario, source_id: str, outcome: Outcome, world: dict[str, str]) 
     if outcome is None:
         return truth.fails
     p = 1.0 - truth.fails
+    lying = world.get(honest_key(source_id)) == "no"
     for var in src.reports:
+        d = len(sc.view.variables[var].domain)
+        if lying:
+            # A liar reports uniformly at random, or uniformly among the false values.
+            if truth.liar == "against" and d > 1:
+                p *= 0.0 if outcome[var] == world[var] else 1.0 / (d - 1)
+            else:
+                p *= 1.0 / d
+            continue
         if truth.echo is not None:
             p *= 1.0 if outcome[var] == truth.echo[var] else 0.0
             continue
-        d = len(sc.view.variables[var].domain)
         acc = truth.accuracy if truth.accuracy is not None else 0.0
         if d == 1:
             continue
@@ -108,13 +129,20 @@ def brute_oracle(sc: Scenario, budget: int) -> dict[str, Any]:
 
 
 def random_scenario(
-    seed: int, *, max_sources: int = 6, max_joint: int = 150, hidden: bool = False
+    seed: int,
+    *,
+    max_sources: int = 6,
+    max_joint: int = 150,
+    hidden: bool = False,
+    untrusted: bool = False,
 ) -> Scenario:
     """A small random inspection scenario: 1–3 variables (2–3 values), 2–5 actions, 1–6 sources.
 
     Sources are noisy, failing, echo or report nothing; the product of all sources' outcome counts
     is kept below ``max_joint`` so that the brute force stays quick. With ``hidden``, each source
-    after the first is hidden with chance 1/2, revealed by an earlier source (issue 23).
+    after the first is hidden with chance 1/2, revealed by an earlier source (issue 23). With
+    ``untrusted``, each noisy source is untrusted with chance 1/2, honest with a random
+    probability, and a liar at random or against the truth (document 000 §24).
     """
     rng = np.random.default_rng(seed)
     n_vars = int(rng.integers(1, 4))
@@ -156,6 +184,10 @@ def random_scenario(
         if kind == "echo":
             src["echo"] = {r: str(rng.choice(variables[r]["domain"])) for r in reports}
             src["fails"] = float(rng.choice([0.0, 0.2]))
+        if untrusted and "accuracy" in src and rng.random() < 0.5:
+            src["trusted"] = False
+            src["honesty"] = round(float(rng.uniform(0.0, 1.0)), 3)
+            src["liar"] = str(rng.choice(["random", "against"]))
         if hidden and s > 0 and rng.random() < 0.5:
             src["revealed_by"] = f"s{int(rng.integers(0, s))}"
         sources.append(src)

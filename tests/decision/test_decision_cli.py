@@ -95,7 +95,8 @@ def _kind_files(tmp_path: Path) -> tuple[str, str]:
 
 
 def test_bench_oracle_values_switching_and_schedule_files(tmp_path: Path) -> None:
-    from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
+    from heedful.bench.kinds.schedule import ScheduleCase
+    from heedful.bench.kinds.switching import SwitchingCase
     from heedful.model.kinds_io import load_any_scenarios
 
     d, j = _kind_files(tmp_path)

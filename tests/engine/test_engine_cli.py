@@ -270,7 +270,10 @@ def test_engine_notices_are_wrapped_to_the_terminal() -> None:
     ("args", "expected"),
     [
         (("survey", "--triage", "magic"), "--triage must be formula or voc, not 'magic'"),
-        (("run", "--heartbeat-ms", "-5", "--cycles", "1"), "--heartbeat-ms must be a positive"),
+        (
+            ("run", "--heartbeat-ms", "-5", "--cycles", "1"),
+            "--heartbeat-ms must be at least 1, not -5",
+        ),
     ],
 )
 def test_bad_engine_option_names_the_flag(db: str, args: tuple[str, ...], expected: str) -> None:
@@ -315,3 +318,27 @@ def test_journal_marks_cut_content_and_json_keeps_it_whole(db: str) -> None:
         f"(node content is cut at {CONTENT_PREVIEW_CHARS} characters, marked …; "
         "--json has it whole)"
     )
+
+
+def test_run_json_stops_when_its_reader_leaves_not_at_the_next_heartbeat(db: str) -> None:
+    """`heedful engine run --json | head -1`: the first cycle's line arrives, the reader closes
+    the pipe, and the command ends — it used to wait for the next heartbeat's write (10 min
+    here, so a regression is the timeout below, never a slow pass)."""
+    args = ["engine", "run", "--db", db, "--json", "--heartbeat-ms", "600000"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "heedful.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = json.loads(proc.stdout.readline())
+        assert first["trigger"] == "start"
+        proc.stdout.close()  # the reader leaves, as `head -1` does
+        assert proc.wait(timeout=120) == 1  # as any heedful command whose output pipe closes
+        assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

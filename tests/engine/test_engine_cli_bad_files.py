@@ -41,7 +41,8 @@ def test_engine_load_of_unparsable_yaml_is_one_line_with_its_position(tmp_path: 
 def test_engine_config_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
     config = tmp_path / "engine.json"
     config.write_bytes(b"\xff\xfe\x00")
-    _cli("engine", "load", "/dev/null", "--db", str(tmp_path / "m.db"))
+    (tmp_path / "empty.yaml").write_text("")
+    _cli("engine", "load", str(tmp_path / "empty.yaml"), "--db", str(tmp_path / "m.db"))
     line = _one_error_line(
         _cli("engine", "survey", "--db", str(tmp_path / "m.db"), "--config", str(config))
     )
@@ -51,7 +52,8 @@ def test_engine_config_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
 def test_engine_config_of_unparsable_yaml_is_one_line(tmp_path: Path) -> None:
     config = tmp_path / "engine.yaml"
     config.write_text(": : :\n")
-    _cli("engine", "load", "/dev/null", "--db", str(tmp_path / "m.db"))
+    (tmp_path / "empty.yaml").write_text("")
+    _cli("engine", "load", str(tmp_path / "empty.yaml"), "--db", str(tmp_path / "m.db"))
     line = _one_error_line(
         _cli("engine", "survey", "--db", str(tmp_path / "m.db"), "--config", str(config))
     )

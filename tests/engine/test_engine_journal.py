@@ -95,6 +95,21 @@ def test_file_journal_survives_a_new_engine(tmp_path, graph: InMemoryGraph) -> N
     assert Journal(path).entries()[0].undone_at is not None
 
 
+def test_a_file_journal_is_created_readable_by_its_owner_only(
+    tmp_path, graph: InMemoryGraph
+) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import stat
+
+    path = tmp_path / "j.jsonl"
+    old = os.umask(0o022)
+    try:
+        _engine(graph, Journal(path)).run_cycle()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
 def test_corrupt_journal_line_is_named(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "j.jsonl"
     path.write_text("{not json\n", encoding="utf-8")

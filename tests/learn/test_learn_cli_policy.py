@@ -82,7 +82,8 @@ def test_bench_run_takes_a_model_file(tmp_path) -> None:
 
 def test_model_file_without_voc_learned_is_refused(tmp_path) -> None:
     argv = ["bench", "run", "--family", "A", "--count", "1", "--policies", "voc"]
-    argv += ["--model-file", "m.json", "--out", str(tmp_path / "r")]
+    (tmp_path / "m.json").write_text("{}")
+    argv += ["--model-file", str(tmp_path / "m.json"), "--out", str(tmp_path / "r")]
     res = CliRunner().invoke(app, argv)
     assert res.exit_code == 2 and "not run" in res.output
 

@@ -110,7 +110,7 @@ def test_bad_history_is_a_heedful_error_not_attribute_error() -> None:
 
 
 def test_bad_turn_type_is_named() -> None:
-    with pytest.raises(InvalidArgumentError, match="text: must be a string"):
+    with pytest.raises(InvalidArgumentError, match="user_input: must be a string"):
         AttentionSystem().process(7)  # type: ignore[arg-type]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from heedful.salience import (
     AlertingAttention,
+    AttentionState,
     AttentionSystem,
     ExecutiveAttention,
     OrientingAttention,
@@ -53,3 +54,22 @@ def test_missy_calls_on_instances_and_classes() -> None:
     assert SelectiveAttention.filter(
         fragments=["Docker port mapping guide", "Python venv setup"], topics=["Docker"]
     ) == ["Docker port mapping guide"]
+
+
+def test_process_takes_missys_keyword_user_input() -> None:
+    state = AttentionSystem().process(user_input="Tell me about Docker", history=None)
+    assert state.topics == ["Docker"]
+    assert state.focus_duration == 1
+
+
+def test_missys_context_filter_feeds_selective_attention_unchanged() -> None:
+    state = AttentionSystem().process(user_input="Deploy with Kubernetes")
+    assert state.context_filter == ["kubernetes"]
+    kept = SelectiveAttention.filter(["Kubernetes pods", "Python venv"], state.context_filter)
+    assert kept == ["Kubernetes pods"]
+
+
+def test_attention_state_has_missys_defaults() -> None:
+    state = AttentionState()
+    assert (state.urgency, state.topics, state.focus_duration) == (0.0, [], 1)
+    assert state.priority_tools == state.context_filter == []

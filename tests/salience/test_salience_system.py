@@ -26,9 +26,10 @@ def test_document_usage_second_turn() -> None:
     assert state.context_filter == ["server"]
 
 
-def test_context_filter_equals_topics() -> None:
+def test_context_filter_is_the_topics_lower_cased_as_missy_forms_it() -> None:
     state = AttentionSystem().process("Tell me about Redis with Sentinel")
-    assert state.context_filter == state.topics == ["Redis", "Sentinel"]
+    assert state.topics == ["Redis", "Sentinel"]
+    assert state.context_filter == ["redis", "sentinel"]
 
 
 def test_file_topic_reaches_priority_tools() -> None:

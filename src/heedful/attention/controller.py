@@ -846,6 +846,31 @@ class Controller:
             self._enforcement.rescue_if_satisfied(now)
         return res
 
+    def in_flight(self) -> list[tuple[Candidate, Estimate | None, Focus | None]]:
+        """The selected computations not yet resolved, in selection order: each candidate, its
+        estimate at selection and, for an interruption, the focus its resolve hands back."""
+        out = self._outcome
+        return [(c, out.selected.get(cid), out.resume.get(cid)) for cid, c in out.inflight.items()]
+
+    def adopt(
+        self, candidate: Candidate, estimate: Estimate, *, resume: Focus | None = None
+    ) -> None:
+        """Hold ``candidate`` in flight as if this controller had selected it with ``estimate``.
+
+        For a server resuming a selection another process made on the same store (what
+        :meth:`in_flight` listed there): ``resolve(candidate.id, ...)`` then records the outcome
+        as that process would have. ``resume`` is the focus an interruption hands back. Nothing
+        is logged: the selection was, when it was made.
+
+        Raises:
+            InvalidArgumentError: ``candidate`` is already in flight here.
+        """
+        if candidate.id in self._outcome.inflight:
+            raise InvalidArgumentError(f"candidate {candidate.id!r} is already in flight")
+        self._outcome.dispatch(candidate, estimate)
+        if candidate.kind is CandidateKind.HANDLE_INTERRUPTION:
+            self._outcome.resume[candidate.id] = resume
+
     def _utility_delta(self, before: str, after: str) -> float:
         """Realised value of the change of mind: EU(after) − EU(before) under the new beliefs."""
         d = self.world.decision

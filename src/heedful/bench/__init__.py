@@ -10,6 +10,8 @@ See ``docs/benchmark.md`` (how to run, writing a policy) and ``docs/metrics.md``
 from __future__ import annotations
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
+from heedful.bench.kinds import ScenarioKindSpec, get_kind, kind_of, scenario_kind
+from heedful.bench.kinds.inspection import collect_choices
 from heedful.bench.policy import (
     Observation,
     Policy,
@@ -30,7 +32,6 @@ from heedful.bench.results import (
     write_results,
 )
 from heedful.bench.run.benchmark import run_benchmark
-from heedful.bench.run.runner import collect_choices
 from heedful.bench.run.spec import RunSpec, run_spec
 from heedful.bench.seeds import Stream
 from heedful.bench.suite import RunOutput, run_to_folder
@@ -58,6 +59,7 @@ __all__ = [
     "Results",
     "RunOutput",
     "RunSpec",
+    "ScenarioKindSpec",
     "Stream",
     "TrialRecord",
     "Violation",
@@ -66,7 +68,9 @@ __all__ = [
     "generate_family",
     "generate_suite",
     "get_family",
+    "get_kind",
     "get_policy",
+    "kind_of",
     "load_results",
     "policy_class",
     "policy_names",
@@ -76,6 +80,7 @@ __all__ = [
     "run_benchmark",
     "run_spec",
     "run_to_folder",
+    "scenario_kind",
     "write_report",
     "write_results",
 ]

@@ -33,13 +33,6 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from heedful.bench.kind_policy import (
-    KindPolicy,
-    SchedulePolicy,
-    SwitchingPolicy,
-    add_kind_policy,
-    kinds_of,
-)
 from heedful.bench.registry import add_named
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import SourceView, TaskView
@@ -107,6 +100,15 @@ class Policy(ABC):
     def next(self, history: Sequence[Observation]) -> str | None:
         """Return the id of the next source to inspect, or ``None`` to stop."""
 
+    def deterministic_for(self, view: TaskView) -> bool:
+        """Whether ``next`` depends only on the view and the history on this task (never on the
+        rng): ``deterministic`` by default. A randomised policy whose randomness cannot act on
+        a task like ``view`` (``voc-default``: its exploration is paced and cannot fire before a
+        controller's 10th selection, beyond any budget under 10) says so here; the runner then
+        computes its exact adaptive value like a deterministic policy's, and ``check_policy``
+        checks the claim."""
+        return self.deterministic
+
     def validate(self, observations: Sequence[Observation]) -> list[str]:
         """Production mode (``validates``): the reads the claim validator forces before the
         decision, given the real observations of the reads made (static condition: the results
@@ -148,30 +150,70 @@ class Policy(ABC):
 _REGISTRY: dict[str, type[Policy]] = {}
 _BUILTINS_LOADED = False
 
+
+class KindPolicy:
+    """The base of every policy protocol of a scenario kind other than inspection (each kind's
+    module subclasses it: :class:`heedful.bench.kinds.switching.SwitchingPolicy` …).
+
+    Attributes:
+        kind: The scenario kind the policies of this base play (set once, by the base).
+        name: The registered name.
+        deterministic: ``True`` when answers depend only on what the policy sees.
+        in_default_suite: ``False`` keeps the policy out of ``all``.
+        information_free: ``True`` when its answers use nothing of the scenario (``random``, and
+            the best fixed rule of a kind: ``always-queue`` on D, ``first-open`` on J) — the
+            rows a table prints beside ``random`` to say what the 0 means.
+    """
+
+    kind: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    deterministic: ClassVar[bool] = True
+    in_default_suite: ClassVar[bool] = True
+    information_free: ClassVar[bool] = False
+
+
+#: Each kind other than inspection: its policies by name (keyed by their base's ``kind``).
+_KIND_POLICIES: dict[str, dict[str, type[KindPolicy]]] = {}
+
 P = TypeVar("P", bound=type[Policy] | type[KindPolicy])
+
+
+def add_policy_kind(kind: str, base: type[KindPolicy]) -> None:
+    """Open the registry of a scenario kind's policies (subclasses of ``base``);
+    :func:`heedful.bench.kinds.scenario_kind` calls it.
+
+    Raises:
+        ValueError: ``base`` is no :class:`KindPolicy` of that kind.
+    """
+    if not (isinstance(base, type) and issubclass(base, KindPolicy) and base.kind == kind):
+        raise ValueError(f"the policies of kind {kind!r} need a KindPolicy base with kind {kind!r}")
+    _KIND_POLICIES.setdefault(kind, {})
 
 
 def register_policy(name: str) -> Callable[[P], P]:
     """Class decorator: register a policy of any scenario kind under ``name``.
 
     One registry for every kind: a :class:`Policy` subclass plays inspection scenarios, a
-    :class:`~heedful.bench.kind_policy.SwitchingPolicy` family D's and a
-    :class:`~heedful.bench.kind_policy.SchedulePolicy` family J's. One name can be registered
-    once per kind, so ``--policies voc,random`` means the same thing on every kind.
+    subclass of another kind's policy base (:class:`~heedful.bench.kinds.switching.
+    SwitchingPolicy` family D's, :class:`~heedful.bench.kinds.schedule.SchedulePolicy` family
+    J's, …) that kind's. One name can be registered once per kind, so ``--policies voc,random``
+    means the same thing on every kind.
 
     Raises:
-        ValueError: if the name is taken by another class of the same kind, or the class is none
-            of the three protocols.
+        ValueError: if the name is taken by another class of the same kind, or the class is no
+            policy of a registered kind.
     """
 
     def decorate(cls: P) -> P:
-        if isinstance(cls, type) and issubclass(cls, SwitchingPolicy | SchedulePolicy):
-            add_kind_policy(name, cls)
+        if isinstance(cls, type) and issubclass(cls, KindPolicy):
+            if not cls.kind:
+                raise ValueError(f"@register_policy({name!r}): {cls.__name__} names no kind")
+            add_named(_KIND_POLICIES.setdefault(cls.kind, {}), name, cls, "policy")
             return cls
         if not (isinstance(cls, type) and issubclass(cls, Policy)):
             raise ValueError(
-                f"@register_policy({name!r}) needs a Policy, SwitchingPolicy or SchedulePolicy "
-                "subclass"
+                f"@register_policy({name!r}) needs a Policy subclass or a scenario kind's "
+                "policy (a KindPolicy subclass: SwitchingPolicy, SchedulePolicy …)"
             )
         return add_named(_REGISTRY, name, cls, "policy")
 
@@ -182,7 +224,50 @@ def policy_kinds(name: str) -> list[str]:
     """The scenario kinds a registered name plays (``inspection``, ``switching``, ``schedule``)."""
     _load_builtins()
     kinds = ["inspection"] if name in _REGISTRY else []
-    return kinds + kinds_of(name)
+    return kinds + [kind for kind, reg in _KIND_POLICIES.items() if name in reg]
+
+
+def other_kinds() -> list[str]:
+    """The scenario kinds other than inspection that have a policy registry, in order."""
+    _load_builtins()
+    return list(_KIND_POLICIES)
+
+
+def kind_policy_names(kind: str, *, suite_only: bool = False) -> list[str]:
+    """Names of the policies registered for a kind other than inspection, sorted
+    (``suite_only``: those of ``all``)."""
+    _load_builtins()
+    reg = _KIND_POLICIES.get(kind, {})
+    return sorted(n for n, c in reg.items() if c.in_default_suite or not suite_only)
+
+
+def kind_policy(kind: str, name: str) -> KindPolicy:
+    """Build the policy registered under ``name`` for a kind other than inspection.
+
+    Raises:
+        UnknownNameError: naming the policies of that kind.
+    """
+    _load_builtins()
+    reg = _KIND_POLICIES.get(kind, {})
+    if name not in reg:
+        known = ", ".join(sorted(reg))
+        raise UnknownNameError(f"policy {name!r} has no {kind} version; {kind} policies: {known}")
+    return reg[name]()
+
+
+def parse_kind_policies(text: str, kind: str) -> list[str]:
+    """The names of ``text`` (``"all"``: the kind's default suite) that exist for a kind.
+
+    A name registered only for other kinds is skipped (``--policies voc-model`` on family D runs
+    nothing there); a name registered for no kind at all is an error elsewhere.
+    """
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise InvalidArgumentError("no policy given")
+    if names == ["all"]:
+        return kind_policy_names(kind, suite_only=True)
+    known = set(kind_policy_names(kind))
+    return [n for n in names if n in known]
 
 
 #: Entry point group naming modules that register policies when imported (``voc-learned``
@@ -196,6 +281,7 @@ def _load_builtins() -> None:
     global _BUILTINS_LOADED
     if not _BUILTINS_LOADED:
         _BUILTINS_LOADED = True
+        importlib.import_module("heedful.bench.kinds")
         importlib.import_module("heedful.bench.policies")
         for entry in entry_points(group=POLICY_ENTRY_POINTS):
             try:

@@ -5,7 +5,7 @@ This is what ``heedful bench run`` and ``heedful run`` call; the CLI only parses
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,20 +14,19 @@ from typing import Any
 from heedful.bench.agents.contract import agent_class, is_agent
 from heedful.bench.agents.suite import AgentRun, run_suite
 from heedful.bench.config import DEFAULT_CONFIG
-from heedful.bench.kind_policy import parse_kind_policies
+from heedful.bench.kinds import kind_of
 from heedful.bench.parallel import few_collections, resolve_workers
-from heedful.bench.policy import policy_names
+from heedful.bench.policy import parse_kind_policies, policy_names
 from heedful.bench.report.page import write_report
 from heedful.bench.report.timeline import write_timeline
 from heedful.bench.results import PolicySpec, Results, write_results
-from heedful.bench.run import kind_suite as kinds
+from heedful.bench.results.plays import Plays
+from heedful.bench.run import split as kinds
 from heedful.bench.run.backend import Backend
+from heedful.bench.run.calibration import calibrate
 from heedful.bench.run.checkpoint import Checkpoint
-from heedful.bench.run.kinds import KindScenario, kind_of
 from heedful.bench.run.options import BenchRun, Trials
-from heedful.bench.run.plays import Plays
 from heedful.bench.run.spec import RunSpec, run_spec
-from heedful.bench.score.calibration import calibrate
 from heedful.bench.worlds.families import (
     DEFAULT_SHIFT,
     FAMILIES,
@@ -37,11 +36,15 @@ from heedful.bench.worlds.families import (
     parse_family_list,
 )
 from heedful.bench.worlds.families.unprompted import twin_world_keys
-from heedful.bench.worlds.holdout import load_holdout, refuse_cache_in_project, refuse_sealed_files
+from heedful.bench.worlds.holdout import (
+    holdout_versions,
+    load_holdout,
+    refuse_cache_in_project,
+    refuse_sealed_files,
+)
 from heedful.errors import InvalidArgumentError
 from heedful.model import Condition, Scenario
 from heedful.model.kinds_io import AnyScenario, load_any_scenario_set
-from heedful.model.scenario import ScenarioKind
 
 #: ``--condition`` values: the scenarios' condition, or both side by side (initiation gap).
 CONDITIONS = ("announced", "unprompted", "both")
@@ -175,6 +178,7 @@ def run_to_folder(
     progress: bool | None = None,
     resume: Path | None = None,
     run_args: Mapping[str, Any] | None = None,
+    on_folder: Callable[[Path], None] | None = None,
     **fields: Any,
 ) -> RunOutput:
     """Run the benchmark described by ``spec`` and write ``results.json``, its trial records and
@@ -194,6 +198,8 @@ def run_to_folder(
             results are those of one uninterrupted run (D/J scenarios too). Agent trials are
             played again.
         run_args: The command's arguments, kept in the folder for a later ``--resume``.
+        on_folder: Called with the run folder once it is made, before any scenario is played
+            (the CLI names it when a run is interrupted).
 
     With ``condition`` ``unprompted``/``both`` every trial records the document 000 §15.2
     metrics, ``all`` policies include the opt-in ``summary-trusting`` and ``voc-guarded``, and
@@ -232,7 +238,7 @@ def run_to_folder(
         refuse_cache_in_project(agent_run.settings.cache)
     rest = ",".join(n for n in requested if not is_agent(n))
     inspection_families, kind_codes = kinds.split_families(families)
-    kind_scenarios: list[KindScenario] = []
+    kind_scenarios: list[Any] = []
     run_inspection = True
     if holdout is None and scenario_paths:
         found, kind_scenarios = kinds.split_scenarios(_load_files(scenario_paths))
@@ -257,7 +263,7 @@ def run_to_folder(
             raise InvalidArgumentError(f"parameters are given for {pname!r}, which is not run")
     specs = [PolicySpec(name=n, params=params.get(n, {})) for n in names]
     # Each kind's own list: ``all`` means a different suite on each kind.
-    by_kind: dict[ScenarioKind, list[PolicySpec | str]] = {ScenarioKind.INSPECTION: [*specs]}
+    by_kind: dict[str, list[PolicySpec | str]] = {"inspection": [*specs]}
     for kind in dict.fromkeys(kind_of(s) for s in kind_scenarios):
         by_kind[kind] = [*parse_kind_policies(policies, kind)]
     if not run_inspection:
@@ -271,7 +277,7 @@ def run_to_folder(
             raise InvalidArgumentError("give either --scenarios or --holdout, not both")
         scenarios = _narrow(load_holdout(holdout), families, condition, "hold-out scenario", "")
         source = "sealed hold-out"
-        versions = {f: "holdout" for f in sorted({s.view.family for s in scenarios})}
+        versions = holdout_versions(holdout, sorted({s.view.family for s in scenarios}))
     else:
         scenarios, source, versions = select_scenarios(
             scenario_paths,
@@ -305,6 +311,8 @@ def run_to_folder(
         raise InvalidArgumentError(
             f"cannot use {where} as the output folder: {exc.strerror}"
         ) from None
+    if on_folder is not None:
+        on_folder(folder)
     # A sealed hold-out keeps no checkpoint: its trial records never reach the disk.
     checkpoint = Checkpoint(folder) if holdout is None else None
     if checkpoint is not None and resume is None:

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
 
 from heedful import __version__
+from heedful.cli._checks import check_commands
 from heedful.errors import HeedfulError
 from heedful.extras import extra_hint
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class _HeedfulGroup(TyperGroup):
@@ -25,6 +28,10 @@ class _HeedfulGroup(TyperGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         # Every subcommand is attached by now (Typer adds them after building this group).
         name_placeholders(self)
+        check_commands(self)  # ranges and paths refused before a command's body runs
+        from heedful.cli._complete import complete_names
+
+        complete_names(self)
         return super().main(*args, **kwargs)
 
     def invoke(self, ctx: Any) -> Any:
@@ -193,6 +200,8 @@ def console(*, stderr: bool = False) -> Console:
     Markup is off: tables hold user text (goal titles, scenario ids, family labels) that Rich
     would otherwise read as tags — ``[/x]`` in a title was a traceback.
     """
+    from rich.console import Console  # on first use: `heedful -V` and refusals need no Rich
+
     stream = sys.stderr if stderr else sys.stdout
     file: Any = stream if stream.isatty() else _TrimmedLines(stream)
     return Console(width=output_width(stream), markup=False, file=file)
@@ -253,6 +262,9 @@ def main() -> None:
     Heedful errors and usage errors (missing or malformed options) become one line on stderr
     and exit code 2, instead of Click's multi-line usage box.
     """
+    from heedful.cli import registered
+
+    registered()  # every command group, once
     try:
         code = app(standalone_mode=False)
     except HeedfulError as exc:

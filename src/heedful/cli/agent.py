@@ -49,6 +49,7 @@ def build_agent_run(
     max_reply_bytes: int = 2_000_000,
     max_turns: int = 16,
     protocol: str = "tools",
+    moves: str = "auto",
 ) -> AgentRun | None:
     """The :class:`AgentRun` of the options, or ``None`` when no endpoint is given.
 
@@ -64,6 +65,8 @@ def build_agent_run(
     # A bad --mode is refused even without an endpoint: a typo must not pass silently.
     if mode not in MODES:
         raise InvalidArgumentError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if moves not in ("auto", "legal", "all"):
+        raise InvalidArgumentError(f"--moves must be auto, legal or all, not {moves!r}")
     if model is None and base_url is None:
         return None
     if model is None or base_url is None:
@@ -88,6 +91,7 @@ def build_agent_run(
             trial_timeout_s=trial_timeout,
             max_reply_bytes=max_reply_bytes,
             protocol=protocol,  # type: ignore[arg-type]  # checked above
+            moves=moves,  # type: ignore[arg-type]  # checked above
             retries=retries,
             cache=cache,
         )
@@ -114,7 +118,17 @@ def build_agent_run(
         on_progress=(
             _progress_printer() if show else None if progress is False else _progress_lines()
         ),
+        on_notice=_notice(tty and show),
     )
+
+
+def _notice(tty: bool) -> Callable[[str], None]:
+    """A line for stderr, on its own line even under a redrawn progress bar."""
+
+    def say(line: str) -> None:
+        print(("\n" if tty else "") + line, file=sys.stderr, flush=True)
+
+    return say
 
 
 @contextlib.contextmanager

@@ -1,9 +1,14 @@
-"""``heedful bench`` (run, oracle, report, ablations) and the top-level ``heedful run``."""
+"""``heedful bench`` (run, oracle, report, scorecard, ablations) and the top-level
+``heedful run``."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
 
 import typer
 
@@ -140,6 +145,18 @@ def run_summary(output: object) -> dict[str, object]:
                 "net_utility": _interval(r.net_utility),
                 "optimal": r.optimal.p,
                 "trials": r.n_trials,
+                # Agents (issue 34): how many trials ended in an accepted decide, and how many
+                # were flagged with a protocol error (null for a policy the runner decides).
+                **(
+                    {
+                        "decided": r.n_decided,
+                        "agent_trials": r.n_agent_trials,
+                        "protocol_errors": r.n_protocol_errors,
+                        "rarely_decided": r.rarely_decided,
+                    }
+                    if r.n_decided is not None
+                    else {}
+                ),
             }
             for r in rows
         ],
@@ -190,25 +207,19 @@ def bench_oracle(
 
     from heedful.model import Scenario
     from heedful.model.kinds_io import load_any_scenario_set
-    from heedful.model.switching import SwitchingScenario
 
     scenarios = load_any_scenario_set(paths)  # a bad file is refused before the oracle is imported
 
+    from heedful.bench.kinds import get_kind, kind_of
     from heedful.bench.report.page import OracleRow, print_oracle
     from heedful.bench.report.table import kind_oracle_records
-    from heedful.bench.run.kind_trials import ScheduleCase, SwitchingCase
     from heedful.decision import adaptive_oracle, compile_problem, static_oracle
 
     rows: list[OracleRow] = []
     kinds: list[dict[str, object]] = []
     for sc in scenarios:
         if not isinstance(sc, Scenario):
-            case = (
-                SwitchingCase.prepare(sc)
-                if isinstance(sc, SwitchingScenario)
-                else ScheduleCase.prepare(sc)
-            )
-            kinds.append(case.oracle_record())
+            kinds.append(get_kind(kind_of(sc)).oracle_record(sc))
             if as_json:
                 typer.echo(json.dumps(kinds[-1], ensure_ascii=False))
             continue
@@ -259,7 +270,12 @@ _KEPT = (
     "max_reply_bytes",
     "max_turns",
     "protocol",
+    "moves",
 )
+
+
+#: ``--timeout`` of a local model (``local:…``) when none is given: seconds per call.
+LOCAL_TIMEOUT = 600.0
 
 
 def _source(ctx: typer.Context, name: str) -> str:
@@ -326,6 +342,12 @@ def bench_run(
     max_turns: int = typer.Option(16, "--max-turns", help="Agents: model calls per trial."),
     protocol: str = typer.Option(
         "tools", "--protocol", help="Agents: tools (native tool calls) or json (small models)."
+    ),
+    moves: str = typer.Option(
+        "auto",
+        "--moves",
+        help="Agents: legal (each turn's schemas admit only the legal moves), all, or auto "
+        "(legal for a local model and --protocol json).",
     ),
     retries: int = typer.Option(4, "--retries", help="Agents: retries on 429, 5xx and timeouts."),
     cache: str = typer.Option(DEFAULT_CACHE, "--cache", help="Agents: SQLite response cache."),
@@ -406,11 +428,16 @@ def bench_run(
             max_reply_bytes,
             max_turns,
             protocol,
+            moves,
         ) = (given[k] for k in _KEPT)
 
     with local_endpoint(model, base_url) as local_url:
         if local_url is not None:  # one model, one context: trials take turns
             base_url, concurrency = local_url, 1
+            if _source(ctx, "timeout") == "DEFAULT" and resume is None:
+                # A model computing on a loaded CPU is slow, not down: the first call of a
+                # trial evaluates its whole prompt.
+                timeout = LOCAL_TIMEOUT
         agent_run = build_agent_run(
             model=model,
             base_url=base_url,
@@ -424,6 +451,7 @@ def bench_run(
             max_reply_bytes=max_reply_bytes,
             max_turns=max_turns,
             protocol=protocol,
+            moves=moves,
             retries=retries,
             # A hold-out run keeps no default cache (it would hold the set's prompts and results);
             # an explicit --cache must lie outside the project (checked by run_to_folder).
@@ -454,13 +482,15 @@ def bench_run(
                 shift=shift,
                 workers=workers,
             )
-            output = run_to_folder(
-                spec,
-                agent_run=agent_run,
-                backend=jobs,
-                resume=Path(resume) if resume is not None else None,
-                run_args=given,
-            )
+            with _interruptible(resumable=holdout is None) as seen:
+                output = run_to_folder(
+                    spec,
+                    agent_run=agent_run,
+                    backend=jobs,
+                    resume=Path(resume) if resume is not None else None,
+                    run_args=given,
+                    on_folder=seen.append,
+                )
     _print_run(output, as_json=as_json)
 
 
@@ -494,6 +524,38 @@ def bench_report(
     )
 
 
+@bench_app.command("scorecard")
+def bench_scorecard(
+    base: str = typer.Argument(..., help="The baseline's results.json."),
+    new: str = typer.Argument(..., help="The new run's results.json (may be the same file)."),
+    policy: str | None = typer.Option(
+        None, "--policy", help="Policy of both runs (default: voc-default, or the one they share)."
+    ),
+    base_policy: str | None = typer.Option(
+        None, "--base-policy", help="The baseline's policy, when it differs from --policy."
+    ),
+    new_policy: str | None = typer.Option(
+        None, "--new-policy", help="The new run's policy, when it differs from --policy."
+    ),
+    family: str | None = typer.Option(
+        None, "--family", help="Families to pool, e.g. G,B (default: every inspection family)."
+    ),
+    markdown: bool = typer.Option(False, "--markdown", help="Print the table as markdown."),
+) -> None:
+    """Document 000 §29's v1 scorecard: eight metrics, baseline | new | Δ with paired CIs."""
+    from heedful.bench.report.scorecard import scorecard_markdown, scorecard_text
+    from heedful.bench.results import load_results
+    from heedful.bench.score.scorecard import pick_policy, scorecard
+
+    a, b = load_results(base), load_results(new)
+    families = [f.strip() for f in family.split(",") if f.strip()] if family is not None else None
+    if families is not None and not families:
+        raise fail(f"--family names no family: {family!r}")
+    pa = base_policy or policy or pick_policy(a, b)
+    card = scorecard(a, b, base_policy=pa, new_policy=new_policy or policy or pa, families=families)
+    typer.echo(scorecard_markdown(card) if markdown else scorecard_text(card))
+
+
 @bench_app.command("ablations")
 def bench_ablations(
     family: str = typer.Option(
@@ -507,7 +569,7 @@ def bench_ablations(
     """Run document 000 §21's ablation table; print each row's paired difference against voc."""
     from pathlib import Path
 
-    from heedful.bench.report.ablations import load_bounds, print_ablations, run_ablations
+    from heedful.bench.ablations import load_bounds, print_ablations, run_ablations
 
     output = run_ablations(
         families=family, count=count, trials=trials, seed=seed, out=Path(out) if out else None
@@ -590,12 +652,47 @@ def run_default(
     from heedful.bench.suite import run_to_folder
 
     cfg = DEFAULT_CONFIG
+    families = ",".join(cfg.suite_families)
     spec = run_spec(
-        families=",".join(cfg.suite_families),
+        families=families,
         count=cfg.suite_count,
         trials=cfg.suite_trials,
         seed=seed,
         out=Path(out) if out else None,
         workers=workers,
     )
-    _print_run(run_to_folder(spec), as_json=as_json)
+    # What `bench run --resume` needs to finish it: the same run, as bench run's options.
+    same = {"family": families, "count": cfg.suite_count, "trials": cfg.suite_trials}
+    with _interruptible(resumable=True) as seen:
+        output = run_to_folder(
+            spec, run_args={**same, "seed": seed, "out": out}, on_folder=seen.append
+        )
+    _print_run(output, as_json=as_json)
+
+
+@contextlib.contextmanager
+def _interruptible(*, resumable: bool) -> Iterator[list[Path]]:
+    """Ctrl-C during a run: say where the run folder is and how to finish it, exit 130.
+
+    The block appends the run folder to the yielded list once it is made.
+    """
+    seen: list[Path] = []
+    try:
+        yield seen
+    except KeyboardInterrupt:
+        if not seen:
+            typer.echo("interrupted before the run folder was made: nothing to resume", err=True)
+        elif not resumable:
+            typer.echo(
+                f"interrupted: a sealed hold-out run keeps no checkpoint; {seen[0]} holds "
+                "nothing to resume — run it again",
+                err=True,
+            )
+        else:
+            folder = shlex.quote(str(seen[0]))
+            typer.echo(
+                f"interrupted: the run folder is {seen[0]}; finish it (finished scenarios are "
+                f"not played again) with:\n  heedful bench run --resume {folder}",
+                err=True,
+            )
+        raise typer.Exit(code=130) from None

@@ -216,6 +216,7 @@ def engine_run(
 ) -> None:
     """Run the heartbeat loop (first cycle at once) until Ctrl-C or --cycles cycles have run."""
     import asyncio
+    import errno
     import json
 
     from heedful.engine.report import cycle_table
@@ -256,11 +257,20 @@ def engine_run(
 
     engine.subscribe(show)
     engine.activate(autonomy)
+    # A reader that leaves (`| head -1`) stops the loop now, not at the next heartbeat's write.
+    from heedful.cli._pipe import watch_reader
+
+    def reader_left() -> None:
+        closed.append(BrokenPipeError(errno.EPIPE, "the reader of stdout left"))
+        engine.deactivate()
+
+    unwatch = watch_reader(reader_left)
     try:
         asyncio.run(engine.serve(stop_on_error=True))
     except KeyboardInterrupt:
         pass
     finally:
+        unwatch()
         engine.close()
     if closed:
         raise closed[0]  # main() ends a command whose reader left quietly

@@ -100,6 +100,7 @@ def learn_calibrate(
 
     from heedful.bench.worlds.families import parse_family_list
     from heedful.errors import InvalidArgumentError
+    from heedful.files import write_output
     from heedful.learn.voc_calibration import fit_voc_calibration
 
     target = Path(out)
@@ -110,7 +111,7 @@ def learn_calibrate(
     codes = [f.code for f in parse_family_list(family)]
     command = "heedful learn calibrate " + shlex.join(sys.argv[3:] if len(sys.argv) > 3 else [])
     cal, n = fit_voc_calibration(codes, count, seed, command=command.strip())
-    target.write_text(json.dumps(cal.to_dict(), indent=1) + "\n", encoding="utf-8")
+    write_output(target, json.dumps(cal.to_dict(), indent=1) + "\n", option="--out")
     console().print(
         f"calibration: {target} ({count_of(len(cal.knots_x), 'knot')} from "
         f"{count_of(n, 'positive prediction')})",

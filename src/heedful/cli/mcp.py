@@ -98,8 +98,10 @@ def mcp_serve_command(
     from heedful.engine.governance import check_override, load_ampersand, parse_level, with_ceiling
     from heedful.integrations.mcp.auth import (
         DEFAULT_SESSION,
+        TokenFile,
         check_token,
         ensure_tokens,
+        is_loopback,
         token_file_for,
     )
     from heedful.integrations.mcp.backend import SessionBackends
@@ -120,6 +122,7 @@ def mcp_serve_command(
     if autonomy is not None and engine:
         check_override(parse_level(autonomy), engine_config.governance.max_level)
     tokens: dict[str, str] = {}
+    followed: TokenFile | None = None
     notes: list[str] = []
     if transport == "http":
         if token is not None:
@@ -127,11 +130,18 @@ def mcp_serve_command(
         else:
             path = token_file or token_file_for(db)
             tokens, created = ensure_tokens(path)
+            followed = TokenFile(path)  # read again when it changes: no restart for a new token
             if created:
                 notes.append(
                     f"created the access token file {path} (mode 600); clients send "
                     "'Authorization: Bearer <token>' (docs/mcp.md)"
                 )
+        if not is_loopback(host):
+            notes.append(
+                f"warning: --host {host} is not a loopback address: clients on the network "
+                "send their bearer token in clear text (heedful serves plain HTTP; there is "
+                "no --tls) — put a TLS-terminating proxy in front, or bind 127.0.0.1"
+            )
 
     def ready(url: str) -> None:
         for note in notes:
@@ -151,7 +161,7 @@ def mcp_serve_command(
                 host,
                 port,
                 ready=ready,
-                tokens=tokens,
+                tokens=followed if followed is not None else tokens,
             )
     except KeyboardInterrupt:
         pass  # Ctrl-C is how an HTTP server is stopped, not an error

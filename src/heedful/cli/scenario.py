@@ -79,7 +79,6 @@ def scenario_generate(
     ),
 ) -> None:
     """Generate scenarios of one family as a YAML list."""
-    from pathlib import Path
 
     import yaml
 
@@ -95,18 +94,18 @@ def scenario_generate(
         )
     stream = Stream.DEV
     cond = Condition.UNPROMPTED if unprompted else Condition.ANNOUNCED
-    from heedful.bench.run.kind_suite import kind_code
+    from heedful.bench.run.split import kind_code
 
     code = kind_code(family)
     if code is not None:  # families D and J: switching / schedule scenarios
-        from heedful.bench.run.kinds import generate_kind_family
+        from heedful.bench.kinds import generate_kind_family
         from heedful.model.kinds_io import any_scenario_to_dict
 
         if unprompted:
             raise fail(f"family {code} has no unprompted twin (it is not an inspection family)")
         items = [any_scenario_to_dict(s) for s in generate_kind_family(code, count, seed)]
     else:
-        from heedful.bench.run.kinds import KIND_FAMILIES
+        from heedful.bench.kinds import kind_families
         from heedful.bench.worlds.families import FAMILIES, family_names
         from heedful.errors import UnknownNameError
 
@@ -115,7 +114,7 @@ def scenario_generate(
         except UnknownNameError:
             # Every family this command generates, the D/J kinds included.
             known = [(c, FAMILIES[c].name) for c in family_names()]
-            known += [(f.code, f.name) for f in KIND_FAMILIES.values()]
+            known += [(f.code, f.name) for f in kind_families().values()]
             listed = ", ".join(f"{c} ({n})" for c, n in sorted(known))
             raise fail(f"unknown family {family!r}; known families: {listed}") from None
         items = [scenario_to_dict(s) for s in made]
@@ -123,8 +122,7 @@ def scenario_generate(
     if out is None:
         typer.echo(text, nl=False)
     else:
-        try:
-            Path(out).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise fail(f"cannot write {out}: {exc.strerror}") from None
+        from heedful.files import write_output
+
+        write_output(out, text, option="--out")
         typer.echo(f"wrote {count_of(len(items), 'scenario')} to {out}")

@@ -25,7 +25,7 @@ from heedful.decision.belief import (
     sample_outcome,
     vpi,
 )
-from heedful.decision.compile import compile_problem
+from heedful.decision.compile import HONESTY_DOMAIN, compile_problem, honesty_variable
 from heedful.decision.config import (
     DEFAULT_LIMITS,
     OPTIMAL_TOLERANCE,
@@ -44,6 +44,7 @@ from heedful.decision.valuation import value, value_empty
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "HONESTY_DOMAIN",
     "OPTIMAL_TOLERANCE",
     "UNINFORMATIVE_TOLERANCE",
     "AdaptiveOracleResult",
@@ -62,6 +63,7 @@ __all__ = [
     "compile_problem",
     "evaluate_policy",
     "heuristic_voc",
+    "honesty_variable",
     "myopic_voi",
     "myopic_voi_all",
     "outcome_index",

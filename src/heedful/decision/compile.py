@@ -6,11 +6,12 @@ import itertools
 import math
 
 import numpy as np
+import numpy.typing as npt
 
 from heedful.decision.config import DEFAULT_LIMITS, DecisionLimits
 from heedful.decision.problem import DecisionProblem, FloatArray, OutcomeLabel
 from heedful.errors import InvalidArgumentError, ProblemTooLargeError
-from heedful.model import ScenarioTruth, ScenarioView
+from heedful.model import ScenarioTruth, ScenarioView, SourceTruth
 
 
 def compile_problem(
@@ -28,12 +29,34 @@ def compile_problem(
     information). A source reporting nothing has a single outcome. Hidden sources (the truth's
     ``hidden``) follow the listed ones, with ``revealed_by`` naming their revealer.
 
+    An untrusted source with a PRIVATE ``honesty`` ``h`` (document 000 §24) adds a latent variable
+    :func:`honesty_variable` with domain :data:`HONESTY_DOMAIN` and prior ``(h, 1 − h)`` after the
+    view's variables: in its honest worlds the source reports as above, in its liar worlds as its
+    ``liar`` mode says (:func:`_liar_channel`). So the exact oracles value a cross-check — a
+    trusted read that tells the liar from the honest — like any other read.
+
     Raises:
         ProblemTooLargeError: if the world space exceeds ``limits.max_worlds``.
         InvalidArgumentError: if view and truth do not belong together.
     """
     names = list(view.variables)
-    domains = [view.variables[n].domain for n in names]
+    domains: list[tuple[str, ...]] = [view.variables[n].domain for n in names]
+    # Each untrusted source with a PRIVATE ``honesty`` adds a latent variable (document 000 §24):
+    # whether it is honest is part of the world, after the view's variables.
+    sources = view.sources + tuple(h.source for h in truth.hidden)
+    latent: dict[str, str] = {}  # source id -> its honesty variable
+    for source in sources:
+        st = truth.sources.get(source.id)
+        if st is not None and st.honesty is not None:
+            name = honesty_variable(source.id)
+            if name in view.variables:
+                raise InvalidArgumentError(
+                    f"scenario {view.id!r}: variable {name!r} clashes with the honesty of "
+                    f"source {source.id!r}"
+                )
+            latent[source.id] = name
+            names.append(name)
+            domains.append(HONESTY_DOMAIN)
     sizes = [len(d) for d in domains]
     n_worlds = math.prod(sizes)
     if n_worlds > limits.max_worlds:
@@ -44,10 +67,14 @@ def compile_problem(
     # value index of each variable in each world, shape (n_vars, n_worlds)
     coords = np.indices(sizes).reshape(len(sizes), n_worlds)
     prior = np.ones(n_worlds)
+    priors = dict(truth.priors)
+    for sid, name in latent.items():
+        h = float(truth.sources[sid].honesty or 0.0)
+        priors[name] = (h, 1.0 - h)
     for v, name in enumerate(names):
-        if name not in truth.priors:
+        if name not in priors:
             raise InvalidArgumentError(f"the truth of {view.id!r} has no prior for {name!r}")
-        prior = prior * np.asarray(truth.priors[name], dtype=np.float64)[coords[v]]
+        prior = prior * np.asarray(priors[name], dtype=np.float64)[coords[v]]
     prior = prior / prior.sum()
 
     worlds = [dict(zip(names, values, strict=True)) for values in itertools.product(*domains)]
@@ -60,7 +87,6 @@ def compile_problem(
     likelihoods: list[FloatArray] = []
     labels: list[tuple[OutcomeLabel, ...]] = []
     # Listed sources first, then the hidden ones (issue 23), each knowing its revealer.
-    sources = view.sources + tuple(h.source for h in truth.hidden)
     ids = [s.id for s in sources]
     revealer = {h.source.id: h.revealed_by for h in truth.hidden}
     for source in sources:
@@ -72,16 +98,12 @@ def compile_problem(
             likelihoods.append(np.ones((1, n_worlds)))
             labels.append(({},))
             continue
-        lik = np.ones((1, n_worlds))
-        for var in reports:
-            v = position[var]
-            if st.echo is not None:
-                factor = np.zeros((sizes[v], sizes[v]))
-                factor[domains[v].index(st.echo[var]), :] = 1.0
-            else:
-                factor = _noisy_channel(sizes[v], float(st.accuracy or 0.0))
-            # factor[r, x]: P(report r | true value x); index by each world's value of var
-            lik = (lik[:, None, :] * factor[:, coords[v]][None, :, :]).reshape(-1, n_worlds)
+        at = [(position[var], var) for var in reports]
+        lik = _reports(st, at, domains, coords)
+        if source.id in latent:
+            liar = _reports(st, at, domains, coords, lying=True)
+            honest = coords[position[latent[source.id]]] == 0
+            lik = np.where(honest[None, :], lik, liar)
         lik = np.vstack([lik * (1.0 - st.fails), np.full((1, n_worlds), st.fails)])
         likelihoods.append(lik)
         report_domains = [domains[position[var]] for var in reports]
@@ -110,6 +132,50 @@ def compile_problem(
             else None
         ),
     )
+
+
+#: The domain of a source's latent honesty variable (:func:`honesty_variable`).
+HONESTY_DOMAIN = ("honest", "liar")
+
+
+def honesty_variable(source_id: str) -> str:
+    """The name of the latent variable "is ``source_id`` honest" in a compiled problem."""
+    return f"honest:{source_id}"
+
+
+def _reports(
+    st: SourceTruth,
+    reports: list[tuple[int, str]],
+    domains: list[tuple[str, ...]],
+    coords: npt.NDArray[np.intp],
+    *,
+    lying: bool = False,
+) -> FloatArray:
+    """``P(reports | world)`` of a source that did not fail, one row per joint report (first
+    reported variable slowest; ``reports`` are (position, name) pairs): honest (echo or noisy
+    channel) or, with ``lying``, as its ``liar`` mode says."""
+    n_worlds = coords.shape[1]
+    lik = np.ones((1, n_worlds))
+    for v, var in reports:
+        size = len(domains[v])
+        if lying:
+            factor = _liar_channel(size, st.liar or "random")
+        elif st.echo is not None:
+            factor = np.zeros((size, size))
+            factor[domains[v].index(st.echo[var]), :] = 1.0
+        else:
+            factor = _noisy_channel(size, float(st.accuracy or 0.0))
+        # factor[r, x]: P(report r | true value x); index by each world's value of the variable
+        lik = (lik[:, None, :] * factor[:, coords[v]][None, :, :]).reshape(-1, n_worlds)
+    return lik
+
+
+def _liar_channel(size: int, mode: str) -> FloatArray:
+    """``P(report r | true x)`` of a dishonest source: uniform (``random``) or uniform over the
+    other values (``against``; a one-value domain leaves it nothing else to say)."""
+    if mode == "random" or size == 1:
+        return np.full((size, size), 1.0 / size)
+    return (np.ones((size, size)) - np.eye(size)) / (size - 1)
 
 
 def _noisy_channel(size: int, accuracy: float) -> FloatArray:

@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 from heedful.engine.ports import GraphPort
 from heedful.engine.records import EdgeRecord, NodeRecord, OutcomeRecord
 from heedful.errors import InputError, InvalidArgumentError, UnknownNameError
+from heedful.files import append_private
 from heedful.model import EdgeType, NodeType
 from heedful.model.documents import RESULTS_LIMITS, decode_utf8, parse_document, read_bounded
 from heedful.model.goal import Goal, GoalStatus
@@ -245,8 +246,8 @@ class Journal:
         if self.path is None:
             self._memory.append(json.loads(json.dumps(record)))
             return
-        with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        # Created readable by its owner only (it holds node contents, like the store).
+        append_private(self.path, json.dumps(record, ensure_ascii=False, default=str) + "\n")
 
     def _lines(self) -> list[dict[str, Any]]:
         if self.path is None:

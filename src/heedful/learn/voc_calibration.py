@@ -3,7 +3,7 @@
 The model-based estimator (uncalibrated) plays training-stream scenarios of every inspection
 family in the static condition; each read it chooses gives a pair (predicted net VOC at
 selection, exact realised marginal value ``V(S ∪ {s}) − V(S)`` from the oracle), the same pairs
-the benchmark's calibration report measures (:func:`heedful.bench.score.calibration.pairs_of`).
+the benchmark's calibration report measures (:func:`heedful.bench.run.calibration.pairs_of`).
 Pool-adjacent-violators fits the monotone map on the positive predictions (the map leaves
 non-positive ones alone, :mod:`heedful.attention.voc_calibration`). Training scenarios come from
 :data:`heedful.learn.config.TRAIN_STREAM`, never from an evaluation stream.
@@ -17,7 +17,7 @@ import numpy as np
 
 from heedful.attention.voc_calibration import VocCalibration
 from heedful.bench.policies.voc import ControllerPolicy
-from heedful.bench.score.calibration import pairs_of
+from heedful.bench.run.calibration import pairs_of
 from heedful.errors import InvalidArgumentError
 from heedful.learn.calibration import IsotonicCalibrator
 from heedful.learn.dataset import training_scenarios

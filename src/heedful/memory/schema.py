@@ -206,17 +206,42 @@ _V6 = """
 ALTER TABLE sources ADD COLUMN measured_cost TEXT;  -- JSON {tokens, tool_calls, latency_ms}
 """
 
+# A server's client sessions (heedful.memory.sessions): the turn and the selections in flight of
+# each, so a selection made by one server process is resolved by another (issue 38).
+_V7 = """
+CREATE TABLE server_sessions (
+    session TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,           -- grows by one on every write
+    body TEXT NOT NULL,                 -- JSON document (heedful.integrations.mcp.resume)
+    updated_at REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+# The first answer to each keyed write of a client session (heedful.memory.replies): a retried
+# write with the same key returns it instead of applying again.
+_V8 = """
+CREATE TABLE request_replies (
+    session TEXT NOT NULL,
+    key TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    digest TEXT NOT NULL,   -- sha256 of the call's canonical arguments
+    reply TEXT NOT NULL,    -- JSON, the answer given
+    at REAL NOT NULL,
+    PRIMARY KEY (session, key)
+);
+"""
+
 # A source's stated failure rate and its resolved reads (issue 35 item 2): the controller credits
 # it with the stated rate moved by what its reads returned, and a reopened controller goes on
 # from there.
-_V7 = """
+_V9 = """
 ALTER TABLE sources ADD COLUMN failure_rate REAL NOT NULL DEFAULT 0;
 ALTER TABLE sources ADD COLUMN reads INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sources ADD COLUMN failed_reads INTEGER NOT NULL DEFAULT 0;
 """
 
 #: Ordered migrations; ``len(MIGRATIONS)`` is the current schema version.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

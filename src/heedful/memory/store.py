@@ -2,8 +2,9 @@
 the knowledge graph and the attention trace.
 
 ``Store`` composes one mixin per concept (claims, truth maintenance, history, goals, graph,
-trace, batched reads) over a single connection. Writes run in ``BEGIN IMMEDIATE`` transactions
-with a busy timeout, so several processes can share one file (WAL mode).
+trace, batched reads, server sessions) over a single connection. Writes run in
+``BEGIN IMMEDIATE`` transactions with a busy timeout, so several processes can share one file
+(WAL mode).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 
 from heedful.errors import InvalidArgumentError, StoreError
+from heedful.files import create_private, not_regular
 from heedful.memory._base import BUSY_TIMEOUT_MS, PAGE_CACHE_KIB, Clock
 from heedful.memory._tuning import allow_parallel_reads
 from heedful.memory.bulk import BulkReadsMixin
@@ -31,14 +33,25 @@ from heedful.memory.freshness import (
 from heedful.memory.goals import GoalsMixin
 from heedful.memory.graph import GraphMixin
 from heedful.memory.outcomes import OutcomesMixin
+from heedful.memory.replies import RepliesMixin
 from heedful.memory.schema import migrate, schema_version
+from heedful.memory.sessions import SessionsMixin
 from heedful.memory.trace import TraceMixin
 from heedful.model.base import wall_time
 
 MEMORY = ":memory:"
 
 
-class Store(ClaimsMixin, GoalsMixin, GraphMixin, OutcomesMixin, TraceMixin, BulkReadsMixin):
+class Store(
+    ClaimsMixin,
+    GoalsMixin,
+    GraphMixin,
+    OutcomesMixin,
+    TraceMixin,
+    BulkReadsMixin,
+    RepliesMixin,
+    SessionsMixin,
+):
     """A heedful memory store over one SQLite database.
 
     ``Store(path)`` or ``Store.open(path)`` opens (creating and migrating if needed) the store;
@@ -167,6 +180,7 @@ def _connect(path: str) -> sqlite3.Connection:
         parent = Path(path).parent
         if not parent.is_dir():
             raise StoreError(f"cannot open store {path}: directory {parent} does not exist")
+        _private_store_file(path)
         # Decided before this process's first connection opens: see heedful.memory._tuning.
         allow_parallel_reads()
     try:
@@ -188,6 +202,24 @@ def _connect(path: str) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _private_store_file(path: str) -> None:
+    """Refuse a path that is not a regular file (a pipe would block SQLite's first read, a
+    device feed it junk); create a new store readable by its owner only (mode 0600; SQLite
+    gives its ``-wal`` and ``-shm`` files the same mode)."""
+    try:
+        kind = not_regular(os.stat(path).st_mode)
+    except FileNotFoundError:
+        try:
+            create_private(path)
+        except OSError as exc:
+            raise StoreError(f"cannot open store {path}: {exc.strerror or exc}") from None
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot open store {path}: {exc.strerror or exc}") from None
+    if kind is not None:
+        raise StoreError(f"cannot open store {path}: it is {kind}, not a SQLite file")
 
 
 #: Attempts at preparing a file another process is creating at the same moment.

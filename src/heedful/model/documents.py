@@ -1,11 +1,13 @@
 """One bounded loader for every YAML or JSON file heedful reads.
 
 Scenario files, engine seed files, engine configs, governance files, results files, hold-out
-files and model files all go through :func:`read_document`. Before any real work it enforces four
-limits, so a hostile or broken file costs bounded time and memory whatever it holds:
+files and model files all go through :func:`read_document`. Only a regular file is opened
+(:func:`heedful.files.open_input`: a named pipe, a device such as ``/dev/zero`` or a directory is
+refused by its kind, before it is opened). Before any real work it enforces four limits, so a
+hostile or broken file costs bounded time and memory whatever it holds:
 
-* **bytes** — at most ``max_bytes`` are ever read (``/dev/zero`` stops there; a ``.gz`` file is
-  limited by its decompressed size);
+* **bytes** — at most ``max_bytes`` are ever read (a ``.gz`` file is limited by its decompressed
+  size);
 * **nodes** — scalars, lists and mappings *after alias expansion*, counted while the YAML is
   composed (a 600-byte "billion laughs" file is refused after ``max_nodes`` nodes, not expanded);
 * **depth** — nesting of lists and mappings, checked while composing (no ``RecursionError``);
@@ -35,6 +37,7 @@ from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from heedful.errors import InputError
+from heedful.files import open_input
 
 
 class _PyEvents(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
@@ -132,13 +135,22 @@ def _over(name: str, field: str, limits: InputLimits, found: str = "") -> InputE
 def read_bounded(path: str | Path, limits: InputLimits = DEFAULT_LIMITS) -> bytes:
     """The bytes of ``path`` (decompressed if it ends in ``.gz``), at most ``limits.max_bytes``.
 
+    Only a regular file is opened (:func:`heedful.files.open_input`): a named pipe, a device
+    (``/dev/zero``) or a directory is refused by its kind, before anything is read.
+
     Raises:
-        InputError: The file cannot be read, is not gzip when named so, or is larger.
+        InputError: The file cannot be read, is not a regular file, is not gzip when named so,
+            or is larger.
     """
     p = Path(path)
     try:
-        with gzip.open(p, "rb") if p.suffix == ".gz" else p.open("rb") as fh:
-            data = fh.read(limits.max_bytes + 1)
+        # open_input refuses a pipe, a device or a directory before opening it (no hang).
+        with open_input(p) as raw:
+            if p.suffix == ".gz":
+                with gzip.GzipFile(fileobj=raw, mode="rb") as fh:
+                    data = fh.read(limits.max_bytes + 1)
+            else:
+                data = raw.read(limits.max_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=str(p)) from None
     except EOFError:

@@ -113,6 +113,11 @@ class SourceView(FrozenModel):
     cost: Cost = Field(default_factory=Cost)
     salience: SalienceCues = Field(default_factory=SalienceCues)
     content: str = ""
+    trusted: bool = True
+    """Whether its metadata (authority, age, cost, reports) come from a trusted registry
+    (document 000 §24). An untrusted source's ``authority`` is only what it *claims*: whether it
+    is honest is hidden (its truth's PRIVATE ``honesty``), so a policy should credit the claim
+    only as far as trusted reports corroborate it. Visible, and true unless the file says so."""
     links: int = Field(default=0, ge=0)
     """How many further sources its reply names (issue 23): each is hidden from the view until
     this source is read, then revealed with its metadata. Derived by the loader from the hidden
@@ -172,13 +177,25 @@ class ScenarioView(TaskView):
         return TaskView.model_construct(**fields)
 
 
+#: How a dishonest source reports (PRIVATE ``liar``): ``random`` — uniformly over the domain,
+#: independently of the truth; ``against`` — uniformly over the values other than the true one.
+LiarMode = Literal["random", "against"]
+
+
 class SourceTruth(FrozenModel):
-    """PRIVATE behaviour of a source: noisy reports (``accuracy``) or fixed ones (``echo``)."""
+    """PRIVATE behaviour of a source: noisy reports (``accuracy``) or fixed ones (``echo``).
+
+    ``honesty`` (untrusted sources only, document 000 §24) is the prior probability that the
+    source is honest — a latent variable of the world: honest, it reports with ``accuracy``;
+    dishonest, as ``liar`` says (:data:`LiarMode`), the same way for every variable it reports.
+    """
 
     accuracy: float | None = Field(default=None, ge=0.0, le=1.0)
     echo: dict[str, str] | None = None
     fails: float = Field(default=0.0, ge=0.0, le=1.0)
     render: str | None = None
+    honesty: float | None = Field(default=None, ge=0.0, le=1.0)
+    liar: LiarMode | None = None
 
 
 class HiddenSource(FrozenModel):

@@ -25,6 +25,7 @@ from heedful.model.scenario import (
     Condition,
     Cost,
     HiddenSource,
+    LiarMode,
     SalienceCues,
     Scenario,
     ScenarioKind,
@@ -68,6 +69,9 @@ class _SourceDoc(_Doc):
     fails: float = Field(default=0.0, ge=0.0, le=1.0)
     render: str | None = None
     revealed_by: Id | None = None
+    trusted: bool = True
+    honesty: float | None = Field(default=None, ge=0.0, le=1.0)
+    liar: LiarMode | None = None
 
 
 class _ScenarioDoc(_Doc):
@@ -212,6 +216,7 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
             cost=s.cost,
             salience=s.salience,
             content=s.content,
+            trusted=s.trusted,
             links=links.get(s.id, 0),
         )
         for s in doc.sources
@@ -236,7 +241,14 @@ def scenario_from_dict(raw: Any, *, file: str = "<memory>", prefix: str = "") ->
     truth = ScenarioTruth(
         priors={k: tuple(v.prior) for k, v in doc.variables.items()},
         sources={
-            s.id: SourceTruth(accuracy=s.accuracy, echo=s.echo, fails=s.fails, render=s.render)
+            s.id: SourceTruth(
+                accuracy=s.accuracy,
+                echo=s.echo,
+                fails=s.fails,
+                render=s.render,
+                honesty=s.honesty,
+                liar=(s.liar or "random") if s.honesty is not None else None,
+            )
             for s in doc.sources
         },
         world=doc.world,
@@ -325,6 +337,7 @@ def _check(doc: _ScenarioDoc, chk: _Checker) -> None:
                 raise chk.fail(f"{where}.echo", f"must give a value for exactly {src.reports}")
             for var, value in src.echo.items():
                 check_value(f"{where}.echo", var, value)
+        _check_honesty(src, where, chk)
         if src.render is not None:
             try:
                 fields = {f for _, f, _, _ in string.Formatter().parse(src.render) if f}
@@ -342,11 +355,35 @@ def _check(doc: _ScenarioDoc, chk: _Checker) -> None:
         )
 
     if doc.world is not None:
+        dishonest = [s.id for s in doc.sources if s.honesty is not None]
+        if dishonest:
+            raise chk.fail(
+                "world",
+                "a fixed world cannot fix whether a source is honest; drop `world` or the "
+                f"`honesty` of {dishonest}",
+            )
         missing = sorted(set(doc.variables) - set(doc.world))
         if missing:
             raise chk.fail("world", f"must give a value for every variable; missing {missing}")
         for var, value in doc.world.items():
             check_value("world", var, value)
+
+
+def _check_honesty(src: _SourceDoc, where: str, chk: _Checker) -> None:
+    """``honesty`` (and ``liar``) belong to an untrusted source with noisy reports (§24)."""
+    if src.honesty is None:
+        if src.liar is not None:
+            raise chk.fail(f"{where}.liar", "says how a dishonest source reports; give `honesty`")
+        return
+    if src.trusted:
+        raise chk.fail(
+            f"{where}.honesty",
+            "a trusted source is honest by definition; give `trusted: false` or drop `honesty`",
+        )
+    if src.accuracy is None:
+        raise chk.fail(
+            f"{where}.honesty", "needs a source with `accuracy` (an honest source's reports)"
+        )
 
 
 def _check_reveals(doc: _ScenarioDoc, chk: _Checker) -> None:
@@ -483,8 +520,9 @@ def scenario_to_dict(scenario: Scenario) -> dict[str, Any]:
     sources = []
     revealer = {h.source.id: h.revealed_by for h in truth.hidden}
     for s in scenario.sources:
-        # ``links`` is derived from the hidden sources' ``revealed_by``, never written.
-        d = s.model_dump(mode="json", exclude={"links"})
+        # ``links`` is derived from the hidden sources' ``revealed_by``, never written;
+        # ``trusted`` only when false (the default), so older files read and write as before.
+        d = s.model_dump(mode="json", exclude={"links"} | ({"trusted"} if s.trusted else set()))
         t = truth.sources[s.id]
         d.update({k: v for k, v in t.model_dump(mode="json").items() if v is not None})
         if s.id in revealer:

@@ -21,7 +21,7 @@ class AttentionState:
             :func:`heedful.salience.selective_filter`.
     """
 
-    urgency: float
+    urgency: float = 0.0
     topics: list[str] = field(default_factory=list)
     focus_duration: int = 1
     priority_tools: list[str] = field(default_factory=list)

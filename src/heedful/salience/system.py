@@ -99,13 +99,17 @@ class AttentionSystem:
 
     def process(
         self,
-        text: str | Mapping[str, Any],
+        user_input: str | Mapping[str, Any],
         history: Sequence[str | Mapping[str, Any]] | None = None,
     ) -> AttentionState:
         """Run the five subsystems on one turn.
 
+        The signature is Missy's (``process(user_input, history=None)``), so code written for
+        ``missy.agent.attention`` calls it unchanged; ``docs/salience.md`` lists where the
+        answers differ and why.
+
         Args:
-            text: This turn's user input: a string, or a ``user`` chat message
+            user_input: This turn's user input: a string, or a ``user`` chat message
                 (``{"role": "user", "content": ...}``).
             history: Optional earlier turns of the conversation, oldest first: strings (each a
                 user turn) or chat messages (mappings with ``role`` and ``content``; ``content``
@@ -120,7 +124,7 @@ class AttentionSystem:
             The state of this turn.
 
         Raises:
-            InvalidArgumentError: ``text`` is not a string or user message, or an item of
+            InvalidArgumentError: ``user_input`` is not a string or user message, or an item of
                 ``history`` is malformed; the message names the offending item.
 
         Example:
@@ -131,7 +135,7 @@ class AttentionSystem:
             ... ).focus_duration
             2
         """
-        text = self._turn_text(text)
+        text = self._turn_text(user_input)
         if history is not None:
             replay = AttentionSystem(self.config)
             replay.observe(history)
@@ -145,7 +149,8 @@ class AttentionSystem:
             topics=list(topics),
             focus_duration=duration,
             priority_tools=self.executive.prioritize(urgency, topics, config=cfg),
-            context_filter=list(topics),
+            # Missy's form: the topics lower-cased (selective attention compares lower-cased).
+            context_filter=[t.lower() for t in topics],
         )
 
     @staticmethod
@@ -155,12 +160,12 @@ class AttentionSystem:
         if isinstance(text, Mapping):
             if text.get("role") != "user":
                 raise InvalidArgumentError(
-                    f"text: a chat message passed as the turn must have role 'user', "
+                    f"user_input: a chat message passed as the turn must have role 'user', "
                     f"got {text.get('role')!r}"
                 )
             if "content" not in text:
-                raise InvalidArgumentError("text.content: a user message needs 'content'")
-            return message_text(text["content"], "text.content")
+                raise InvalidArgumentError("user_input.content: a user message needs 'content'")
+            return message_text(text["content"], "user_input.content")
         raise InvalidArgumentError(
-            f"text: must be a string or a user chat message, got {type(text).__name__}"
+            f"user_input: must be a string or a user chat message, got {type(text).__name__}"
         )

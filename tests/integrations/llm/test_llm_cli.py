@@ -72,6 +72,9 @@ def test_bench_run_scores_a_model_endpoint_offline(
           "--concurrency", "0"], "--concurrency"),
         (["--policies", "llm,llm", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"],
          "twice"),
+        (["--policies", "llm", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+          "--moves", "some"], "--moves must be auto, legal or all"),
+        (["--policies", "voc", "--moves", "some"], "--moves must be auto, legal or all"),
     ],
 )  # fmt: skip
 def test_bad_agent_options_are_one_line_and_exit_2(
@@ -189,3 +192,44 @@ def test_progress_to_a_file_is_whole_lines_about_every_five_percent() -> None:
         show(p)
     assert len(lines) == 20 and lines[-1].startswith("agents 100/100 trials")
     assert all("\r" not in line for line in lines)
+
+
+def test_every_agent_table_shows_decided_and_protocol_errors_beside_the_score(
+    scripted: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "broken" answers no chat completion: its agent never decides, and its rows say so — in
+    # the ranked table (marked !), the agents table, --json and report.html — never a silent
+    # score; the careful endpoint decides every trial.
+    careful, broken = scripted("careful"), scripted("broken")
+    runs = {}
+    for name, server in (("careful", careful), ("broken", broken)):
+        code, out, err = _cli(
+            ["bench", "run", "--family", "G", "--count", "2", "--trials", "1",
+             "--policies", "llm,voc", "--model", "scripted", "--base-url", server.base_url,
+             "--retries", "0", "--no-cache", "--out", str(tmp_path / name)],
+            capsys,
+        )  # fmt: skip
+        assert code == 0, err
+        runs[name] = out
+    ranked = [
+        line for line in runs["careful"].splitlines() if line.startswith(" 1 ") or " llm " in line
+    ]
+    assert "decided" in runs["careful"] and "p.err" in runs["careful"]
+    assert any("2/2" in line and line.rstrip().endswith("0") for line in ranked), ranked
+    row = next(line for line in runs["broken"].splitlines() if " llm " in line and "/2" in line)
+    assert "0/2!" in row
+    assert "fewer than half of its trials" in runs["broken"]
+    code, out, _ = _cli(["bench", "report", str(tmp_path / "broken" / "results.json")], capsys)
+    html = (tmp_path / "broken" / "report.html").read_text()
+    assert "<th>decided</th>" in html and "0/2!" in html and "<th>protocol errors</th>" in html
+    code, out, err = _cli(
+        ["bench", "run", "--family", "G", "--count", "2", "--trials", "1", "--policies",
+         "llm,voc", "--model", "scripted", "--base-url", broken.base_url, "--retries", "0",
+         "--no-cache", "--out", str(tmp_path / "json"), "--json"],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    rows = {r["policy"]: r for r in json.loads(out)["policies"]}
+    assert rows["llm"]["decided"] == 0 and rows["llm"]["agent_trials"] == 2
+    assert rows["llm"]["protocol_errors"] == 2 and rows["llm"]["rarely_decided"] is True
+    assert "decided" not in rows["voc"]  # the runner decides for a programmatic policy

@@ -145,3 +145,17 @@ def test_endpoint_host_keeps_host_and_port_only() -> None:
 def test_scripted_server_refuses_non_loopback() -> None:
     with pytest.raises(InvalidArgumentError, match="loopback"):
         ScriptedServer("careful", host="0.0.0.0")
+
+
+def test_a_local_models_cache_key_does_not_depend_on_its_loopback_port() -> None:
+    # Each run serves a local model on a port it picks: a resumed run must find its answers.
+    def key(url: str, model: str) -> dict[str, Any]:
+        client = ChatClient(AgentSettings(model=model, base_url=url))
+        try:
+            return client.request([{"role": "user", "content": "x"}], [], "s#0")
+        finally:
+            asyncio.run(client.aclose())
+
+    a = key("http://127.0.0.1:40001/v1", "local:smollm2-135m")
+    assert a == key("http://127.0.0.1:40002/v1", "local:smollm2-135m")
+    assert key("http://127.0.0.1:40001/v1", "m") != key("http://127.0.0.1:40002/v1", "m")

@@ -1,7 +1,9 @@
 """The controller beside the model (``llm-advised``): the advice behind ``attention_next``.
 
-The advisor is the real :class:`heedful.attention.Controller` (through the ``voc`` policy)
-built from the same view the model sees and fed the same observations. Asked for advice, it
+The advisor is the controller a user gets from ``Controller()`` — its default, calibrated
+model-based estimator with exploration as shipped (the ``voc-default`` policy) — built from the
+same view the model sees and fed the same observations (``estimator="heuristic"`` gives the
+heuristic ``voc`` controller instead). Asked for advice, it
 names the next computation worth doing and its predicted net value, or says to decide now.
 It never sees anything the model cannot: the view and the model's own inspections.
 """
@@ -22,17 +24,21 @@ __all__ = ["Advisor"]
 
 
 class Advisor:
-    """Runs the heuristic VOC controller on a view and words its recommendation.
+    """Runs the controller on a view and words its recommendation.
 
     Args:
         view: The view the model sees.
-        rng: The controller's randomness (it draws none in the benchmark configuration).
+        rng: The controller's randomness (its exploration draws).
+        estimator: ``default`` (what ``Controller()`` gives a user, exploration included) or
+            ``heuristic`` (the ``voc`` policy's, no exploration).
     """
 
-    def __init__(self, view: TaskView, rng: np.random.Generator) -> None:
+    def __init__(
+        self, view: TaskView, rng: np.random.Generator, estimator: str = "default"
+    ) -> None:
         self.view = view
         self._rng = rng
-        self._policy = ControllerPolicy(estimator="heuristic")
+        self._policy = ControllerPolicy(estimator=estimator, exploration=estimator == "default")
         self._policy.reset(view, rng)
         self._fed = 0
         self.calls = 0

@@ -32,8 +32,9 @@ from heedful.bench.stats import clustered_proportion
 
 __all__ = ["ENDPOINT_ERRORS", "agent_aggregates", "stage_of"]
 
-#: Protocol errors meaning the endpoint, not the model, failed.
-ENDPOINT_ERRORS = ("endpoint_error", "bad_response")
+#: Protocol errors meaning the endpoint, not the model, failed (a trial with one and no action
+#: is in the split's ``endpoint`` bucket: the model never answered).
+ENDPOINT_ERRORS = ("endpoint_error", "endpoint_timeout", "endpoint_down", "bad_response")
 
 
 def stage_of(record: TrialRecord) -> str:
@@ -72,6 +73,7 @@ def _mode_row(
         ),
         net_utility=net,
         protocol_errors=sum(1 for t in trials if t.protocol_error is not None),
+        decided=sum(1 for t in trials if t.action is not None),
         forced_reads=sum(len(t.forced_inspections) for t in trials),
         split={s: split.get(s, 0) for s in STAGES},
     )

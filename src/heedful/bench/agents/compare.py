@@ -1,13 +1,16 @@
 """Agents across models: the real-model table (``examples/real_models.py``, docs/llm.md).
 
-Given the trial records of ``llm`` and ``llm-advised`` on several models (one run per model, the
-same generated scenarios), :func:`compare_models` computes per model and agent the attention
-score, decision accuracy, the spontaneous authoritative-inspection rate in the unprompted
-condition, the failure split, the protocol-error rate, tokens and model time per trial; per model
-the paired lift ``llm-advised − llm`` (same scenario, trial and world); and one cross-model
-comparison, ``small`` model with heedful (``llm-advised``) against ``large`` model without it
-(``llm``), paired the same way. :func:`markdown_tables` prints them, with a plain verdict on
-each model whose numbers say little (the rule is printed beside it).
+Given the trial records of ``llm`` (no attention layer), ``llm-prompted`` (the prompt only,
+document 000 §21), ``llm-advised`` (heedful) and the §26 revert run (``llm`` again, response
+cache off: :data:`REVERT`) on several models (one run per model, the same generated
+scenarios), :func:`compare_models` computes per model and agent the attention score, decision
+accuracy, the spontaneous authoritative-inspection rate in the unprompted condition, the failure
+split, the protocol-error rate, tokens and model time per trial; per model the paired lifts
+``llm-prompted − llm`` and ``llm-advised − llm`` (same scenario, trial and world) and the §26
+swap-and-revert steps (none → prompt → heedful → none again); and one cross-model comparison,
+``small`` model with heedful (``llm-advised``) against ``large`` model without it (``llm``),
+paired the same way. :func:`markdown_tables` prints them, with a plain verdict on each model
+whose numbers say little (the rule is printed beside it).
 """
 
 from __future__ import annotations
@@ -25,15 +28,19 @@ from heedful.bench.seeds import Stream, generator
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, clustered_proportion
 
 __all__ = [
+    "REVERT",
     "AgentRow",
     "Comparison",
     "LiftRow",
     "ModelComparison",
+    "SwapStep",
     "compare_models",
     "markdown_tables",
 ]
 
-BASE, ADVISED = "llm", "llm-advised"
+BASE, PROMPTED, ADVISED = "llm", "llm-prompted", "llm-advised"
+#: The §26 revert run's ``llm`` (the same model and scenarios again, response cache off).
+REVERT = "llm-revert"
 #: A model's numbers "mean little" when, without heedful, fewer than this share of its trials
 #: end in an accepted ``decide``, or at least this share end in a protocol error, or its
 #: attention-score interval does not exclude random (0).
@@ -71,10 +78,32 @@ class Comparison:
 
 @dataclass(frozen=True)
 class LiftRow:
-    """``llm-advised − llm`` on one model."""
+    """``agent − llm`` on one model (``agent``: ``llm-prompted`` or ``llm-advised``)."""
 
     model: str
     lift: Comparison
+    agent: str = ADVISED
+
+
+@dataclass(frozen=True)
+class SwapStep:
+    """One step of the §26 cross-component experiment on one model: the attention layer
+    swapped from ``before`` to ``after`` (the model frozen), paired ``after − before``."""
+
+    model: str
+    before: str
+    after: str
+    change: Comparison
+
+
+#: The §26 steps, in order: none → prompt → heedful → none again (the revert run, fresh calls),
+#: and the revert against the first run of none (the movement reversed: about 0).
+SWAPS = (
+    (BASE, PROMPTED),
+    (PROMPTED, ADVISED),
+    (ADVISED, REVERT),
+    (BASE, REVERT),
+)
 
 
 @dataclass
@@ -83,6 +112,7 @@ class ModelComparison:
 
     rows: list[AgentRow] = field(default_factory=list)
     lifts: list[LiftRow] = field(default_factory=list)
+    swaps: list[SwapStep] = field(default_factory=list)
     #: ``(small, large, small+heedful − large alone)`` when both models ran.
     cross: tuple[str, str, Comparison] | None = None
     weak: dict[str, str] = field(default_factory=dict)  #: model -> why its numbers mean little
@@ -185,13 +215,20 @@ def compare_models(
     """
     out = ModelComparison()
     for model, records in trials.items():
-        by_policy = {p: [t for t in records if t.policy == p] for p in (BASE, ADVISED)}
+        by_policy = {
+            p: [t for t in records if t.policy == p] for p in (BASE, PROMPTED, ADVISED, REVERT)
+        }
         for policy, theirs in by_policy.items():
             if theirs:
                 out.rows.append(_row(model, policy, theirs, config))
-        if by_policy[BASE] and by_policy[ADVISED]:
-            pairs = _pairs(by_policy[ADVISED], by_policy[BASE])
-            out.lifts.append(LiftRow(model, _compare(pairs, config)))
+        for agent in (PROMPTED, ADVISED):
+            if by_policy[BASE] and by_policy[agent]:
+                pairs = _pairs(by_policy[agent], by_policy[BASE])
+                out.lifts.append(LiftRow(model, _compare(pairs, config), agent))
+        for before, after in SWAPS:
+            if by_policy[before] and by_policy[after]:
+                pairs = _pairs(by_policy[after], by_policy[before])
+                out.swaps.append(SwapStep(model, before, after, _compare(pairs, config)))
         base = next((r for r in out.rows if r.model == model and r.policy == BASE), None)
         if base is not None and (why := _weakness(base)) is not None:
             out.weak[model] = why
@@ -239,10 +276,85 @@ def _split(row: AgentRow) -> str:
     return " / ".join(str(row.split[s]) for s in STAGES)
 
 
+_LAYER = {BASE: "none", PROMPTED: "prompt", ADVISED: "heedful", REVERT: "none again"}
+
+
+def _moved(d: PairedDiff | None) -> str:
+    return _verdict(d, answer=False)
+
+
+def _answers(result: ModelComparison, names: Mapping[str, str]) -> list[str]:
+    """Per model: does heedful lift the score, the unprompted authoritative reads and the
+    decision accuracy? Does the prompt alone? (by the paired intervals)."""
+    out = []
+    for lr in result.lifts:
+        c, who = lr.lift, "heedful" if lr.agent == ADVISED else "the prompt alone"
+        weak = " (a model too weak for this to mean much, below)" if lr.model in result.weak else ""
+        out.append(
+            f"**{names.get(lr.model, lr.model)}, {who} (`{lr.agent}` − `llm`){weak}:** "
+            f"score {_moved(c.score)}, spontaneous authoritative inspection when unprompted "
+            f"{_moved(c.authoritative)}, decision accuracy {_moved(c.accuracy)} "
+            f"({c.n_pairs} pairs)."
+        )
+        out.append("")
+    return out
+
+
+def _swap_lines(result: ModelComparison, names: Mapping[str, str]) -> list[str]:
+    """Document 000 §26: the model frozen, the attention layer swapped none → prompt →
+    heedful, then reverted (the revert run makes every call afresh); paired steps."""
+    out = [
+        "Document 000 [§26](design.md#d000-26), swap and revert: the model frozen, only the "
+        "attention layer swapped "
+        "(none → prompt → heedful), then reverted to none in a second run with the response "
+        "cache off; each step paired by scenario, trial and world (points, 95% intervals):",
+        "",
+        "| model | step | pairs | score | decision accuracy | authoritative read (unprompted) |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for step in result.swaps:
+        c = step.change
+        label = f"{_LAYER[step.before]} → {_LAYER[step.after]}"
+        if (step.before, step.after) == (BASE, REVERT):
+            label = "none again − none (the revert lands where it started)"
+        out.append(
+            f"| {names.get(step.model, step.model)} | {label} | {c.n_pairs} | "
+            f"{_ci(c.score, signed=True)} | {_ci(c.accuracy, signed=True, pct=True)} | "
+            f"{_ci(c.authoritative, signed=True, pct=True)} |"
+        )
+    out.append("")
+    by = {(s.model, s.before, s.after): s.change for s in result.swaps}
+    for model in dict.fromkeys(s.model for s in result.swaps):
+        lift = next((r.lift for r in result.lifts if r.model == model and r.agent == ADVISED), None)
+        back = by.get((model, ADVISED, REVERT))
+        home = by.get((model, BASE, REVERT))
+        if lift is None or back is None or home is None or lift.score is None:
+            continue
+        moved = lift.score.lo > 0 or lift.score.hi < 0
+        landed = home.score is not None and home.score.lo <= 0 <= home.score.hi
+        name = names.get(model, model)
+        if home.n_pairs != lift.n_pairs or back.n_pairs != lift.n_pairs:
+            verdict = (
+                f"not judged: the revert run covers {home.n_pairs} of the {lift.n_pairs} pairs "
+                "heedful was measured on"
+            )
+        elif not moved:
+            verdict = (
+                "heedful did not move the score (its interval covers 0), so there is no "
+                "movement to reverse"
+            )
+        elif landed:
+            verdict = "the movement reverses: the revert run is back where `llm` started"
+        else:
+            verdict = "the movement does not reverse: the revert run differs from `llm`"
+        out += [f"**{name}, [§26](design.md#d000-26):** {verdict}.", ""]
+    return out
+
+
 def markdown_tables(result: ModelComparison, *, names: Mapping[str, str], full: bool) -> str:
     """The tables as markdown. ``names``: display name per model. ``full``: docs/llm.md's
     version (split, tokens, time, error codes); otherwise the README's short one."""
-    lift_of = {r.model: r.lift for r in result.lifts}
+    lift_of = {(r.model, r.agent): r.lift for r in result.lifts}
     lines: list[str] = []
     if full:
         lines += [
@@ -260,8 +372,8 @@ def markdown_tables(result: ModelComparison, *, names: Mapping[str, str], full: 
         ]
     for row in result.rows:
         name = names.get(row.model, row.model)
-        lift = lift_of.get(row.model)
-        lift_text = _ci(lift.score, signed=True) if lift and row.policy == ADVISED else ""
+        lift = lift_of.get((row.model, row.policy))
+        lift_text = _ci(lift.score, signed=True) if lift else ""
         errors = f"{row.protocol_errors}/{row.n_trials}"
         decided = f"{row.decided}/{row.n_trials}"
         if full:
@@ -279,20 +391,25 @@ def markdown_tables(result: ModelComparison, *, names: Mapping[str, str], full: 
     lines.append("")
     if full:
         lines += [
-            "Lift `llm-advised − llm`, paired by scenario, trial and world (95% bootstrap "
-            "intervals over scenarios; accuracy and authoritative reads in points):",
+            "Lifts over `llm` (the same model, no attention layer), paired by scenario, trial "
+            "and world (95% bootstrap intervals over scenarios; accuracy and authoritative reads "
+            "in points):",
             "",
-            "| model | pairs | score | decision accuracy | authoritative read (unprompted) |",
-            "|---|---:|---:|---:|---:|",
+            "| model | agent − `llm` | pairs | score | decision accuracy | "
+            "authoritative read (unprompted) |",
+            "|---|---|---:|---:|---:|---:|",
         ]
         for lr in result.lifts:
             c = lr.lift
             lines.append(
-                f"| {names.get(lr.model, lr.model)} | {c.n_pairs} | {_ci(c.score, signed=True)} "
-                f"| {_ci(c.accuracy, signed=True, pct=True)} | "
+                f"| {names.get(lr.model, lr.model)} | `{lr.agent}` | {c.n_pairs} | "
+                f"{_ci(c.score, signed=True)} | {_ci(c.accuracy, signed=True, pct=True)} | "
                 f"{_ci(c.authoritative, signed=True, pct=True)} |"
             )
         lines.append("")
+        lines += _answers(result, names)
+        if result.swaps:
+            lines += _swap_lines(result, names)
         codes = [
             f"{names.get(r.model, r.model)} `{r.policy}`: "
             + ", ".join(f"`{k}` {v}" for k, v in r.error_codes.items())

@@ -20,6 +20,9 @@ class AgentConfig(BaseModel):
         validator_max_age_s: Evidence age a state-sensitive belief needs in production mode
             (document 000 §19, ``live_system_state``: 300 s).
         validator_min_authority: Source authority that counts as authoritative for the validator.
+        endpoint_down_after: After this many trials in a row in which an agent's endpoint
+            answered none of its calls, its remaining trials are recorded ``endpoint_down``
+            without calling it (0: never).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -29,6 +32,7 @@ class AgentConfig(BaseModel):
     max_text_turns: int = Field(default=2, ge=1)
     validator_max_age_s: float = Field(default=300.0, ge=0.0)
     validator_min_authority: float = Field(default=0.9, ge=0.0, le=1.0)
+    endpoint_down_after: int = Field(default=3, ge=0)
 
 
 DEFAULT_AGENT_CONFIG = AgentConfig()

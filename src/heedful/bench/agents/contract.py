@@ -65,7 +65,16 @@ class AgentSettings(BaseModel):
             (``reply_too_large``).
         protocol: ``tools`` (native tool calls) or ``json`` (one JSON object per turn, for
             small models; grammar-constrained where the runtime supports it).
-        retries: Retries of a call that got 429, a 5xx, a timeout or a dropped connection.
+        moves: ``legal`` (each turn's tool schemas admit only the moves legal in the trial's
+            state), ``all`` (the full tools every turn), or ``auto``: ``legal`` where the
+            endpoint enforces the schema — a local model (``local:…``), or ``--protocol json``
+            (``response_format``) — and ``all`` for native tool calls elsewhere
+            (:attr:`legal_moves`).
+        retries: Retries of a call that got 429, a 5xx or a dropped connection.
+        timeout_retries: Retries of a call that got no complete reply within ``timeout_s``
+            (fewer than ``retries``: a server that accepts and never answers costs
+            ``timeout_s`` × (1 + this) per call, and three such trials in a row take the agent's
+            endpoint for down).
         backoff_s: First retry delay; doubles each retry, capped by ``backoff_max_s``.
         backoff_max_s: Longest retry delay.
         cache: SQLite response cache file (``None``: no cache).
@@ -83,7 +92,9 @@ class AgentSettings(BaseModel):
     trial_timeout_s: float | None = Field(default=None, gt=0.0)
     max_reply_bytes: int = Field(default=2_000_000, ge=1024)
     protocol: Literal["tools", "json"] = "tools"
+    moves: Literal["auto", "legal", "all"] = "auto"
     retries: int = Field(default=4, ge=0)
+    timeout_retries: int = Field(default=1, ge=0)
     backoff_s: float = Field(default=0.5, ge=0.0)
     backoff_max_s: float = Field(default=20.0, ge=0.0)
     cache: str | None = None
@@ -95,6 +106,18 @@ class AgentSettings(BaseModel):
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise ValueError(f"{value!r} is not an http(s) URL such as http://127.0.0.1:11434/v1")
         return value
+
+    @property
+    def local(self) -> bool:
+        """The model runs in process behind heedful's own loopback endpoint (``local:…``)."""
+        return self.model.startswith("local:")
+
+    @property
+    def legal_moves(self) -> bool:
+        """Whether each turn offers only the legal moves (see ``moves``)."""
+        if self.moves != "auto":
+            return self.moves == "legal"
+        return self.local or self.protocol == "json"
 
     def check_key(self) -> None:
         """Fail now if a named key variable is unset (the key itself is read by the client).
@@ -119,10 +142,16 @@ class Agent(ABC):
     Attributes:
         name: Registered name (set by :func:`register_agent`).
         advised: The environment offers the controller's advice (tool ``attention_next``).
+        legal_moves: The environment offers only the moves legal in the trial's state.
     """
 
     name: ClassVar[str] = ""
     advised: ClassVar[bool] = False
+
+    @property
+    def legal_moves(self) -> bool:
+        """Its trials offer only the legal moves each turn (``TrialEnv.offered_tools``)."""
+        return False
 
     @abstractmethod
     async def play(self, env: TrialEnv) -> CallStats:
@@ -146,6 +175,7 @@ _AGENTS: dict[str, type[Agent]] = {}
 _LAZY: dict[str, tuple[str, str]] = {
     "llm": ("heedful.integrations.llm.agent", "llm"),
     "llm-advised": ("heedful.integrations.llm.agent", "llm"),
+    "llm-prompted": ("heedful.integrations.llm.agent", "llm"),
 }
 
 A = TypeVar("A", bound=type[Agent])

@@ -22,6 +22,19 @@ admits the id) and may be inspected. Before that its id is refused exactly like 
 not exist. In the static condition ``plan_inspections`` may be called once more for sources the
 plan revealed (only those, within the budget): a policy in the static condition likewise learns
 of a hidden source from its revealer's withheld read and may then ask for it.
+
+**Legal moves** (``legal_moves=True``, docs/llm.md): :attr:`TrialEnv.offered_tools` is then,
+each turn, exactly the moves legal in the trial's current state — no inspection tool once the
+budget is used or nothing is left unread, no source already read in an id enum, no second plan
+(except for the sources a plan revealed, within the budget left), ``attention_next`` only while
+an inspection is still possible and something was read since it last answered — and only
+``decide`` once nothing else is legal. An endpoint that enforces the schema (a grammar) then
+cannot make a protocol error; :attr:`TrialEnv.tools` stays the full set, and a call outside the
+offered moves gets the same error code as without them.
+
+**Order**: given ``order`` (a generator seeded from the trial), the sources of the prompt
+(:attr:`TrialEnv.prompt_view`), the source ids, actions and belief values of every enum are in
+an order drawn per trial, so "the first option" is a random pick, never a cue.
 """
 
 from __future__ import annotations
@@ -32,6 +45,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
+
+import numpy as np
 
 from heedful.attention.context import SourceInfo
 from heedful.attention.validator import (
@@ -44,6 +59,7 @@ from heedful.attention.validator import (
 from heedful.bench.agents.advice import Advisor
 from heedful.bench.agents.bounded import json_depth_ok, loads_bounded
 from heedful.bench.agents.config import DEFAULT_AGENT_CONFIG, AgentConfig
+from heedful.bench.agents.hygiene import neutralise
 from heedful.bench.policy import Observation
 from heedful.bench.results import Violation
 from heedful.model import SourceView, TaskView, Volatility
@@ -131,10 +147,14 @@ def describe_revealed(sources: Sequence[SourceView]) -> str:
             "cues": s.salience.model_dump(),
             "content": s.content,
             **({"links": s.links} if s.links else {}),
+            # Untrusted sources say so (document 000 §24): their authority is only a claim.
+            **({"trusted": False} if not s.trusted else {}),
         }
         for s in sources
     ]
-    return "revealed (you may inspect these from now on): " + json.dumps(data, ensure_ascii=False)
+    return "revealed (you may inspect these from now on): " + neutralise(
+        json.dumps(data, ensure_ascii=False)
+    )
 
 
 class TrialEnv:
@@ -152,6 +172,8 @@ class TrialEnv:
         draw: Names the trial for a response cache (evaluator side; never shown to the agent).
         reveals: PRIVATE, evaluator side: per source id, the hidden sources its read reveals
             (:meth:`~heedful.model.Scenario.reveals`); shown only once revealed.
+        legal_moves: :attr:`offered_tools` holds only the moves legal now (module docstring).
+        order: Draws the per-trial order of sources and enum values (``None``: file order).
     """
 
     def __init__(
@@ -166,8 +188,12 @@ class TrialEnv:
         config: AgentConfig = DEFAULT_AGENT_CONFIG,
         draw: str = "",
         reveals: Mapping[str, Sequence[SourceView]] | None = None,
+        legal_moves: bool = False,
+        order: np.random.Generator | None = None,
     ) -> None:
         self.view = view
+        self.legal_moves = legal_moves
+        self._order = order
         self.draw = draw
         self.adaptive = adaptive
         self.mode: Mode = mode
@@ -178,8 +204,12 @@ class TrialEnv:
         self._reveal = reveal
         self._renders = dict(renders)
         self._links = {k: tuple(v) for k, v in (reveals or {}).items()}
-        # Every source the agent may name: the listed ones, then the revealed ones in order.
-        self._known: dict[str, SourceView] = {s.id: s for s in view.sources}
+        # Every source the agent may name: the listed ones (in the trial's order), then the
+        # revealed ones in the order they appeared.
+        self._actions = self._shuffled(list(view.actions))
+        self._domains = {name: self._shuffled(list(v.domain)) for name, v in view.variables.items()}
+        self._known: dict[str, SourceView] = {s.id: s for s in self._shuffled(list(view.sources))}
+        self._advised_at: int | None = None
         self._revealed: list[str] = []
         self._planned = False
         self._text_run = 0
@@ -199,15 +229,60 @@ class TrialEnv:
 
     # -- tool schemas ---------------------------------------------------------------------
 
+    def _shuffled(self, items: list[Any]) -> list[Any]:
+        if self._order is None or len(items) < 2:
+            return items
+        return [items[i] for i in self._order.permutation(len(items))]
+
+    @property
+    def prompt_view(self) -> TaskView:
+        """The view as the prompt shows it: sources, actions and each domain in the trial's
+        order (the same order as the tools' enums)."""
+        listed = {s.id for s in self.view.sources}
+        return self.view.model_copy(
+            update={
+                "sources": tuple(s for sid, s in self._known.items() if sid in listed),
+                "actions": {a: self.view.actions[a] for a in self._actions},
+                "variables": {
+                    name: v.model_copy(update={"domain": tuple(self._domains[name])})
+                    for name, v in self.view.variables.items()
+                },
+            }
+        )
+
+    @property
+    def offered_tools(self) -> tuple[ToolSpec, ...]:
+        """The tools to offer the model this turn: with ``legal_moves`` exactly the legal
+        moves (module docstring), else :attr:`tools`."""
+        if not self.legal_moves:
+            return self.tools
+        return self._tool_specs(legal=True)
+
     @property
     def revealed(self) -> tuple[str, ...]:
         """Ids of the hidden sources revealed so far, in the order they appeared."""
         return tuple(self._revealed)
 
-    def _tool_specs(self) -> tuple[ToolSpec, ...]:
-        ids = list(self._known)
-        specs: list[ToolSpec] = []
+    def _legal_ids(self) -> tuple[list[str], int]:
+        """The ids an inspection may name now, and how many it may name (legal moves)."""
+        read = self._read_ids()
+        left = self.view.budget - len(self.transcript.history)
         if self.adaptive:
+            ids = [sid for sid in self._known if sid not in read]
+        elif not self._planned:
+            ids = list(self._known)
+        else:
+            ids = [sid for sid in self._revealed if sid not in read]
+        return (ids, left) if ids and left > 0 else ([], 0)
+
+    def _tool_specs(self, *, legal: bool = False) -> tuple[ToolSpec, ...]:
+        ids, most = list(self._known), self.view.budget
+        if legal:
+            ids, most = self._legal_ids()
+        specs: list[ToolSpec] = []
+        if legal and not ids:
+            pass  # nothing left to inspect: no inspection tool
+        elif self.adaptive:
             specs.append(
                 ToolSpec(
                     "inspect_source",
@@ -231,7 +306,7 @@ class TrialEnv:
                             "source_ids": {
                                 "type": "array",
                                 "items": _enum(ids),
-                                "maxItems": self.view.budget,
+                                "maxItems": most,
                                 "uniqueItems": True,
                             }
                         },
@@ -241,8 +316,8 @@ class TrialEnv:
                 )
             )
         beliefs = {
-            name: _enum(var.domain)
-            for name, var in self.view.variables.items()
+            name: _enum(self._domains[name])
+            for name in self.view.variables
             if name in self._decision_vars
         }
         specs.append(
@@ -252,7 +327,7 @@ class TrialEnv:
                 {
                     "type": "object",
                     "properties": {
-                        "action": _enum(list(self.view.actions)),
+                        "action": _enum(self._actions),
                         "beliefs": {
                             "type": "object",
                             "properties": beliefs,
@@ -264,7 +339,10 @@ class TrialEnv:
                 },
             )
         )
-        if self.advisor is not None:
+        # Legal moves: advice only while an inspection is still possible, and not twice on the
+        # same reads (it would answer the same).
+        ask = not legal or (bool(ids) and self._advised_at != len(self.transcript.history))
+        if self.advisor is not None and ask:
             specs.append(
                 ToolSpec(
                     "attention_next",
@@ -363,7 +441,8 @@ class TrialEnv:
         if obs.failed:
             text = f"inspection of {sid} failed: the source returned nothing"
         else:
-            text = render_observation(label, self._renders.get(sid), obs)
+            # Scenario text: it may carry a chat template's control tokens (hygiene).
+            text = neutralise(render_observation(label, self._renders.get(sid), obs))
         # A link is structure, not a result: the read reveals what it links to, failed or not.
         opened = tuple(
             SourceView.model_validate_json(h.model_dump_json())
@@ -450,6 +529,7 @@ class TrialEnv:
         assert self.advisor is not None
         if args:
             return self._error("attention_next takes no arguments", "malformed_arguments")
+        self._advised_at = len(self.transcript.history)
         return ToolReply(self.advisor.advise(self.transcript.history, adaptive=self.adaptive))
 
     def _decide(self, args: dict[str, Any]) -> ToolReply:

@@ -47,6 +47,8 @@ __all__ = [
 
 #: ``--mode`` values.
 MODES = ("attention", "production", "both")
+#: Names the stream of the per-trial order of the prompt's sources and the tools' enums.
+ORDER_KEY = "agent-prompt-order"
 
 
 def modes_of(mode: str) -> tuple[Mode, ...]:
@@ -96,6 +98,8 @@ class AgentTrials(Trials):
         concurrency: Trials in flight at once (≥ 1): the limit of the endpoint the agents share.
         agent_config: Protocol numbers (turn limit, validator); ``None``: the defaults.
         on_progress: Called after every trial with the running totals.
+        on_notice: Called once with a line for the terminal when an agent's endpoint is taken
+            for down (``endpoint_down``).
 
     Raises:
         InvalidArgumentError: a bad trial count, seed, concurrency or mode.
@@ -105,6 +109,7 @@ class AgentTrials(Trials):
     concurrency: int = 8
     agent_config: AgentConfig | None = None
     on_progress: Callable[[AgentProgress], None] | None = field(default=None, compare=False)
+    on_notice: Callable[[str], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -158,15 +163,101 @@ async def run_agents(
     progress = AgentProgress(total=len(jobs))
     gate = asyncio.Semaphore(run.concurrency)
     records: list[TrialRecord | None] = [None] * len(jobs)
+    down = _DownWatch(run)
+
+    totals = {
+        name: sum(j.agent.name == name for j in jobs) for name in {j.agent.name for j in jobs}
+    }
 
     async def play(job: _Job) -> None:
+        name = job.agent.name
         async with gate:
-            rec, stats = await _play(job, run)
+            skip = await down.before(name)
+            rec, stats = await _play(job, run, skip=skip)
+            if skip is None:
+                await down.after(name, rec, stats, totals[name])
         records[job.index] = rec
         progress.count(rec, stats, run.on_progress)
 
     await asyncio.gather(*(play(j) for j in jobs))
     return pair_rescues([r for r in records if r is not None])
+
+
+#: The protocol codes of a trial whose every model call failed at the endpoint.
+_UNANSWERED = ("endpoint_error", "endpoint_timeout", "trial_timeout")
+
+
+class _DownWatch:
+    """Takes an agent's endpoint for down after ``endpoint_down_after`` trials in a row that got
+    no answer (no answered call, ended by an endpoint failure): its remaining trials are then
+    recorded ``endpoint_down`` without calling it.
+
+    While the agent's last finished trial got no answer, a new trial of it waits until its
+    trials in flight have finished (they settle the question: one answer and all go on, enough
+    failures and the rest are skipped), so concurrency cannot start a second batch of trials
+    against an endpoint that answers nothing."""
+
+    def __init__(self, run: AgentTrials) -> None:
+        config = run.agent_config or AgentConfig()
+        self.threshold = config.endpoint_down_after
+        self.notice = run.on_notice
+        self.run_of: dict[str, int] = {}
+        self.down: dict[str, str] = {}
+        self.flight: dict[str, int] = {}
+        self._changed: asyncio.Condition | None = None
+
+    @property
+    def changed(self) -> asyncio.Condition:
+        if self._changed is None:  # made on the running loop
+            self._changed = asyncio.Condition()
+        return self._changed
+
+    def skip(self, agent: str) -> str | None:
+        """The ``endpoint_down`` reason of a trial not to play (``None``: play it)."""
+        return self.down.get(agent)
+
+    async def before(self, agent: str) -> str | None:
+        """Wait while the endpoint is in doubt; the ``endpoint_down`` reason of a trial not
+        to play, or ``None`` (then the trial counts as in flight)."""
+        if not self.threshold:
+            return None
+        async with self.changed:
+            await self.changed.wait_for(
+                lambda: (
+                    agent in self.down
+                    or not self.run_of.get(agent, 0)
+                    or not self.flight.get(agent, 0)
+                )
+            )
+            if agent in self.down:
+                return self.down[agent]
+            self.flight[agent] = self.flight.get(agent, 0) + 1
+            return None
+
+    async def after(self, agent: str, rec: TrialRecord, stats: CallStats, total: int) -> None:
+        """Count a finished trial and wake the trials waiting on this agent's endpoint."""
+        if not self.threshold:
+            return
+        async with self.changed:
+            self.flight[agent] -= 1
+            self.count(agent, rec, stats, total)
+            self.changed.notify_all()
+
+    def count(self, agent: str, rec: TrialRecord, stats: CallStats, total: int) -> None:
+        unanswered = stats.calls == 0 and (rec.protocol_error or "").startswith(_UNANSWERED)
+        self.run_of[agent] = self.run_of.get(agent, 0) + 1 if unanswered else 0
+        if self.threshold and self.run_of[agent] >= self.threshold and agent not in self.down:
+            why = (rec.protocol_error or "").split(":", 1)[0]
+            self.down[agent] = (
+                f"endpoint_down: not played — the endpoint answered no call in {self.threshold} "
+                f"trials in a row (the last: {why})"
+            )
+            if self.notice is not None:
+                self.notice(
+                    f"warning: {agent}: the endpoint answered no call in {self.threshold} "
+                    f"trials in a row ({why}); its trials not yet started are recorded "
+                    f"endpoint_down without calling it (of {total} in all)"
+                )
 
 
 def pair_rescues(records: list[TrialRecord]) -> list[TrialRecord]:
@@ -187,7 +278,11 @@ def pair_rescues(records: list[TrialRecord]) -> list[TrialRecord]:
     return out
 
 
-async def _play(job: _Job, run: AgentTrials) -> tuple[TrialRecord, CallStats]:
+async def _play(
+    job: _Job, run: AgentTrials, skip: str | None = None
+) -> tuple[TrialRecord, CallStats]:
+    """Play one trial and score it; with ``skip`` (an ``endpoint_down`` reason) it is recorded
+    with that reason and no call."""
     scenario, agent, seed, agent_config = job.scenario, job.agent, run.seed, run.agent_config
     world = TrialWorld.draw(job.oracle, generator(seed, Stream.TRIALS, job.key, job.trial))
     view = policy_view(scenario)
@@ -206,10 +301,19 @@ async def _play(job: _Job, run: AgentTrials) -> tuple[TrialRecord, CallStats]:
         # steps in, and then get the same answers (paired samples).
         draw=f"{scenario.id}#{job.trial}",
         reveals=scenario.reveals(),
+        legal_moves=agent.legal_moves,
+        # One order per trial, the same for every agent: their prompts differ only where the
+        # agents do (paired samples).
+        order=generator(seed, Stream.POLICY, job.key, job.trial, name_key(ORDER_KEY)),
         **({"config": agent_config} if agent_config is not None else {}),
     )
     try:
-        stats = await agent.play(env)
+        if skip is not None:
+            env.flag(skip)
+            env.done = True
+            stats = CallStats()
+        else:
+            stats = await agent.play(env)
     except Exception as exc:  # the last line of defence: one trial's crash never ends the run
         env.flag(f"agent_crash: {type(exc).__name__}: {str(exc)[:200]}")
         env.done = True
@@ -248,6 +352,7 @@ class AgentTrialOptions(_RequiredTrialOptions, total=False):
     concurrency: int
     agent_config: AgentConfig | None
     on_progress: Callable[[AgentProgress], None] | None
+    on_notice: Callable[[str], None] | None
 
 
 def run_agents_sync(
@@ -331,7 +436,7 @@ def run_agents_on(
     if settings.cache is not None:
         # Jobs may run in another working directory: they get the cache file's absolute path.
         settings = settings.model_copy(update={"cache": str(Path(settings.cache).resolve())})
-    task = AgentTrialTask(settings, dataclasses.replace(run, on_progress=None))
+    task = AgentTrialTask(settings, dataclasses.replace(run, on_progress=None, on_notice=None))
     progress = AgentProgress(total=len(items))
     records: list[TrialRecord] = []
     for rec, stats in backend.map(task, items, in_flight=run.concurrency):

@@ -62,6 +62,7 @@ class AgentRun:
         before_trials: Called once, after every check of the run passed and before the first
             trial is played (the CLI's endpoint check: a warning about the run it is about to
             make, never printed for a run that is refused).
+        on_notice: Called once per agent whose endpoint is taken for down (a terminal line).
     """
 
     settings: AgentSettings
@@ -70,6 +71,7 @@ class AgentRun:
     config: AgentConfig = DEFAULT_AGENT_CONFIG
     on_progress: Callable[[AgentProgress], None] | None = field(default=None, compare=False)
     before_trials: Callable[[], None] | None = field(default=None, compare=False)
+    on_notice: Callable[[str], None] | None = field(default=None, compare=False)
 
 
 def table_name(record: TrialRecord) -> str:
@@ -121,6 +123,7 @@ def run_suite(
         concurrency=agent_run.concurrency,
         agent_config=agent_run.config,
         on_progress=agent_run.on_progress,
+        on_notice=agent_run.on_notice,
     )
     if not inspection:
         raise InvalidArgumentError("no scenarios to run")

@@ -15,6 +15,7 @@ problem, uncalibrated, no exploration),
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -56,6 +57,7 @@ _BENCH_CONFIG = AttentionConfig(
 # trial's rng, so the policy is not deterministic); only failure diagnosis stays off.
 _USER_CONFIG = AttentionConfig(generator=GeneratorConfig(diagnose_failures=False))
 _ESTIMATORS = ("default", "heuristic", "model", "staleness", "goal", "risk")
+_TRUST = ("view", "all", "none")
 
 
 class ControllerPolicy(Policy):
@@ -69,6 +71,11 @@ class ControllerPolicy(Policy):
         use_switch_cost: Ablation switch of the estimator.
         exploration: Run the default selector (seeded exploration draws, document 000 §20.4)
             instead of the benchmark's exploration-free one.
+        trust: How the view's ``trusted`` marks reach the controller (document 000 §24):
+            ``view`` registers each source as the view marks it (the controller's trust rule
+            then discounts what the untrusted claim); ``all`` registers every source trusted (a
+            policy that believes every claimed authority); ``none`` never registers, so never
+            reads, an untrusted source. The last two are family K's give-away rules.
     """
 
     def __init__(
@@ -78,12 +85,16 @@ class ControllerPolicy(Policy):
         use_authority: bool = True,
         use_switch_cost: bool = True,
         exploration: bool = False,
+        trust: str = "view",
     ) -> None:
         if estimator not in _ESTIMATORS:
             raise InvalidArgumentError(
                 f"estimator must be one of {', '.join(_ESTIMATORS)}, not {estimator!r}"
             )
+        if trust not in _TRUST:
+            raise InvalidArgumentError(f"trust must be one of {', '.join(_TRUST)}, not {trust!r}")
         self.estimator = estimator
+        self.trust = trust
         self.use_staleness = use_staleness
         self.use_authority = use_authority
         self.use_switch_cost = use_switch_cost
@@ -147,7 +158,7 @@ class ControllerPolicy(Policy):
             validator_mode=self._validator_mode(),
         )
         for src in view.sources:
-            _register(ctl, src)
+            self._register(ctl, src)
         beliefs = {b.variable: b for b in view.beliefs}
         for name, var in view.variables.items():
             b = beliefs.get(name)
@@ -192,7 +203,7 @@ class ControllerPolicy(Policy):
         ctl = self.controller
         for src in obs.revealed:
             if src.id not in ctl.world.sources:
-                _register(ctl, src)
+                self._register(ctl, src)
 
     def candidate_sources(self) -> frozenset[str]:
         """Sources that were a live inspection candidate at some call of the controller."""
@@ -223,18 +234,20 @@ class ControllerPolicy(Policy):
                 return step.target
             ctl.resolve(step.id, succeeded=True)  # nothing else exists in an inspection trial
 
-
-def _register(ctl: Controller, src: SourceView) -> None:
-    """Tell the controller about one visible source (its metadata only)."""
-    ctl.register_source(
-        src.id,
-        reports=list(src.reports),
-        authority=src.authority,
-        cost=src.cost,
-        age_s=src.age_s,
-        kind=src.kind,
-        trusted=True,
-    )
+    def _register(self, ctl: Controller, src: SourceView) -> None:
+        """Tell the controller about one visible source (its metadata only), trusted as the
+        view marks it (or as ``trust`` overrides; ``none`` leaves an untrusted one out)."""
+        if self.trust == "none" and not src.trusted:
+            return
+        ctl.register_source(
+            src.id,
+            reports=list(src.reports),
+            authority=src.authority,
+            cost=src.cost,
+            age_s=src.age_s,
+            kind=src.kind,
+            trusted=src.trusted or self.trust == "all",
+        )
 
 
 #: The decision model of the last few decisions, by their content (every policy gets its own
@@ -263,6 +276,21 @@ def _decision_of(view: TaskView) -> DecisionModel:
     return model
 
 
+def first_exploring_selection(config: SelectorConfig) -> int | float:
+    """The first selection of a controller's life that may explore (1-based; ``inf``: none).
+
+    With ``explore_paced`` a selection may explore only while explorations stay within
+    ``exploration_fraction`` of the selections made, itself included — first at selection
+    ``ceil(1 / exploration_fraction)`` (the 10th at 10 %); unpaced, the first. No exploration
+    rate or fraction: never.
+    """
+    if config.exploration_rate <= 0 or config.exploration_fraction <= 0:
+        return math.inf
+    if not config.explore_paced:
+        return 1
+    return math.ceil(1.0 / config.exploration_fraction - 1e-9)
+
+
 def _fixed(name: str, **params: object) -> type[ControllerPolicy]:
     class Fixed(ControllerPolicy):
         def __init__(self) -> None:
@@ -288,8 +316,37 @@ class VocDefaultPolicy(ControllerPolicy):
     def __init__(self) -> None:
         super().__init__(estimator="default", exploration=True)
 
+    def deterministic_for(self, view: TaskView) -> bool:
+        """Deterministic on a task whose budget ends before the first selection that may
+        explore (:func:`first_exploring_selection`): its draws can change nothing there."""
+        return view.budget < first_exploring_selection(_USER_CONFIG.selector)
+
 
 VocModelPolicy = _fixed("voc-model", estimator="model")
+
+
+@register_policy("voc-trust-all")
+class VocTrustAllPolicy(ControllerPolicy):
+    """``voc-model`` that believes every claimed authority: each source registered trusted
+    (family K's trust-everything rule, document 000 §24; not in the default suite)."""
+
+    in_default_suite = False
+
+    def __init__(self) -> None:
+        super().__init__(estimator="model", trust="all")
+
+
+@register_policy("voc-trust-none")
+class VocTrustNonePolicy(ControllerPolicy):
+    """``voc-model`` that never reads an untrusted source (family K's trust-nothing rule,
+    document 000 §24; not in the default suite)."""
+
+    in_default_suite = False
+
+    def __init__(self) -> None:
+        super().__init__(estimator="model", trust="none")
+
+
 VocNoStalenessPolicy = _fixed("voc-no-staleness", use_staleness=False)
 VocNoAuthorityPolicy = _fixed("voc-no-authority", use_authority=False)
 VocNoSwitchCostPolicy = _fixed("voc-no-switch-cost", use_switch_cost=False)

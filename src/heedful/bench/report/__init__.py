@@ -1,4 +1,4 @@
-"""Reports: terminal tables, report.html, layout, the timeline, ablations.
+"""Reports: terminal tables, report.html, layout, the timeline.
 
 - :mod:`~heedful.bench.report.page` — ``print_tables``, ``render_html``, ``write_report``.
 - :mod:`~heedful.bench.report.table`, :mod:`~heedful.bench.report.layout` — terminal tables.
@@ -6,7 +6,7 @@
   :mod:`~heedful.bench.report.calibration`, :mod:`~heedful.bench.report.initiation`,
   :mod:`~heedful.bench.report.kinds` — the report's sections.
 - :mod:`~heedful.bench.report.timeline` — a trial replayed step by step.
-- :mod:`~heedful.bench.report.ablations` — document 000 §21's ablation table.
 
-Import from those modules directly.
+The ablation runs and their table (document 000 §21) are :mod:`heedful.bench.ablations`,
+above the run folder they make. Import from those modules directly.
 """

@@ -32,7 +32,16 @@ _COLOURS = {
     "endpoint": "#999999",
     "pass": "#1b7837",
 }
-MODE_HEADERS = ("policy", "mode", "score", "decision accuracy", "net utility", "flagged", "trials")
+MODE_HEADERS = (
+    "policy",
+    "mode",
+    "score",
+    "decided",
+    "decision accuracy",
+    "net utility",
+    "protocol errors",
+    "trials",
+)
 RESCUE_HEADERS = ("policy", "rescue rate", "attention correct", "production correct", "pairs")
 LIFT_HEADERS = (
     "advised − base",
@@ -46,7 +55,7 @@ USAGE_HEADERS = ("policy", "calls", "cached", "prompt tok", "completion tok", "e
 
 #: Terminal headers: short, so every table fits 80 columns (intervals go under their means).
 _SHORT = {
-    "modes": ("policy", "mode", "score", "accuracy", "net utility", "flagged"),
+    "modes": ("policy", "mode", "score", "decided", "accuracy", "net utility", "p.err"),
     "rescue": ("policy", "rescue rate", "attn right", "prod right", "pairs"),
     "lift": ("advised − base", "mode", "score", "accuracy", "auth. read", "pairs"),
     "usage": ("policy", "calls", "cached", "prompt tok", "compl. tok", "errors", "latency s"),
@@ -88,6 +97,7 @@ def _rows(agents: AgentAggregates, sep: str = " ") -> dict[str, list[list[str]]]
                 r.policy,
                 r.mode,
                 _mean(r.score, 1, sep),
+                f"{r.decided}/{r.n_trials}" + ("!" if 2 * r.decided < r.n_trials else ""),
                 _pct(r.action_correct, sep),
                 _mean(r.net_utility, 3, sep),
                 str(r.protocol_errors),
@@ -260,5 +270,13 @@ def agent_html(results: Results) -> str:
     for key, table_rows in rows.items():
         if table_rows:
             parts.append(f"<h2>{html.escape(headings[key])}</h2>")
+            if key == "modes":
+                parts.append(
+                    "<p class='note'><i>decided</i>: trials that ended in an accepted "
+                    "<code>decide</code> (a trial without one has no action: the worst action's "
+                    "utility); <i>protocol errors</i>: trials flagged with one (docs/llm.md). "
+                    "<b>!</b> marks an agent that decided in fewer than half of its trials: its "
+                    "score rates what it read, not a decision.</p>"
+                )
             parts.append(_html_table(_TITLES[key][1], table_rows))
     return "\n".join(parts)

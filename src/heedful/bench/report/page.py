@@ -21,7 +21,10 @@ from heedful.bench.report.layout import CSS, num_td, scroll, svg_open
 from heedful.bench.report.manifest_section import manifest_html
 from heedful.bench.report.paired import paired_html
 from heedful.bench.report.table import (  # the terminal tables, re-exported here
+    ESTIMATE_MARK,
+    ESTIMATE_NOTE,
     OracleRow,
+    estimated,
     neighbour_differences,
     oracle_table,
     print_oracle,
@@ -163,7 +166,7 @@ def _histogram(values: Sequence[float], top: float, bins: int = 12) -> str:
     return "".join(parts)
 
 
-def _rows_table(rows: Sequence[AggregateRow]) -> str:
+def _rows_table(rows: Sequence[AggregateRow], marked: frozenset[str] = frozenset()) -> str:
     head = (
         "<tr><th class='rank'>#</th><th class='l'>policy</th><th>score [95% CI]</th><th>median</th>"
         "<th>regret [95% CI]</th><th>optimal set</th><th>right action</th>"
@@ -172,7 +175,8 @@ def _rows_table(rows: Sequence[AggregateRow]) -> str:
         "<th>violations</th></tr>"
     )
     body = "".join(
-        f"<tr><td class='rank'>{i}</td><td class='l'>{_e(r.policy)}</td>{num_td(_ci(r.score))}"
+        f"<tr><td class='rank'>{i}</td><td class='l'>{_e(r.policy)}</td>"
+        f"{num_td((ESTIMATE_MARK if r.policy in marked else '') + _ci(r.score))}"
         f"<td>{f'{r.score.median:.1f}' if r.score else '—'}</td>{num_td(_ci(r.regret, 3))}"
         f"{num_td(_pct(r.optimal))}{num_td(_pct(r.action_correct))}"
         f"<td>{f'{r.critical_recall.mean:.2f}' if r.critical_recall else '—'}</td>"
@@ -182,7 +186,10 @@ def _rows_table(rows: Sequence[AggregateRow]) -> str:
         f"<td>{r.n_violations}</td></tr>"
         for i, r in enumerate(rows, start=1)
     )
-    return scroll(f"<table>{head}{body}</table>")
+    note = (
+        f"<p class='note'>{_e(ESTIMATE_NOTE)}</p>" if any(r.policy in marked for r in rows) else ""
+    )
+    return scroll(f"<table>{head}{body}</table>") + note
 
 
 def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str:
@@ -211,10 +218,20 @@ def render_html(results: Results, timeline: dict[str, Any] | None = None) -> str
     shown = [ALL_FAMILIES, *families] if len(families) > 1 else [ALL_FAMILIES]
     # One colour per policy for the whole page, handed out in the overall ranking's order.
     colours = policy_colours([r.policy for r in ranked_rows(results)])
+    # What a reader looks for first: the overall ranking, then each family's chart (its table
+    # one click away); the paired comparisons, diagnostics and the rest follow.
     for fam in shown if inspection else []:
         rows = ranked_rows(results, fam)
-        title = "All families" if fam == ALL_FAMILIES else f"Family {fam}"
-        out += [f"<h2>{_e(title)}</h2>", _bar_chart(rows, colours), _rows_table(rows)]
+        marked = frozenset(estimated(results))
+        if fam == ALL_FAMILIES:
+            out += ["<h2>All families</h2>", _rows_table(rows, marked), _bar_chart(rows, colours)]
+            continue
+        out += [
+            f"<h2>Family {_e(fam)}</h2>",
+            _bar_chart(rows, colours),
+            f"<details><summary>ranked table of family {_e(fam)}</summary>"
+            f"{_rows_table(rows, marked)}</details>",
+        ]
 
     if results.trials:
         out.append("<h2>Regret distribution (V* − V(S), all trials)</h2><div class='grid'>")

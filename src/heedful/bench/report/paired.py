@@ -15,7 +15,7 @@ from heedful.bench.report.layout import SCROLL_CLASS, num_td
 from heedful.bench.results import ALL_FAMILIES, PairedRow, Results
 from heedful.bench.stats import PairedDiff, Transitions
 
-__all__ = ["oriented_pairs", "paired_html"]
+__all__ = ["REFERENCES", "key_pairs", "oriented_pairs", "paired_html"]
 
 
 def _flip_diff(d: PairedDiff) -> PairedDiff:
@@ -85,8 +85,31 @@ def _table(rows: Sequence[PairedRow]) -> str:
     return "".join(out)
 
 
+#: The reference policies every policy is compared with in the shown rows (when in the run).
+REFERENCES = ("oracle", "random")
+
+
+def key_pairs(rows: Sequence[PairedRow], ranking: Sequence[str]) -> list[PairedRow]:
+    """The pairs a reader looks for first: each policy against its neighbour in the ranking, and
+    every policy against ``oracle`` and ``random`` — in the order of ``rows``.
+
+    Args:
+        rows: Oriented pairs of one family (:func:`oriented_pairs`).
+        ranking: Its policies, best first.
+    """
+    rank = {name: i for i, name in enumerate(ranking)}
+
+    def shown(p: PairedRow) -> bool:
+        a, b = rank.get(p.policy_a), rank.get(p.policy_b)
+        neighbours = a is not None and b is not None and abs(a - b) == 1
+        return neighbours or p.policy_a in REFERENCES or p.policy_b in REFERENCES
+
+    return [p for p in rows if shown(p)]
+
+
 def paired_html(results: Results, ranking: dict[str, list[str]]) -> str:
-    """The section: one collapsible table per family (all families first, open).
+    """The section: per family (all families first, open) the neighbours in the ranking and the
+    pairs with ``oracle`` and ``random``; every pair one click away.
 
     Args:
         results: The run's results.
@@ -101,7 +124,8 @@ def paired_html(results: Results, ranking: dict[str, list[str]]) -> str:
         "<p class='note'>In each family, A is the policy ranked higher there (by mean score), "
         "so a difference is how far the better one is ahead; rows follow the ranking — the best "
         "policy against each other first. A difference whose interval excludes 0 separates the "
-        "two.</p>",
+        "two. Shown: each policy against its neighbour in the ranking and against "
+        "oracle and random; every pair is under “all pairs”.</p>",
     ]
     for fam in families:
         rows = oriented_pairs([p for p in paired if p.family == fam], ranking.get(fam, []))
@@ -109,8 +133,14 @@ def paired_html(results: Results, ranking: dict[str, list[str]]) -> str:
             continue
         title = "All families" if fam == ALL_FAMILIES else f"Family {fam}"
         opened = " open" if fam == ALL_FAMILIES else ""
+        shown = key_pairs(rows, ranking.get(fam, []))
+        rest = (
+            f"<details><summary>all {len(rows)} pairs</summary>{_table(rows)}</details>"
+            if len(shown) < len(rows)
+            else ""
+        )
         out.append(
-            f"<details{opened}><summary><b>{_e(title)}</b> "
-            f"<span class='note'>{len(rows)} pairs</span></summary>{_table(rows)}</details>"
+            f"<details{opened}><summary><b>{_e(title)}</b> <span class='note'>{len(shown)} of "
+            f"{len(rows)} pairs shown</span></summary>{_table(shown)}{rest}</details>"
         )
     return "\n".join(out)

@@ -19,6 +19,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from heedful.bench.kinds import get_kind
 from heedful.bench.report.agents import agent_tables
 from heedful.bench.report.initiation import initiation_tables
 from heedful.bench.report.layout import terminal_table
@@ -42,12 +43,92 @@ OracleRow = tuple[str, StaticOracleResult, float | None]
 """One scenario's oracle answer: id, static result, optimal adaptive value (if computed)."""
 
 LEGEND = "opt.: optimal set · act.: right action · recall: critical sources read"
+#: Under a ranked table with agents: what the decided and protocol-error columns say.
+AGENT_LEGEND = (
+    "decided: agent trials that ended in an accepted decide · p.err: trials with a protocol "
+    "error · ! decided in fewer than half of its trials: its score rates what it read, not a "
+    "decision"
+)
+
+
+def decided_cell(row: AggregateRow) -> str:
+    """``decided/total`` of an agent row (``!`` when it decided in fewer than half of its
+    trials); ``—`` for a row the runner decided."""
+    if row.n_decided is None:
+        return "—"
+    return f"{row.n_decided}/{row.n_agent_trials}" + ("!" if row.rarely_decided else "")
 
 
 def ranked_rows(results: Results, family: str = ALL_FAMILIES) -> list[AggregateRow]:
     """Rows of one family, best mean score first (policies without a score last)."""
     rows = [r for r in results.aggregates.inspection_rows() if r.family == family]
     return sorted(rows, key=lambda r: -r.score.mean if r.score else math.inf)
+
+
+def twins(results: Results, family: str = ALL_FAMILIES) -> dict[str, list[str]]:
+    """Policies that read the same sources as a better-ranked one in **every** trial of the run
+    (issue 36: two rows, one behaviour): ranked representative → the policies folded into it.
+
+    Compared on the trial records (same scenario, trial and mode; the same inspections in the
+    same order, the same protocol violation, if any, and the same value), so every score of a
+    folded policy is its representative's. Empty for a sealed run (no records) or when no two
+    policies agree.
+    """
+    reads: dict[str, dict[tuple[str, str, int, str], tuple[object, ...]]] = {}
+    for t in results.trials:
+        if family != ALL_FAMILIES and t.family != family:
+            continue
+        key = (t.scenario_id, t.family, t.trial, t.mode)
+        # The value too: in the adaptive condition an estimated value (one sampled trajectory)
+        # and an exact one on the same reads are different numbers, both shown.
+        seen = (tuple(t.inspected), t.violation, round(t.value, 12))
+        reads.setdefault(t.policy, {})[key] = seen
+    out: dict[str, list[str]] = {}
+    folded: set[str] = set()
+    ranked = [r.policy for r in ranked_rows(results, family) if r.policy in reads]
+    for i, rep in enumerate(ranked):
+        if rep in folded:
+            continue
+        for other in ranked[i + 1 :]:
+            if other not in folded and reads[other] == reads[rep]:
+                out.setdefault(rep, []).append(other)
+                folded.add(other)
+    return out
+
+
+#: The mark of a score that is an estimate, not an exact value (issue 36).
+ESTIMATE_MARK = "~"
+ESTIMATE_NOTE = (
+    "~: an estimate, not an exact value — a randomised policy's adaptive value from the "
+    "trajectory each trial sampled (the mean over trials, with its 95% CI)"
+)
+
+
+def estimated(results: Results) -> set[str]:
+    """Policies with a trial whose value is an estimate (``value_kind`` ``estimate``: a
+    randomised policy's adaptive value from one sampled trajectory). Their scores are marked
+    :data:`ESTIMATE_MARK` in every table and shown with their interval."""
+    return {t.policy for t in results.trials if t.value_kind == "estimate"}
+
+
+def twin_note(results: Results, family: str = ALL_FAMILIES) -> str:
+    """The line under a table that says which rows were folded (:func:`twins`), and on how many
+    trials."""
+    parts = []
+    for rep, others in twins(results, family).items():
+        count = sum(
+            1
+            for t in results.trials
+            if t.policy == rep and (family == ALL_FAMILIES or t.family == family)
+        )
+        parts.append(
+            f"{', '.join(others)} read the same sources as {rep} in all {count} trials: one row"
+        )
+    return "; ".join(parts)
+
+
+def _label(policy: str, groups: dict[str, list[str]]) -> str:
+    return "=".join([policy, *groups.get(policy, [])])
 
 
 def num(x: float, digits: int) -> str:
@@ -61,7 +142,11 @@ def _rate(p: float | None) -> str:
 
 def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, str]:
     """The ranked table of one family and the note saying which constant columns it omits."""
-    rows = ranked_rows(results, family)
+    # Folded as in the run as a whole (a pair that agrees on every trial agrees in each family;
+    # the same labels in every table).
+    groups = twins(results)
+    folded = {p for others in groups.values() for p in others}
+    rows = [r for r in ranked_rows(results, family) if r.policy not in folded]
     title = "all families" if family == ALL_FAMILIES else f"family {family}"
     table = terminal_table(
         Text(f"heedful benchmark — {title}"),
@@ -77,6 +162,7 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
         for r in rows
     )
     same_ad = results.manifest.condition == "adaptive" and not adaptive
+    agents = any(r.n_decided is not None for r in rows)
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("policy", overflow="fold", min_width=10)
     for col, shown in [
@@ -86,6 +172,8 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
         ("opt.", True),
         ("act.", True),
         ("recall", True),
+        ("decided", agents),
+        ("p.err", agents),
         ("trials", show_trials),
         ("unin.", show_unin),
         ("viol.", show_viol),
@@ -93,18 +181,23 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
     ]:
         if shown:
             table.add_column(col, justify="right", no_wrap=True)
+    marked = estimated(results)
     for i, r in enumerate(rows, start=1):
         s = r.score
+        mark = ESTIMATE_MARK if r.policy in marked else ""
         cells = [
             str(i),
-            r.policy,
-            num(s.mean, 1) if s else "—",
+            _label(r.policy, groups),
+            mark + num(s.mean, 1) if s else "—",
             f"[{num(s.lo, 1)}, {num(s.hi, 1)}]" if s else "",
             num(r.regret.mean, 3),
             _rate(r.optimal.p),
             _rate(r.action_correct.p),
             f"{r.critical_recall.mean:.2f}" if r.critical_recall else "—",
         ]
+        if agents:
+            errors = r.n_protocol_errors
+            cells += [decided_cell(r), "—" if errors is None else str(errors)]
         cells += [str(r.n_trials)] if show_trials else []
         cells += [str(r.n_uninformative)] if show_unin else []
         cells += [str(r.n_violations)] if show_viol else []
@@ -120,7 +213,11 @@ def ranked_table(results: Results, family: str = ALL_FAMILIES) -> tuple[Table, s
         omitted.append("no budget violations")
     if same_ad:
         omitted.append("regret is the exact adaptive regret")
-    return table, "; ".join(omitted)
+    # Folded rows (two policies, one behaviour) get a line of their own under the others, and
+    # so does the estimate mark when a row carries it.
+    note = twin_note(results).replace("; ", "\n")
+    est = ESTIMATE_NOTE if any(r.policy in marked for r in rows) else ""
+    return table, "\n".join(x for x in ("; ".join(omitted), note, est) if x)
 
 
 def print_tables(results: Results, console: Console | None = None) -> None:
@@ -165,6 +262,8 @@ def _print_ranked(console: Console, results: Results, family: str) -> None:
     table, omitted = ranked_table(results, family)
     console.print(table)
     console.print(Text(LEGEND, "dim"))
+    if any(r.n_decided is not None for r in ranked_rows(results, family)):
+        console.print(Text(AGENT_LEGEND, "dim"))
     if omitted:
         console.print(Text(omitted, "dim"))
 
@@ -172,8 +271,12 @@ def _print_ranked(console: Console, results: Results, family: str) -> None:
 def neighbour_differences(
     results: Results, family: str = ALL_FAMILIES
 ) -> list[tuple[str, str, PairedDiff]]:
-    """Paired score differences ``rank i − rank i+1`` (CI above 0: the ranks are separated)."""
-    rows = [r for r in ranked_rows(results, family) if r.score is not None]
+    """Paired score differences ``rank i − rank i+1`` (CI above 0: the ranks are separated);
+    a policy folded into a twin (:func:`twins`) has no rank of its own."""
+    folded = {p for others in twins(results).values() for p in others}
+    rows = [
+        r for r in ranked_rows(results, family) if r.score is not None and r.policy not in folded
+    ]
     paired = {
         (p.policy_a, p.policy_b): p
         for p in results.aggregates.inspection_paired()
@@ -197,7 +300,9 @@ def neighbour_differences(
 
 def markdown_scores(results: Results) -> str:
     """The README's score table: one row per policy (ranked over all families), one column
-    per family, mean attention scores; lines fit 80 columns for up to four families."""
+    per family, mean attention scores; lines fit 80 columns for up to four families. Policies
+    that read the same sources in every trial share one row (:func:`twins`); an estimated score
+    is marked :data:`ESTIMATE_MARK` (:func:`estimated`), and a line under the table says so."""
     present = {r.family for r in results.aggregates.inspection_rows()} - {ALL_FAMILIES}
     # The run's order (G before B in the default suite); sorted when a sealed run has none.
     families = [f for f in dict.fromkeys(s.family for s in results.scenarios) if f in present]
@@ -211,12 +316,23 @@ def markdown_scores(results: Results) -> str:
         "| policy | " + " | ".join(families) + " |",
         "|---|" + "---:|" * len(families),
     ]
+    groups = twins(results)
+    folded = {p for others in groups.values() for p in others}
+    marked = estimated(results)
     for r in ranked_rows(results):
+        if r.policy in folded:
+            continue
+        mark = ESTIMATE_MARK if r.policy in marked else ""
         cells = [
-            num(scores[(r.policy, f)], 1).replace("-", "−") if (r.policy, f) in scores else "—"
+            mark + num(scores[(r.policy, f)], 1).replace("-", "−")
+            if (r.policy, f) in scores
+            else "—"
             for f in families
         ]
-        lines.append(f"| `{r.policy}` | " + " | ".join(cells) + " |")
+        label = " = ".join(f"`{p}`" for p in [r.policy, *groups.get(r.policy, [])])
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    if marked - folded:
+        lines += ["", ESTIMATE_NOTE]
     return "\n".join(lines)
 
 
@@ -280,23 +396,15 @@ def oracle_records(rows: Sequence[OracleRow]) -> Group:
 
 
 def kind_oracle_records(records: Sequence[dict[str, Any]]) -> Group:
-    """The exact oracles of switching and schedule scenarios (``heedful bench oracle`` on D/J
-    files), one block per scenario: V*, U_random and the optimal answers."""
+    """The exact oracles of scenarios of kinds other than inspection (``heedful bench oracle`` on
+    D/J files), one block per scenario: V*, U_random and the optimal answers (the kind's
+    ``oracle_lines``)."""
     parts: list[Text | Padding] = [Text("Exact oracles of D/J scenarios", style="italic")]
     for rec in records:
         parts.append(Text())
         parts.append(Text(f"{rec['id']}  ({rec['kind']})", style="bold"))
         lines = [f"V* {rec['v_star']:.4f} · U_random {rec['u_random']:.4f}"]
-        if rec["kind"] == "switching":
-            shown = rec["optimal"][:3]
-            for vec in shown:
-                lines.append("optimal: " + ", ".join(f"{i} {c}" for i, c in vec.items()))
-            if len(rec["optimal"]) > 3:
-                lines.append(f"(+{len(rec['optimal']) - 3} more optimal answer vectors)")
-        else:
-            slots = ", ".join(o if o is not None else "idle" for o in rec["assignment"])
-            lines.append(f"an optimal schedule (per slot): {slots}")
-            lines.append("worth serving: " + (", ".join(rec["worth_serving"]) or "none"))
+        lines += get_kind(rec["kind"]).oracle_lines(rec)
         parts += [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
     return Group(*parts)
 

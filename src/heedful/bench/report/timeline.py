@@ -18,13 +18,13 @@ from typing import Any
 
 from heedful.attention.config import HealthConfig
 from heedful.attention.health import TraceRow, health
+from heedful.bench.kinds.inspection import collect_choices
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.report.charts import nice_ticks, x_axis
 from heedful.bench.report.layout import SCROLL_CLASS, svg_open
 from heedful.bench.results import Results, TrialRecord
-from heedful.bench.run.plays import Plays, RowFields
-from heedful.bench.run.runner import collect_choices
+from heedful.bench.results.plays import Plays, RowFields
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
 from heedful.bench.views import policy_view
@@ -123,8 +123,8 @@ def build_timeline(
 ) -> dict[str, Any] | None:
     """The timeline of the chosen trial, or None (sealed run, no controller policy).
 
-    ``plays``: the run's kept plays (:mod:`heedful.bench.run.plays`); the health table reads them
-    instead of replaying those trials.
+    ``plays``: the run's kept plays (:mod:`heedful.bench.results.plays`); the health table reads
+    them instead of replaying those trials.
     """
     if results.sealed:
         return None

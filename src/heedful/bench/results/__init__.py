@@ -10,17 +10,19 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     BaseModel,
     ConfigDict,
-    Discriminator,
     Field,
-    Tag,
+    PlainValidator,
+    SerializeAsAny,
+    SerializerFunctionWrapHandler,
     ValidationError,
+    model_serializer,
     model_validator,
 )
 
 from heedful.bench.results._trial import ScoredTrial, TrialKey
 from heedful.bench.results.agents import AgentAggregates
 from heedful.bench.results.calibration import CalibrationRow
-from heedful.bench.results.kinds import KindPairedRow, KindResults, KindRow
+from heedful.bench.results.kinds import KindPairedRow, KindResults, KindRow, kind_records
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion, Transitions
 from heedful.errors import InputError, InvalidArgumentError
 from heedful.model.documents import RESULTS_LIMITS, read_bounded, read_document
@@ -240,6 +242,9 @@ class TrialRecord(ScoredTrial, _InspectionHead):
     usage: AgentUsage | None = None
 
 
+_AGENT_COUNTS = ("n_agent_trials", "n_decided", "n_protocol_errors")
+
+
 class AggregateRow(_Model):
     """Aggregates of one policy on one family (``family == "all"``: every family)."""
 
@@ -278,6 +283,26 @@ class AggregateRow(_Model):
     evidence_utilisation: Proportion | None = None
     reasoning_given_evidence: Proportion | None = None
     decided_by: Literal["runner", "agent", "mixed"] = "runner"
+    #: Trials decided by an agent: how many ended in an accepted ``decide``, and how many were
+    #: flagged with a protocol error (``None``: no agent trial in the row).
+    n_agent_trials: int | None = None
+    n_decided: int | None = None
+    n_protocol_errors: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_agent_counts(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A row without agent trials is written as before these counts existed.
+        data: dict[str, Any] = handler(self)
+        for key in _AGENT_COUNTS:
+            if data.get(key, 0) is None:
+                del data[key]
+        return data
+
+    @property
+    def rarely_decided(self) -> bool:
+        """An agent row whose agent decided in fewer than half of its trials: its score rates
+        what it read, not a decision (marked in the ranked table)."""
+        return self.n_decided is not None and 2 * self.n_decided < (self.n_agent_trials or 0)
 
 
 class PairedRow(_Model):
@@ -327,28 +352,41 @@ class InitiationGapRow(_Model):
     reads_task: bool = True
 
 
-def _row_kind(value: Any) -> str:
-    kind = value.get("kind", "inspection") if isinstance(value, dict) else value.kind
-    return "inspection" if kind == "inspection" else "kind"
+def _any_row(value: Any) -> AggregateRow | KindRow:
+    if isinstance(value, AggregateRow | KindRow):
+        return value
+    kind = value.get("kind", "inspection") if isinstance(value, dict) else None
+    if kind == "inspection":
+        return AggregateRow.model_validate(value)
+    if not isinstance(kind, str):
+        raise ValueError("a row needs a kind")
+    return kind_records(kind).row.model_validate(value)
 
 
-#: A row of any scenario kind: inspection rows, or the switching (D) and schedule (J) kinds'.
-AnyRow = Annotated[
-    Annotated[AggregateRow, Tag("inspection")] | Annotated[KindRow, Tag("kind")],
-    Discriminator(_row_kind),
-]
+def _any_paired(value: Any) -> PairedRow | KindPairedRow:
+    if isinstance(value, PairedRow | KindPairedRow):
+        return value
+    kind = value.get("kind", "inspection") if isinstance(value, dict) else None
+    if kind == "inspection":
+        return PairedRow.model_validate(value)
+    if not isinstance(kind, str):
+        raise ValueError("a paired row needs a kind")
+    kind_records(kind)  # an unknown kind fails here
+    return KindPairedRow.model_validate(value)
+
+
+#: A row of any scenario kind: inspection rows, or another kind's (read by its ``kind`` with
+#: that kind's row model; written with every field of its own model).
+AnyRow = Annotated[SerializeAsAny[AggregateRow | KindRow], PlainValidator(_any_row)]
 #: A paired row of any scenario kind.
-AnyPairedRow = Annotated[
-    Annotated[PairedRow, Tag("inspection")] | Annotated[KindPairedRow, Tag("kind")],
-    Discriminator(_row_kind),
-]
+AnyPairedRow = Annotated[SerializeAsAny[PairedRow | KindPairedRow], PlainValidator(_any_paired)]
 
 
 class Aggregates(_Model):
     """Every aggregate of a run (the initiation lists are empty unless a run measured them).
 
     ``rows`` and ``paired`` hold every family of every kind; ``kind`` tells an inspection row
-    (:class:`AggregateRow`) from a switching or schedule one (:class:`KindRow`).
+    (:class:`AggregateRow`) from another kind's (a :class:`KindRow` of that kind's model).
     """
 
     rows: list[AnyRow]
@@ -363,7 +401,7 @@ class Aggregates(_Model):
         return [r for r in self.rows if isinstance(r, AggregateRow)]
 
     def kind_rows(self) -> list[KindRow]:
-        """The rows of the switching (D) and schedule (J) families."""
+        """The rows of the families of every kind but inspection (D, J, …)."""
         return [r for r in self.rows if isinstance(r, KindRow)]
 
     def inspection_paired(self) -> list[PairedRow]:
@@ -371,7 +409,7 @@ class Aggregates(_Model):
         return [p for p in self.paired if isinstance(p, PairedRow)]
 
     def kind_paired(self) -> list[KindPairedRow]:
-        """The paired rows of the switching and schedule families."""
+        """The paired rows of the families of every kind but inspection."""
         return [p for p in self.paired if isinstance(p, KindPairedRow)]
 
     def row(self, policy: str, family: str = ALL_FAMILIES) -> AggregateRow | KindRow:
@@ -399,7 +437,7 @@ class Results(_Model):
     #: (``trials`` is then empty in the file; :func:`load_results` fills it back).
     trials_file: str | None = None
     trials_count: int | None = Field(default=None, ge=0)
-    #: Trials of the switching (D) and schedule (J) kinds, when the run had any.
+    #: Trials of the kinds other than inspection (D, J, …), when the run had any.
     kinds: KindResults | None = None
     #: Predicted-VOC calibration of the controller policies (empty for sealed runs).
     calibration: list[CalibrationRow] = Field(default_factory=list)

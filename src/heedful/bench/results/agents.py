@@ -29,7 +29,8 @@ class _Model(BaseModel):
 class ModeRow(_Model):
     """One policy on one family label in one validator mode.
 
-    ``split`` counts trials by their first failing stage (``pass``: none failed).
+    ``split`` counts trials by their first failing stage (``pass``: none failed); ``decided``
+    counts the trials that ended in an accepted ``decide`` (the rest have no action).
     """
 
     family: str
@@ -40,6 +41,7 @@ class ModeRow(_Model):
     action_correct: Proportion
     net_utility: MeanCI
     protocol_errors: int
+    decided: int = 0
     forced_reads: int
     split: dict[str, int]
 

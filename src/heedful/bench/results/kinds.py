@@ -1,78 +1,58 @@
-"""Result records of the switching and schedule kinds (docs/metrics.md, "Families D and J").
+"""Result records of the scenario kinds other than inspection (docs/metrics.md, "Families D and
+J"): the parts every such kind shares, and the registry of each kind's own record and row.
 
-Their trials sit beside the inspection trials (one list per kind, so a run that mixes kinds keeps
-each kind's metrics typed); their aggregate rows and paired rows are in ``aggregates.rows`` and
-``aggregates.paired`` with every other family's, told apart by ``kind``.
+Each kind's module (:mod:`heedful.bench.kinds`) defines its trial record (a :class:`KindTrial`
+with a ``kind`` literal) and its aggregate row (a :class:`KindRow` with its columns), and
+:func:`heedful.bench.kinds.scenario_kind` registers them here with :func:`register_records`; the
+results file reads a row or a trial by its ``kind``. Their trials sit beside the inspection
+trials (``Results.kinds``: one list per kind, so a run that mixes kinds keeps each kind's
+metrics typed); their rows and paired rows are in ``aggregates.rows`` and ``aggregates.paired``
+with every other family's, told apart by ``kind``.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import importlib
+from dataclasses import dataclass
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from heedful.bench.results._trial import ScoredTrial, TrialKey
 from heedful.bench.stats import MeanCI, PairedDiff, Proportion
 
-__all__ = ["KindPairedRow", "KindResults", "KindRow", "ScheduleTrial", "SwitchingTrial"]
+__all__ = [
+    "KindPairedRow",
+    "KindRecords",
+    "KindResults",
+    "KindRow",
+    "KindTrial",
+    "kind_records",
+    "recorded_kinds",
+    "register_records",
+]
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class _Trial(ScoredTrial, TrialKey):
-    # Bases in this order keep the file's field order: the key, then the score (see ._trial).
+class KindTrial(ScoredTrial, TrialKey):
+    """What every trial record of a kind other than inspection has: the key, the score, the
+    protocol violations and the failure code. A kind's record adds ``kind`` and its fields.
+
+    Bases in this order keep the file's field order: the key, then the score (see ._trial).
+    """
+
     violations: int = 0
     failure: str | None = None
 
 
-class SwitchingTrial(_Trial):
-    """One policy on one switching scenario in one trial.
-
-    Attributes:
-        decisions: Interruption id → stay / queue / preempt.
-        switch_accuracy: Share of answers agreeing with the closest optimal answer vector.
-        switches: Switches away from the unfinished task.
-        thrashes: Switches whose value did not cover their cost (stay or queue would have
-            earned at least as much, every other answer unchanged).
-        completed: The task was finished within the horizon.
-    """
-
-    kind: Literal["switching"] = "switching"
-    decisions: dict[str, str]
-    switch_accuracy: float | None
-    switches: int
-    thrashes: int
-    completed: bool
-
-
-class ScheduleTrial(_Trial):
-    """One policy on one schedule scenario in one trial.
-
-    Attributes:
-        assignment: Obligation id (or ``None``) per slot, as executed.
-        worth_serving: Obligations whose omission makes the best schedule strictly worse.
-        starved: Of those, how many got no slot at all.
-        starvation_rate: ``starved / worth_serving`` (``None`` when none is worth serving).
-        missed: Timescale → obligations worth serving not finished by their deadline.
-        horizon_bias: Mean horizon index of the slots worked (minutes 0, hours 1, week 2) minus
-            the oracle's; negative = myopic, positive = far-sighted.
-    """
-
-    kind: Literal["schedule"] = "schedule"
-    assignment: list[str | None]
-    worth_serving: int
-    starved: int
-    starvation_rate: float | None
-    missed: dict[str, int]
-    horizon_bias: float | None
-
-
 class KindRow(_Model):
-    """Aggregates of one policy on one family of a switching or schedule kind."""
+    """Aggregates of one policy on one family of a kind other than inspection (a kind's row
+    adds its columns: :meth:`heedful.bench.kinds.ScenarioKindSpec.columns`)."""
 
-    kind: Literal["switching", "schedule"]
+    kind: str
     family: str
     policy: str
     n_trials: int
@@ -82,18 +62,12 @@ class KindRow(_Model):
     optimal: Proportion
     violations: int
     failures: dict[str, int]
-    switch_accuracy: MeanCI | None = None
-    thrashes: MeanCI | None = None
-    completion: Proportion | None = None
-    starvation_rate: MeanCI | None = None
-    horizon_bias: MeanCI | None = None
-    missed: dict[str, float] = Field(default_factory=dict)
 
 
 class KindPairedRow(_Model):
     """Policy ``a`` against policy ``b`` on matched (scenario, trial) pairs of one family."""
 
-    kind: Literal["switching", "schedule"]
+    kind: str
     family: str
     policy_a: str
     policy_b: str
@@ -101,8 +75,63 @@ class KindPairedRow(_Model):
     regret: PairedDiff | None
 
 
-class KindResults(_Model):
-    """Every trial of the switching and schedule kinds of one run (their rows are aggregates')."""
+@dataclass(frozen=True)
+class KindRecords:
+    """A kind's record models: its trial record and its aggregate row."""
 
-    switching: list[SwitchingTrial] = Field(default_factory=list)
-    schedule: list[ScheduleTrial] = Field(default_factory=list)
+    trial: type[BaseModel]
+    row: type[KindRow]
+
+
+_RECORDS: dict[str, KindRecords] = {}
+
+
+def register_records(kind: str, trial: type[BaseModel], row: type[KindRow]) -> None:
+    """Name a kind's trial record and row (:func:`heedful.bench.kinds.scenario_kind` calls it)."""
+    _RECORDS[kind] = KindRecords(trial, row)
+
+
+def kind_records(kind: str) -> KindRecords:
+    """The record models of a kind other than inspection.
+
+    Raises:
+        ValueError: no kind of that name (a results file naming it does not load).
+    """
+    if kind not in _RECORDS:
+        importlib.import_module("heedful.bench.kinds")  # the built-in kinds register here
+    if kind not in _RECORDS:
+        raise ValueError(f"unknown scenario kind {kind!r} (known: {', '.join(_RECORDS)})")
+    return _RECORDS[kind]
+
+
+def recorded_kinds() -> list[str]:
+    """The kinds other than inspection with records, in registration order."""
+    importlib.import_module("heedful.bench.kinds")
+    return list(_RECORDS)
+
+
+class KindResults(BaseModel):
+    """Every trial of the kinds other than inspection of one run, one list per kind
+    (``switching``, ``schedule``, …; their rows are ``aggregates``').
+
+    Each list is read with its kind's trial record (:func:`kind_records`).
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        out: dict[str, Any] = {}
+        for kind, trials in data.items():
+            model = kind_records(kind).trial
+            if not isinstance(trials, list):
+                raise ValueError(f"{kind}: a list of trial records, got {type(trials).__name__}")
+            out[kind] = [t if isinstance(t, model) else model.model_validate(t) for t in trials]
+        return out
+
+    def of(self, kind: str) -> list[Any]:
+        """The trials of one kind (empty when the run had none)."""
+        return list((self.model_extra or {}).get(kind, []))

@@ -1,15 +1,16 @@
-"""The trial loop: run policies on scenarios of every kind, backends, progress, plays, spans.
+"""The trial loop: run policies on scenarios of every kind, backends, progress, spans.
 
-- :mod:`~heedful.bench.run.loop` — the one trial loop every scenario kind runs through
-  (:class:`~heedful.bench.run.loop.TrialKind`; the kinds are ``TRIAL_KINDS`` of
-  :mod:`~heedful.bench.run.kinds`).
+- :mod:`~heedful.bench.run.loop` — the one trial loop every scenario kind runs through (the kinds
+  are the modules of :mod:`heedful.bench.kinds`, behind one contract).
 - :mod:`~heedful.bench.run.benchmark` — ``run_benchmark``: scenarios of every kind, one call.
-- :mod:`~heedful.bench.run.runner` — the inspection kind's trial and runner.
-- :mod:`~heedful.bench.run.kinds`, :mod:`~heedful.bench.run.kind_trials`,
-  :mod:`~heedful.bench.run.kind_suite` — switching and schedule scenarios.
+- :mod:`~heedful.bench.run.runner` — the inspection kind's runner.
+- :mod:`~heedful.bench.run.kinds` — the other kinds' runner (switching, schedule, …);
+  :mod:`~heedful.bench.run.split` — the CLI's family and file split by kind.
 - :mod:`~heedful.bench.run.backend` — where jobs run (process pool; the Ray adapter plugs in here).
-- :mod:`~heedful.bench.run.plays`, :mod:`~heedful.bench.run.progress`,
-  :mod:`~heedful.bench.run.spans` — recorded plays, progress lines, tracing spans.
+- :mod:`~heedful.bench.run.calibration` — predicted vs realised value of computation of the
+  controller policies (replayed, or read from the kept plays).
+- :mod:`~heedful.bench.run.progress`, :mod:`~heedful.bench.run.spans` — progress lines, tracing
+  spans.
 
 Import from those modules directly.
 """

@@ -1,49 +1,53 @@
 """``run_benchmark``: policies on scenarios of every kind, in one call, into one results table.
 
-Inspection scenarios are played by the inspection runner
-(:func:`heedful.bench.run.runner.play_inspection`), switching (D) and schedule (J) ones by
-:func:`heedful.bench.run.kinds.play_kinds` with the same trials, seed, backend, checkpoint and
-progress display. Their rows join ``aggregates.rows`` and ``aggregates.paired`` (each row says its
-``kind``), their trials ``results.kinds``, and the manifest counts them in ``n_scenarios`` and
-names their families in ``generator_versions``. ``heedful bench run`` makes this one call.
+A scenario's kind is found by :func:`heedful.bench.kinds.kind_of`. Inspection scenarios are
+played by the inspection runner (:func:`heedful.bench.run.runner.play_inspection`), the other
+kinds' (switching D, schedule J, …) by :func:`heedful.bench.run.kinds.play_kinds` with the same
+trials, seed, backend, checkpoint and progress display. Their rows join ``aggregates.rows``
+and ``aggregates.paired`` (each row says its ``kind``), their trials ``results.kinds``, and the
+manifest counts them in ``n_scenarios`` and names their families in ``generator_versions``.
+``heedful bench run`` makes this one call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
-from heedful.bench.kind_policy import kind_policy, kind_policy_names
+from heedful.bench.kinds import kind_of
 from heedful.bench.parallel import resolve_workers
-from heedful.bench.policy import policy_class, policy_names
+from heedful.bench.policy import (
+    kind_policy,
+    kind_policy_names,
+    other_kinds,
+    policy_class,
+    policy_names,
+)
 from heedful.bench.results import PolicySpec, Results
+from heedful.bench.results.plays import Plays
 from heedful.bench.run.backend import Backend, local_backend
 from heedful.bench.run.checkpoint import Checkpoint
-from heedful.bench.run.kind_suite import empty_results
-from heedful.bench.run.kinds import KindScenario, kind_of, play_kinds
+from heedful.bench.run.kinds import play_kinds
 from heedful.bench.run.options import BenchRun, ProgressFn
-from heedful.bench.run.plays import Plays
 from heedful.bench.run.runner import check_ids, play_inspection, progress_ticks
+from heedful.bench.run.split import empty_results
 from heedful.errors import InvalidArgumentError
-from heedful.model import Scenario
-from heedful.model.kinds_io import AnyScenario
-from heedful.model.scenario import ScenarioKind
 
 __all__ = ["Policies", "PolicyList", "play_benchmark", "policies_of_kind", "run_benchmark"]
 
 #: Policy names, or specs with parameters (parameters are the inspection policies' own).
 PolicyList = Sequence[PolicySpec | str]
-#: One list for every kind, or each kind's own list.
-Policies = PolicyList | Mapping[ScenarioKind, PolicyList]
-
-_KINDS = (ScenarioKind.SWITCHING, ScenarioKind.SCHEDULE)
+#: One list for every kind, or each kind's own list (by kind name; a
+#: :class:`~heedful.model.scenario.ScenarioKind` is its name).
+Policies = PolicyList | Mapping[str, PolicyList]
 
 
 def _name(policy: PolicySpec | str) -> str:
     return policy if isinstance(policy, str) else policy.name
 
 
-def policies_of_kind(policies: Policies, kind: ScenarioKind) -> list[PolicySpec | str]:
+def policies_of_kind(policies: Policies, kind: str) -> list[PolicySpec | str]:
     """The policies that play the scenarios of ``kind``.
 
     A mapping gives each kind its list (a run refuses scenarios of a kind it leaves out). From
@@ -57,51 +61,50 @@ def policies_of_kind(policies: Policies, kind: ScenarioKind) -> list[PolicySpec 
     if isinstance(policies, Mapping):
         return list(policies.get(kind, []))
     inspection = set(policy_names())
-    elsewhere = {n for k in _KINDS for n in kind_policy_names(k)}
+    elsewhere = {n for k in other_kinds() for n in kind_policy_names(k)}
     for p in policies:
         if _name(p) not in inspection and _name(p) not in elsewhere:
             policy_class(_name(p))  # raises, naming the known policies
-    known = inspection if kind is ScenarioKind.INSPECTION else set(kind_policy_names(kind))
+    known = inspection if kind == "inspection" else set(kind_policy_names(kind))
     return [p for p in policies if _name(p) in known]
 
 
-def _kind_names(policies: Policies, kinds: Sequence[ScenarioKind]) -> dict[ScenarioKind, list[str]]:
-    """Each switching/schedule kind's policy names, each checked to exist for its kind."""
-    out: dict[ScenarioKind, list[str]] = {}
+def _kind_names(policies: Policies, kinds: Sequence[str]) -> dict[str, list[str]]:
+    """Each other kind's policy names, each checked to exist for its kind."""
+    out: dict[str, list[str]] = {}
     for kind in kinds:
         names = [_name(p) for p in policies_of_kind(policies, kind)]
         if len(set(names)) != len(names):
-            raise InvalidArgumentError(f"a policy is listed twice for {kind.value}: {names}")
+            raise InvalidArgumentError(f"a policy is listed twice for {kind}: {names}")
         for name in names:
             kind_policy(kind, name)  # an unknown name fails here, before any work
         out[kind] = names
     return out
 
 
-def play_benchmark(scenarios: Sequence[AnyScenario], policies: Policies, run: BenchRun) -> Results:
+def play_benchmark(scenarios: Sequence[Any], policies: Policies, run: BenchRun) -> Results:
     """:func:`run_benchmark` with its options as one :class:`BenchRun` object.
 
     Raises:
         InvalidArgumentError: empty inputs, duplicate ids, a world key list of the wrong length,
-            or switching/schedule scenarios in a sealed run.
+            or scenarios of a kind other than inspection in a sealed run.
         UnknownNameError: unknown policy.
     """
     check_ids(scenarios)
-    inspection = [s for s in scenarios if isinstance(s, Scenario)]
-    others: list[KindScenario] = [s for s in scenarios if not isinstance(s, Scenario)]
+    of_kind = [kind_of(s) for s in scenarios]
+    inspection = [s for s, k in zip(scenarios, of_kind, strict=True) if k == "inspection"]
+    others = [s for s, k in zip(scenarios, of_kind, strict=True) if k != "inspection"]
     if others and run.sealed:
         raise InvalidArgumentError("families D and J are not part of sealed hold-outs yet")
-    kinds = list(dict.fromkeys(kind_of(s) for s in others))
+    kinds = list(dict.fromkeys(k for k in of_kind if k != "inspection"))
     if isinstance(policies, Mapping):
-        present = [*([ScenarioKind.INSPECTION] if inspection else []), *kinds]
+        present = [*(["inspection"] if inspection else []), *kinds]
         for kind in present:
             if kind not in policies:
-                raise InvalidArgumentError(f"no policies given for the {kind.value} scenarios")
+                raise InvalidArgumentError(f"no policies given for the {kind} scenarios")
     names = _kind_names(policies, kinds)
     if inspection:
-        results = play_inspection(
-            inspection, policies_of_kind(policies, ScenarioKind.INSPECTION), run
-        )
+        results = play_inspection(inspection, policies_of_kind(policies, "inspection"), run)
     else:
         results = empty_results(
             seed=run.seed, trials=run.trials, source=run.scenario_source, config=run.config
@@ -145,7 +148,7 @@ def play_benchmark(scenarios: Sequence[AnyScenario], policies: Policies, run: Be
 
 
 def run_benchmark(
-    scenarios: Sequence[AnyScenario],
+    scenarios: Sequence[Any],
     policies: Policies,
     *,
     trials: int,

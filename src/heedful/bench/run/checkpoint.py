@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from heedful.bench.results import ScenarioSummary, TrialRecord
-from heedful.bench.run.plays import Plays
+from heedful.bench.results.plays import Plays
 from heedful.errors import InvalidArgumentError
 
 __all__ = ["PARTIAL", "SCENARIOS", "Checkpoint", "Part"]

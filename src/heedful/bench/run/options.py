@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from heedful.bench.config import DEFAULT_CONFIG, BenchConfig
+from heedful.bench.results.plays import Plays
 from heedful.bench.run.backend import Backend
 from heedful.bench.run.checkpoint import Checkpoint
-from heedful.bench.run.plays import Plays
 from heedful.errors import InvalidArgumentError
 
 __all__ = ["BenchRun", "ProgressFn", "Trials"]
@@ -99,7 +99,7 @@ class BenchRun(Trials):
             :mod:`heedful.bench.run.backend`); default: this process or ``workers`` local
             processes. The results are identical on every backend.
         plays: Filled with the reads and trace of every play of a controller policy, for the
-            reports read after the run (:mod:`heedful.bench.run.plays`); ``None`` keeps nothing.
+            reports read after the run (:mod:`heedful.bench.results.plays`); ``None`` keeps nothing.
         checkpoint: Each finished scenario is saved there, and a scenario already saved there
             is read instead of played (``--resume``; :mod:`heedful.bench.run.checkpoint`). Its
             plays are not kept: the reports replay them, with the same outcome.

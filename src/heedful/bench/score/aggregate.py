@@ -1,4 +1,9 @@
-"""Aggregates of trial records: per policy and family, and paired policy comparisons (§23)."""
+"""Aggregates of trial records: per policy and family, and paired policy comparisons (§23).
+
+The one aggregation of every scenario kind: :func:`aggregate` for the inspection kind's records,
+:func:`aggregate_kind` for every other kind's (the shared row fields here, the kind's own columns
+from its module of :mod:`heedful.bench.kinds`).
+"""
 
 from __future__ import annotations
 
@@ -19,6 +24,8 @@ from heedful.bench.results import (
     AnyPairedRow,
     AnyRow,
     FailureCode,
+    KindPairedRow,
+    KindRow,
     PairedRow,
     Stage,
     TrialRecord,
@@ -182,6 +189,16 @@ def _diagnostics(
             share(attrgetter("action_rational"), given) if given else None
         ),
         "decided_by": kinds.pop() if len(kinds) == 1 else "mixed",
+        # The honest headline of an agent (issue 34): how often it decided at all.
+        **(
+            {
+                "n_agent_trials": len(agent),
+                "n_decided": sum(1 for t in agent if t.action is not None),
+                "n_protocol_errors": sum(1 for t in agent if t.protocol_error is not None),
+            }
+            if agent
+            else {}
+        ),
     }
 
 
@@ -361,3 +378,94 @@ def aggregate(
     every_row: list[AnyRow] = [*rows]
     every_pair: list[AnyPairedRow] = [*paired]
     return Aggregates(rows=every_row, paired=every_pair)
+
+
+#: A kind's own row columns from its trials (``ScenarioKindSpec.columns`` of
+#: :mod:`heedful.bench.kinds`): ``(trials, mean, clusters, config)`` → column values.
+KindMean = Callable[[Callable[[Any], float | None]], MeanCI | None]
+KindColumns = Callable[[Sequence[Any], KindMean, list[str], BenchConfig], dict[str, Any]]
+
+
+def aggregate_kind(
+    kind: str,
+    trials: Sequence[Any],
+    policies: Sequence[str],
+    config: BenchConfig,
+    seed: int,
+    *,
+    row: type[KindRow],
+    columns: KindColumns,
+) -> tuple[list[KindRow], list[KindPairedRow]]:
+    """Aggregate the trials of a kind other than inspection per (family, policy), and pairwise.
+
+    The same clustered bootstrap as :func:`aggregate` (each row and each comparison draws from
+    a fresh stats stream of the seed); the rows share the fields of :class:`KindRow`, and the
+    kind adds its own columns (``columns``) to its row model ``row``. ``policies`` are the
+    kind's names in the order to report them; families come sorted.
+
+    Returns the rows, then the paired rows (every pair of policies on matched trials).
+    """
+    rows: list[KindRow] = []
+    paired: list[KindPairedRow] = []
+    for family in sorted({t.family for t in trials}):
+        fam = [t for t in trials if t.family == family]
+        for name in policies:
+            mine = [t for t in fam if t.policy == name]
+            if mine:
+                rows.append(_kind_row(kind, family, name, mine, config, seed, row, columns))
+        by_key = {(t.policy, t.scenario_id, t.trial): t for t in fam}
+        keys = sorted({(t.scenario_id, t.trial) for t in fam})
+        for a, b in itertools.combinations(policies, 2):
+            pairs = [
+                (by_key[(a, *k)], by_key[(b, *k)])
+                for k in keys
+                if (a, *k) in by_key and (b, *k) in by_key
+            ]
+            if pairs:
+                rng = generator(seed, Stream.STATS)
+                paired.append(
+                    KindPairedRow(
+                        kind=kind,
+                        family=family,
+                        policy_a=a,
+                        policy_b=b,
+                        score=cluster_diff(pairs, attrgetter("score"), rng, config),
+                        regret=cluster_diff(
+                            pairs, attrgetter("regret"), rng, config, higher_is_better=False
+                        ),
+                    )
+                )
+    return rows, paired
+
+
+def _kind_row(
+    kind: str,
+    family: str,
+    policy: str,
+    trials: Sequence[Any],
+    config: BenchConfig,
+    seed: int,
+    model: type[KindRow],
+    columns: KindColumns,
+) -> KindRow:
+    rng = generator(seed, Stream.STATS)
+
+    def mean(get: Callable[[Any], float | None]) -> MeanCI | None:
+        return cluster_mean(trials, get, rng, config)
+
+    regret = mean(attrgetter("regret"))
+    assert regret is not None
+    clusters = [t.scenario_id for t in trials]
+    return model(
+        kind=kind,
+        family=family,
+        policy=policy,
+        n_trials=len(trials),
+        n_informative=sum(1 for t in trials if t.score is not None),
+        score=mean(lambda t: t.score),
+        regret=regret,
+        optimal=clustered_proportion([t.optimal for t in trials], clusters, config.ci_level),
+        violations=sum(t.violations for t in trials),
+        failures=dict(sorted(Counter(t.failure for t in trials if t.failure).items())),
+        **columns(trials, mean, clusters, config),
+    )

@@ -8,7 +8,8 @@ label words, or by a logistic model fitted on its text lengths, capitals and urg
 (:mod:`heedful.bench.validity.giveaways`; the probes that read the cost are judged on the gross
 decision value, since reading cheap sources first is part of the objective).
 :func:`check_policy` checks a policy: the protocol (``reset``/``next``, ids it was shown, no
-repeats), the budget, the honesty of its ``deterministic`` flag, isolation between trials, and
+repeats), the budget, the honesty of its ``deterministic`` flag (and of ``deterministic_for``
+on the tasks it plays), isolation between trials, and
 ``get_params`` (scikit-learn's clone).
 
 Both raise :class:`CheckError` listing every problem found; the tests run them over every
@@ -22,9 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from heedful.bench.kinds.inspection import collect_choices
 from heedful.bench.policies.oracle import OraclePolicy
 from heedful.bench.policy import Observation, Policy, policy_class
-from heedful.bench.run.runner import collect_choices
 from heedful.bench.score.scoring import ScenarioOracle
 from heedful.bench.validity.giveaways import COST_PROBES, PROBES, ProbeScore, score_probe, solve
 from heedful.bench.views import policy_view
@@ -197,6 +198,18 @@ def check_policy(policy: Policy, scenarios: Sequence[Scenario] | None = None) ->
     try:
         for adaptive in (False, True):
             first = [_play(policy, s, adaptive=adaptive, rng_seed=1) for s in scenarios]
+            claimed = [
+                (s, c)
+                for s, c in zip(scenarios, first, strict=True)
+                if not policy.deterministic and policy.deterministic_for(policy_view(s))
+            ]
+            for seed in (2, 3):
+                if any(_play(policy, s, adaptive=adaptive, rng_seed=seed) != c for s, c in claimed):
+                    problems.append(
+                        "deterministic_for is True on a task where the choices depend on the "
+                        f"rng ({'adaptive' if adaptive else 'static'} condition)"
+                    )
+                    break
             if policy.deterministic:
                 other = [_play(policy, s, adaptive=adaptive, rng_seed=2) for s in scenarios]
                 if other != first:

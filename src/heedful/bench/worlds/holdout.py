@@ -32,11 +32,14 @@ import yaml
 import heedful
 from heedful.bench.manifest import git_output
 from heedful.bench.worlds.families import DEFAULT_SHIFT, check_shift, generator_versions, get_family
-from heedful.errors import InvalidArgumentError, ScenarioError
+from heedful.errors import InputError, InvalidArgumentError, ScenarioError
+from heedful.files import check_private, read_input
 from heedful.model import Scenario, load_scenario_set, scenario_files, scenario_to_dict
 
 #: Bytes of a new key (256 bits); shorter keys are refused.
 KEY_BYTES = 32
+#: Largest key file read (a key is 65 bytes of hex text; anything larger is not one).
+_MAX_KEY_FILE_BYTES = 4096
 #: Format tag of the ``holdout.json`` written beside a hold-out set.
 HOLDOUT_FORMAT = "heedful.holdout/v1"
 #: The manifest file beside the scenarios of a hold-out set (not a scenario file).
@@ -91,8 +94,9 @@ def load_or_create_key(path: Path, *, cwd: Path | None = None) -> tuple[bytes, b
         The key and whether it was created now.
 
     Raises:
-        InvalidArgumentError: the path is inside the project, unreadable, or holds a key that is
-            not hex text of at least 256 bits.
+        InvalidArgumentError: the path is inside the project, not a regular file, unreadable,
+            readable by group or others, or holds a key that is not hex text of at least 256
+            bits.
     """
     if _inside_project(path, cwd):
         raise InvalidArgumentError(
@@ -108,10 +112,16 @@ def load_or_create_key(path: Path, *, cwd: Path | None = None) -> tuple[bytes, b
             raise InvalidArgumentError(f"{path}: cannot create the key: {exc.strerror}") from None
         return key, True
     try:
-        text = path.read_text(encoding="ascii").strip()
-        key = bytes.fromhex(text)
-    except OSError as exc:
-        raise InvalidArgumentError(f"{path}: cannot read the key: {exc.strerror}") from None
+        # Refused before it is opened: a pipe, a device (/dev/zero), a folder; then a key that
+        # others can read (it would let them regenerate every scenario of the set).
+        raw = read_input(path, _MAX_KEY_FILE_BYTES)
+        check_private(path, "the hold-out key")
+    except InputError as exc:
+        raise InvalidArgumentError(str(exc)) from None
+    try:
+        if len(raw) > _MAX_KEY_FILE_BYTES:
+            raise ValueError("too long")
+        key = bytes.fromhex(raw.decode("ascii").strip())
     except (UnicodeDecodeError, ValueError):
         raise InvalidArgumentError(f"{path}: a hold-out key file holds hex text") from None
     if len(key) < KEY_BYTES:
@@ -232,6 +242,45 @@ def make_holdout(
     }
     _write_private(out / MANIFEST_NAME, json.dumps(manifest, indent=1) + "\n")
     return HoldoutSet(out, sorted(files), created, fingerprint)
+
+
+#: What a sealed run records for a family whose set has no ``holdout.json`` naming its version.
+UNRECORDED = "unrecorded (no holdout.json beside the set)"
+
+
+def holdout_versions(directory: Path, families: Sequence[str]) -> dict[str, str]:
+    """The generator versions a sealed run records (document 000 §22.2, step 4): those the
+    set's ``holdout.json`` names — the machinery, the shift and each family's version when the
+    set was made — for the families the run plays; a family it does not name (or a set without
+    the file) is recorded as :data:`UNRECORDED`, never as the current code's version.
+
+    Raises:
+        InvalidArgumentError: ``holdout.json`` is unreadable or not a hold-out manifest.
+    """
+    path = directory / MANIFEST_NAME
+    made: dict[str, str] = {}
+    if path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            raise InvalidArgumentError(
+                f"the hold-out set's {MANIFEST_NAME}: not a readable hold-out manifest"
+            ) from None
+        versions = data.get("generator_versions") if isinstance(data, dict) else None
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != HOLDOUT_FORMAT
+            or not isinstance(versions, dict)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in versions.items())
+        ):
+            raise InvalidArgumentError(  # no path: hold-out output never names the set's place
+                f"the hold-out set's {MANIFEST_NAME}: not a {HOLDOUT_FORMAT} manifest with "
+                "generator_versions"
+            )
+        made = dict(versions)
+    out: dict[str, str] = {k: made[k] for k in ("generator", "shift") if k in made}
+    out.update({f: made.get(f, UNRECORDED) for f in sorted(families)})
+    return out
 
 
 def load_holdout(directory: Path, *, cwd: Path | None = None) -> list[Scenario]:

@@ -1,4 +1,4 @@
-"""``heedful/BudgetedInspection-v1``: budgeted inspection as a Gymnasium environment.
+"""``heedful/BudgetedInspection-v2``: budgeted inspection as a Gymnasium environment.
 
 One episode is one bench trial (SPEC §3, §5): a scenario is picked and its world drawn from the
 truth (seeded by ``reset(seed=…)``); each step inspects one source or stops; on stop the
@@ -12,12 +12,20 @@ decision variables reported, inspected, failed, the share of its reported decisi
 whose observed value agrees with the held belief (0.5 until inspected), and its ``links`` (how
 many hidden sources reading it reveals — the count the view shows, never which); globals:
 budget left / budget, and inspections made / budget. Slots beyond the scenario's sources are 0.
-``heedful/BudgetedInspection-v0`` is the same environment without the ``links`` feature (8 per
-slot; ``links=False``), kept so that policies trained on it still load.
+``heedful/BudgetedInspection-v1`` is v2 without the invalid-action penalty, and
+``heedful/BudgetedInspection-v0`` is v1 without the ``links`` feature (8 per slot;
+``links=False``), both kept so that policies trained on them still load and score as before.
 
 *Action* ``Discrete(max_sources + 1)``: ``i`` inspects source ``i`` (in view order), the last
-action stops and acts. An action on an empty slot, a source already inspected, or past the budget
-ends the episode like a stop (the bench's protocol violation) with ``info["invalid"] = True``.
+action stops and acts. ``info["action_mask"]`` (``int8``, one per action, the form
+``action_space.sample(mask=...)`` takes) and :meth:`~BudgetedInspectionEnv.action_masks`
+(``bool``, the form maskable-PPO implementations call) say which actions are valid now: a present
+slot not yet inspected while budget is left, and stop (always). An invalid action — an empty slot,
+a source already inspected, a read past the budget — ends the episode like a stop (the bench's
+protocol violation) with ``info["invalid"] = True``, and is *penalised*: its reward is the stop's
+utility minus ``invalid_penalty`` (1.0 in v2, the order of a scenario's utility spread, so an
+invalid action is never the better way to stop). ``-v1`` and ``-v0`` keep their reward
+(``invalid_penalty=0``: an invalid action paid the same as stopping); the mask is in every version.
 
 *Hidden sources* (issue 23): a source the view does not list has a slot after the listed ones
 (in the scenario's order of hidden sources) that stays empty — all zeros, like padding, and an
@@ -49,14 +57,20 @@ __all__ = [
     "DEFAULT_FAMILY",
     "ENV_ID",
     "ENV_ID_V0",
+    "ENV_ID_V1",
+    "INVALID_PENALTY",
     "PER_SOURCE",
     "V0_PER_SOURCE",
     "BudgetedInspectionEnv",
 ]
 
-ENV_ID = "heedful/BudgetedInspection-v1"
-#: The first version: the same environment without the ``links`` feature.
+ENV_ID = "heedful/BudgetedInspection-v2"
+#: The second version: an invalid action was paid as a stop (no penalty).
+ENV_ID_V1 = "heedful/BudgetedInspection-v1"
+#: The first version: v1 without the ``links`` feature.
 ENV_ID_V0 = "heedful/BudgetedInspection-v0"
+#: What an invalid action costs on top of the stop it forces (v2; v1 and v0: 0).
+INVALID_PENALTY = 1.0
 #: Features per source slot (v1); :data:`V0_PER_SOURCE` in v0.
 PER_SOURCE = 9
 V0_PER_SOURCE = 8
@@ -96,8 +110,10 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         scenarios: Or ready scenarios (for programs and tests).
         max_sources: Slots in the observation (default: the largest scenario's source count,
             its hidden sources included).
-        links: Give each slot the ``links`` feature (v1, the default); ``False`` is v0's
+        links: Give each slot the ``links`` feature (v1 on, the default); ``False`` is v0's
             observation (8 features per slot).
+        invalid_penalty: Subtracted from the reward of an invalid action, which ends the
+            episode like a stop (v2: :data:`INVALID_PENALTY`; v1 and v0: 0).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's own attribute)
@@ -111,8 +127,14 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         scenarios: Sequence[Scenario] | None = None,
         max_sources: int | None = None,
         links: bool = True,
+        invalid_penalty: float = INVALID_PENALTY,
     ) -> None:
+        if not (math.isfinite(invalid_penalty) and invalid_penalty >= 0):
+            raise InvalidArgumentError(
+                f"invalid_penalty must be a finite number ≥ 0, got {invalid_penalty}"
+            )
         self.links = links
+        self.invalid_penalty = float(invalid_penalty)
         #: Features per source slot: :data:`PER_SOURCE`, or :data:`V0_PER_SOURCE` without links.
         self.per_source = PER_SOURCE if links else V0_PER_SOURCE
         self.scenarios = (
@@ -187,6 +209,21 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _observation(self) -> np.ndarray:
         return np.clip(self._obs, 0.0, _HIGH).astype(np.float32)
 
+    def action_masks(self) -> np.ndarray:
+        """Which actions are valid now (``bool``, one per action; stop is always valid).
+
+        A slot is valid when it holds a source (listed, or hidden and revealed) not yet
+        inspected and budget is left. After the episode ended only stop is valid (``reset()``
+        starts the next one). The method maskable-PPO implementations call.
+        """
+        mask = np.zeros(self.max_sources + 1, dtype=bool)
+        mask[self.stop_action] = True
+        if self._world is None or len(self._inspected) >= self.scenario.view.budget:
+            return mask
+        for i, src in enumerate(self._slot_sources()):
+            mask[i] = src is not None and src.id not in self._inspected
+        return mask
+
     def _info(self) -> dict[str, Any]:
         view = self.scenario.view
         return {
@@ -195,6 +232,7 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
             "budget_left": view.budget - len(self._inspected),
             "inspected": list(self._inspected),
             "revealed": list(self._revealed),
+            "action_mask": self.action_masks().astype(np.int8),
         }
 
     # -- Gymnasium API --------------------------------------------------------------------------
@@ -264,10 +302,11 @@ class BudgetedInspectionEnv(gymnasium.Env[np.ndarray, np.int64]):
         oracle = self._oracle()
         action = oracle.act(self._observed)
         utility = oracle.utility(action, self._world.index)
+        self._world = None
         info = self._info() | {
             "action": oracle.problem.action_ids[action],
             "utility": utility,
             "invalid": invalid,
         }
-        self._world = None
-        return self._observation(), float(utility), True, False, info
+        reward = utility - self.invalid_penalty if invalid else utility
+        return self._observation(), float(reward), True, False, info

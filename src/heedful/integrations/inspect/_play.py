@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from inspect_ai.dataset import Sample
 from inspect_ai.model import (
     ChatMessage,
@@ -36,6 +37,7 @@ from heedful.bench.config import DEFAULT_CONFIG
 from heedful.bench.results import TrialRecord
 from heedful.bench.score.scoring import ScenarioOracle, TrialWorld
 from heedful.bench.seeds import Stream, generator, name_key
+from heedful.bench.stats import bootstrap_mean
 from heedful.bench.views import policy_view
 from heedful.errors import InvalidArgumentError
 from heedful.integrations.llm.prompt import render_messages
@@ -44,7 +46,17 @@ from heedful.model import Condition, Scenario
 __all__ = ["SCORE_KEYS", "Trials", "heedful_agent", "heedful_scorer", "samples", "trials"]
 
 #: The numbers of a heedful score (each a metric of the eval; docs/metrics.md defines them).
-SCORE_KEYS = ("attention_score", "regret", "net_utility", "optimal", "action_correct")
+#: ``decided`` (1: the trial ended in an accepted decide) and ``protocol_error`` (1: flagged)
+#: stand beside the score, so a model that never acts cannot hide behind a high one.
+SCORE_KEYS = (
+    "attention_score",
+    "regret",
+    "net_utility",
+    "optimal",
+    "action_correct",
+    "decided",
+    "protocol_error",
+)
 NUDGE = "Use the tools: call decide(action, beliefs) when you are ready."
 
 
@@ -264,6 +276,68 @@ def defined_mean() -> Metric:
     return compute
 
 
+@metric(name="stderr")
+def defined_stderr() -> Metric:
+    """Standard error of that mean: the sample standard deviation (n − 1) over √n, across the
+    samples whose value is defined (inspect_ai's own ``stderr`` convention, after it reduced
+    each sample's epochs to their mean); NaN with fewer than two values."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        values = _defined([s.score.value for s in scores])
+        n = len(values)
+        if n < 2:
+            return float("nan")
+        mean = sum(values) / n
+        var = sum((v - mean) ** 2 for v in values) / (n - 1)
+        return math.sqrt(var / n)
+
+    return compute
+
+
+def _bootstrap(scores: list[SampleScore]) -> tuple[float, float]:
+    """heedful's percentile-bootstrap interval of the mean over the defined samples (the one
+    ``heedful bench run`` prints: :data:`DEFAULT_CONFIG`'s resamples and level; one sample per
+    scenario, so resampling samples is resampling scenarios, as the bench's clusters)."""
+    values = _defined([s.score.value for s in scores])
+    ci = bootstrap_mean(
+        values,
+        np.random.default_rng(0),
+        n_resamples=DEFAULT_CONFIG.bootstrap_resamples,
+        level=DEFAULT_CONFIG.ci_level,
+    )
+    return (ci.lo, ci.hi) if ci is not None else (float("nan"), float("nan"))
+
+
+@metric(name="ci_lo")
+def ci_low() -> Metric:
+    """Lower end of heedful's bootstrap interval of the mean (95%, as ``heedful bench run``)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _bootstrap(scores)[0]
+
+    return compute
+
+
+@metric(name="ci_hi")
+def ci_high() -> Metric:
+    """Upper end of heedful's bootstrap interval of the mean (95%, as ``heedful bench run``)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _bootstrap(scores)[1]
+
+    return compute
+
+
+#: The means whose bootstrap interval the bench's table prints (its accuracy interval is a
+#: Wilson interval on trial counts, which epoch means reduced per sample no longer are).
+WITH_CI = frozenset({"attention_score", "net_utility"})
+
+
+def _metrics(key: str) -> list[Metric]:
+    extra = [ci_low(), ci_high()] if key in WITH_CI else []
+    return [defined_mean(), defined_stderr(), *extra]
+
+
 def _score(record: TrialRecord) -> Score:
     value: dict[str, float | None] = {
         "attention_score": record.score,
@@ -271,6 +345,8 @@ def _score(record: TrialRecord) -> Score:
         "net_utility": record.net_utility,
         "optimal": float(record.optimal),
         "action_correct": float(record.action_correct),
+        "decided": float(record.action is not None),
+        "protocol_error": float(record.protocol_error is not None),
     }
     # What the log may show: the agent's own choices and how they were judged — never the
     # world, the oracle's sets or the truth they come from.
@@ -285,23 +361,32 @@ def _score(record: TrialRecord) -> Score:
         "uninformative": record.uninformative,
     }
     stage = metadata["stage"] or "none"
+    acted = "decided" if record.action is not None else "no decision"
+    error = f", protocol error {record.protocol_error}" if record.protocol_error else ""
     return Score(
         value=value,
         answer=record.action,
-        explanation=f"score {record.score}, regret {record.regret:.4f}, failed stage: {stage}",
+        explanation=(
+            f"score {record.score}, regret {record.regret:.4f}, failed stage: {stage}, "
+            f"{acted}{error}"
+        ),
         metadata=metadata,
     )
 
 
-@scorer(metrics={key: [defined_mean()] for key in SCORE_KEYS})
+@scorer(metrics={key: _metrics(key) for key in SCORE_KEYS})
 def heedful_scorer(token: str) -> Any:
     """heedful's oracle-based score of each trial (docs/metrics.md).
 
     The value holds the attention score (0–100 of the exact oracle's value; ``None`` on an
     uninformative scenario), the regret, the net utility, whether the selection was optimal and
-    whether the action was; the metadata holds the four-stage failure split (``stage``: the
+    whether the action was, whether the trial ended in an accepted decide at all and whether it
+    was flagged with a protocol error (their means: the share of trials decided and flagged);
+    the metadata holds the four-stage failure split (``stage``: the
     first stage that failed — initiation, selection, retrieval, evidence or reasoning), the
-    Appendix B codes and what the agent inspected and did.
+    Appendix B codes and what the agent inspected and did. Each number's metrics: ``mean``
+    and ``stderr`` over the samples whose value is defined, and for the attention score and the
+    net utility heedful's 95% bootstrap interval (``ci_lo``, ``ci_hi``).
 
     Args:
         token: The task's trial table (from :func:`trials`).

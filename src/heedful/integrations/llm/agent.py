@@ -1,19 +1,28 @@
-"""The LLM agents under test: ``llm`` and ``llm-advised`` (SPEC §5.1).
+"""The LLM agents under test: ``llm``, ``llm-prompted`` and ``llm-advised`` (SPEC §5.1).
 
-Both play a trial as a plain tool-calling chat: the opening messages from
+Each plays a trial as a plain tool-calling chat: the opening messages from
 :mod:`~heedful.integrations.llm.prompt`, the environment's tools, then one model call per turn,
 each tool call executed by the environment and its reply sent back, until ``decide`` is accepted
-or the turn limit is reached. ``llm-advised`` is the same model with the controller beside it
-(the extra tool ``attention_next``). Nothing a model sends can crash a trial: an endpoint that
-keeps failing, a body without a message, or a call to nothing is recorded as the trial's
-``protocol_error`` and the trial ends.
+or the turn limit is reached. ``llm-prompted`` is the same model told to inspect authoritative
+live sources before state-sensitive decisions (document 000 §21, "prompt only": no controller);
+``llm-advised`` is the same model with the controller beside it (the extra tool
+``attention_next``).
+
+With legal moves (``AgentSettings.legal_moves``) each turn offers only the moves legal in the
+trial's state (:attr:`TrialEnv.offered_tools`): as the request's ``tools`` to an endpoint that
+enforces them, or — to heedful's local endpoint, whose prompt lists the tools — the full
+``tools`` (a prompt that does not change from turn to turn, so its KV cache is reused) and the
+legal ones as ``legal_tools``, which its grammar is built from.
+
+Nothing a model sends can crash a trial: an endpoint that keeps failing, a body without a
+message, or a call to nothing is recorded as the trial's ``protocol_error`` and the trial ends.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from heedful.bench.agents.bounded import json_depth_ok
 from heedful.bench.agents.contract import (
@@ -33,7 +42,7 @@ from heedful.integrations.llm.prompt import (
 )
 from heedful.integrations.llm.turns import parse_turn, tools_prompt, turn_schema
 
-__all__ = ["LLMAdvisedAgent", "LLMAgent", "parse_message"]
+__all__ = ["LLMAdvisedAgent", "LLMAgent", "LLMPromptedAgent", "parse_message"]
 
 #: A reply's text longer than ``max_tokens`` × this many characters is cut before it is sent
 #: back (a token is rarely longer than 8 characters).
@@ -94,6 +103,14 @@ class LLMAgent(Agent):
         self.config = config
         self.client = ChatClient(settings)
 
+    #: The system prompt asks it to inspect authoritative live sources (``llm-prompted``).
+    prompted: ClassVar[bool] = False
+
+    @property
+    def legal_moves(self) -> bool:
+        """Its trials offer only the legal moves (``AgentSettings.legal_moves``)."""
+        return self.settings.legal_moves
+
     def describe(self) -> dict[str, Any]:
         """Model, endpoint host, sampling settings, prompt and tool-schema hashes (no key)."""
         s = self.settings
@@ -108,6 +125,7 @@ class LLMAgent(Agent):
             "retries": s.retries,
             "max_turns": self.config.max_turns,
             "protocol": s.protocol,
+            "moves": "legal" if s.legal_moves else "all",
             "prompt_version": PROMPT_VERSION,
             "prompt_template_hash": prompt_template_hash(),
             "tool_schema_hash": tool_schema_hash(),
@@ -130,13 +148,14 @@ class LLMAgent(Agent):
         if self.settings.protocol == "json":
             await self._json_loop(env, stats)
             return
-        messages = render_messages(env.view, advised=self.advised)
+        messages = self._opening(env)
         max_chars = self.settings.max_tokens * CHARS_PER_TOKEN
         for _ in range(self.config.max_turns):
-            # Read every turn: a read that reveals a hidden source adds its id to the enums.
-            tools = [t.as_openai() for t in env.tools]
+            # Read every turn: a read that reveals a hidden source adds its id to the enums, and
+            # with legal moves the state decides what is offered.
+            tools, extra = self._tools(env)
             try:
-                result = await self.client.chat(messages, tools, env.draw)
+                result = await self.client.chat(messages, tools, env.draw, extra=extra)
             except EndpointError as exc:
                 stats.add(exc.stats)
                 env.flag(f"{exc.code}: {exc}")
@@ -181,7 +200,7 @@ class LLMAgent(Agent):
     async def _json_loop(self, env: TrialEnv, stats: CallStats) -> None:
         """``--protocol json``: one JSON object per turn, constrained by the schema of the
         trial's real tools (docs/llm.md); no native tool calls."""
-        messages = render_messages(env.view, advised=self.advised)
+        messages = self._opening(env)
         messages[0] = {
             **messages[0],
             "content": messages[0]["content"] + "\n\n" + tools_prompt(_openai(env)),
@@ -189,11 +208,13 @@ class LLMAgent(Agent):
         max_chars = self.settings.max_tokens * CHARS_PER_TOKEN
         for _ in range(self.config.max_turns):
             # Built every turn from the trial's tools as they are now: once a read reveals a
-            # hidden source, the schema (and a grammar built from it) admits its id.
+            # hidden source, the schema (and a grammar built from it) admits its id; with legal
+            # moves it admits only the moves legal now.
+            offered = [t.as_openai() for t in env.offered_tools]
             fmt = {
                 "response_format": {
                     "type": "json_schema",
-                    "json_schema": {"name": "turn", "schema": turn_schema(_openai(env))},
+                    "json_schema": {"name": "turn", "schema": turn_schema(offered)},
                 }
             }
             try:
@@ -225,9 +246,30 @@ class LLMAgent(Agent):
                 return
         env.flag(f"turn_limit: no accepted decide within {self.config.max_turns} turns")
 
+    def _opening(self, env: TrialEnv) -> list[dict[str, Any]]:
+        """The opening messages, on the view in the trial's order."""
+        return render_messages(env.prompt_view, advised=self.advised, prompted=self.prompted)
+
+    def _tools(self, env: TrialEnv) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """This turn's ``tools`` and any extra request field (module docstring)."""
+        if not self.legal_moves:
+            return _openai(env), None
+        offered = [t.as_openai() for t in env.offered_tools]
+        if self.settings.local:
+            return _openai(env), {"legal_tools": offered}
+        return offered, None
+
     async def aclose(self) -> None:
         """Close the client."""
         await self.client.aclose()
+
+
+@register_agent("llm-prompted")
+class LLMPromptedAgent(LLMAgent):
+    """``llm`` told to inspect authoritative live sources before a state-sensitive decision
+    (document 000 §21, "prompt only"): the verbal instruction, no controller."""
+
+    prompted = True
 
 
 @register_agent("llm-advised")

@@ -3,8 +3,9 @@
 OpenAI, vLLM, Ollama, llama.cpp's server, LM Studio and a litellm proxy all speak the same
 ``/v1/chat/completions``. The client adds what a benchmark needs around one call: the key read
 from a *named* environment variable at construction (never stored in settings, results or the
-cache), retries with exponential backoff on 429, 5xx, timeouts and dropped connections, the
-token usage and wall latency of every call, and the response cache.
+cache), retries with exponential backoff on 429, 5xx and dropped connections (``retries``) and
+on a timeout (``timeout_retries``, fewer: a server that accepts and never answers is not waited
+for again and again), the token usage and wall latency of every call, and the response cache.
 
 It talks HTTP through ``httpx2`` (the HTTP client the official ``openai`` SDK is built on)
 rather than through the SDK, because a benchmark must bound what an endpoint can do to it and
@@ -166,11 +167,13 @@ class ChatClient:
 
         ``draw`` names the sample (the trial): two trials that send the same messages are still
         two draws from the model, so they are cached apart. It and the endpoint are part of the
-        cache key only, never sent.
+        cache key only, never sent. A local model's endpoint is a loopback port picked anew by
+        every run, so its key names the model instead (``local``): a resumed or repeated run
+        replays its answers.
         """
         s = self.settings
         req: dict[str, Any] = {
-            "endpoint": s.base_url,
+            "endpoint": "local" if s.local else s.base_url,
             "draw": draw,
             "model": s.model,
             "messages": messages,
@@ -215,6 +218,7 @@ class ChatClient:
         stats = CallStats()
         body = {k: v for k, v in req.items() if k not in ("endpoint", "draw")}
         payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        timeouts = 0
         for attempt in range(s.retries + 1):
             start = time.perf_counter()
             try:
@@ -231,11 +235,12 @@ class ChatClient:
                 if isinstance(exc, TimeoutError | httpx2.TimeoutException):
                     message = f"no complete reply within --timeout {s.timeout_s:g} s"
                     code = "endpoint_timeout"
+                    timeouts += 1
                 elif isinstance(exc, _Retryable):
                     message = str(exc)
                 else:
                     message = f"{type(exc).__name__}: {exc}"
-                if attempt == s.retries:
+                if attempt == s.retries or timeouts > s.timeout_retries:
                     raise EndpointError(
                         f"{message} (after {attempt + 1} attempts)", stats, code
                     ) from None

@@ -16,7 +16,10 @@ process would terminate anyway).
 
 :class:`LocalModel` answers chat requests one at a time (a lock: one llama.cpp context) and
 keeps the tokens of the last prompt in its KV cache, so a trial's next turn, which resends the
-same conversation plus the new tool results, only evaluates the new part.
+same conversation plus the new tool results, only evaluates the new part. It also saves the KV
+state of each system message it evaluates (a few, least recently used dropped): the next trial
+of the same agent — the same system message and tools, another scenario — restores it and
+evaluates only its own part, even when another agent's trial ran in between.
 """
 
 from __future__ import annotations
@@ -24,14 +27,18 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.metadata
 import importlib.util
+import itertools
 import os
+import re
 import sys
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from heedful.bench.agents.hygiene import LOOKALIKE, neutralise
 from heedful.errors import InvalidArgumentError
 
 __all__ = [
@@ -105,6 +112,11 @@ def local_model_path(model: str) -> Path:
         + " or local:PATH.gguf"
     )
 
+
+#: A shared prefix (the system message) shorter than this is not worth a saved KV state.
+MIN_SHARED_PREFIX = 32
+#: Saved prefix states kept (one per agent and condition: its system message and tools).
+MAX_SAVED_PREFIXES = 8
 
 #: llama.cpp's built-in template by architecture, for a GGUF that carries none.
 _FAMILY_TEMPLATES = (("gemma", "gemma"), ("llama", "chatml"), ("qwen", "chatml"))
@@ -216,7 +228,41 @@ class LocalModel:
             )
             self._template = family.encode() if family else None
         self._cached: list[int] = []  # tokens whose keys and values are in the KV cache
+        # Saved KV states of shared prefixes (the system message): token tuple → state bytes,
+        # least recently used first.
+        self._prefixes: OrderedDict[tuple[int, ...], bytes] = OrderedDict()
         self.lock = threading.Lock()
+        self.control_tokens = self._control_tokens()
+        self._control = (
+            re.compile("|".join(re.escape(t) for t in sorted(self.control_tokens, key=len)[::-1]))
+            if self.control_tokens
+            else None
+        )
+
+    def _control_tokens(self) -> frozenset[str]:
+        """The text of every control or user-defined token of the vocabulary: what the
+        tokenizer would read as a special token if message text carried it."""
+        lib, ffi = self._lib, self._ffi
+        special = lib.LLAMA_TOKEN_ATTR_CONTROL | lib.LLAMA_TOKEN_ATTR_USER_DEFINED
+        out = set()
+        for tid in range(int(lib.llama_vocab_n_tokens(self._vocab))):
+            if lib.llama_vocab_get_attr(self._vocab, tid) & special:
+                text = ffi.string(lib.llama_vocab_get_text(self._vocab, tid)).decode(
+                    "utf-8", "replace"
+                )
+                # Only marker-like texts: a user-defined token may be a plain word or a space.
+                if len(text) > 1 and not text.isspace() and any(c in text for c in "<>[]|"):
+                    out.add(text)
+        return frozenset(out)
+
+    def neutralise(self, text: str) -> str:
+        """``text`` with every control token of this model's vocabulary broken (its brackets
+        swapped for look-alikes, :func:`heedful.bench.agents.hygiene.neutralise`'s way), and the
+        common chat-template markers too: message text can never open or close a turn."""
+        text = neutralise(text)
+        if self._control is None:
+            return text
+        return self._control.sub(lambda m: m.group(0).translate(LOOKALIKE), text)
 
     def _meta(self, key: str) -> str:
         buf = self._ffi.new("char[]", 256)
@@ -244,10 +290,15 @@ class LocalModel:
 
         Roles other than system/user/assistant are sent as user turns (a template may drop
         a role it does not know, e.g. ``tool``: the model would never see its tool results).
+        Every control token in a message's text is broken first (:meth:`neutralise`): only the
+        template itself writes turn boundaries.
         """
         lib, ffi = self._lib, self._ffi
         turns = [
-            (m["role"] if m["role"] in ("system", "user", "assistant") else "user", m["content"])
+            (
+                m["role"] if m["role"] in ("system", "user", "assistant") else "user",
+                self.neutralise(m["content"]),
+            )
             for m in messages
         ]
         arr = ffi.new("struct llama_chat_message[]", len(turns))
@@ -269,28 +320,72 @@ class LocalModel:
 
     # -- generation ---------------------------------------------------------------------
 
-    def _evaluate(self, tokens: list[int]) -> int:
-        """Bring the KV cache to ``tokens`` reusing the longest cached prefix; return how many
-        tokens were reused."""
+    def _shared_length(self, messages: list[dict[str, str]], tokens: list[int]) -> int:
+        """How many leading tokens of the prompt are the system message's: the prefix every
+        trial of one agent shares (the tools are described without the scenario's values)."""
+        if len(messages) < 2 or messages[0].get("role") != "system":
+            return 0
+        head = self.tokenize(self.render(messages[:1]))
+        n = 0
+        for a, b in zip(head, tokens[:-1], strict=False):
+            if a != b:
+                break
+            n += 1
+        return n if n >= MIN_SHARED_PREFIX else 0
+
+    def _save_prefix(self, key: tuple[int, ...]) -> None:
+        lib, ffi = self._lib, self._ffi
+        size = int(lib.llama_state_seq_get_size(self._ctx, 0))
+        buf = ffi.new("uint8_t[]", size)
+        if int(lib.llama_state_seq_get_data(self._ctx, buf, size, 0)) == size:
+            self._prefixes[key] = bytes(ffi.buffer(buf, size))
+            while len(self._prefixes) > MAX_SAVED_PREFIXES:
+                self._prefixes.popitem(last=False)
+
+    def _restore_prefix(self, key: tuple[int, ...]) -> bool:
+        lib, ffi = self._lib, self._ffi
+        state = self._prefixes[key]
+        lib.llama_kv_self_seq_rm(self._ctx, 0, -1, -1)
+        buf = ffi.from_buffer("uint8_t[]", state)
+        if int(lib.llama_state_seq_set_data(self._ctx, buf, len(state), 0)) == 0:
+            lib.llama_kv_self_clear(self._ctx)
+            self._cached = []
+            del self._prefixes[key]
+            return False
+        self._prefixes.move_to_end(key)
+        self._cached = list(key)
+        return True
+
+    def _evaluate(self, tokens: list[int], shared: int = 0) -> int:
+        """Bring the KV cache to ``tokens`` reusing the longest cached prefix — the last
+        prompt's, or a saved state of the first ``shared`` tokens (the system message another
+        trial already evaluated) when that covers more; return how many tokens were reused.
+        A shared prefix evaluated for the first time is saved."""
         lib, ffi = self._lib, self._ffi
         common = 0
         for a, b in zip(self._cached, tokens[:-1], strict=False):  # keep ≥ 1 to evaluate
             if a != b:
                 break
             common += 1
-        if common < len(self._cached) and not lib.llama_kv_self_seq_rm(self._ctx, 0, common, -1):
+        key = tuple(tokens[:shared])
+        if shared > common and key in self._prefixes and self._restore_prefix(key):
+            common = shared
+        elif common < len(self._cached) and not lib.llama_kv_self_seq_rm(self._ctx, 0, common, -1):
             lib.llama_kv_self_clear(self._ctx)
             common = 0
         self._cached = tokens[:common]
-        rest = tokens[common:]
-        buf = ffi.new("int32_t[]", rest)
-        for i in range(0, len(rest), 512):
-            n = min(512, len(rest) - i)
-            if lib.llama_decode(self._ctx, lib.llama_batch_get_one(buf + i, n)) != 0:
+        # Evaluated in chunks; the first chunk boundary at the shared prefix, to save it.
+        save = shared > common and key not in self._prefixes
+        stops = sorted({*range(common, len(tokens), 512), *([shared] if save else []), len(tokens)})
+        for lo, hi in itertools.pairwise(stops):
+            buf = ffi.new("int32_t[]", tokens[lo:hi])
+            if lib.llama_decode(self._ctx, lib.llama_batch_get_one(buf, hi - lo)) != 0:
                 lib.llama_kv_self_clear(self._ctx)
                 self._cached = []
                 raise RuntimeError("llama_decode failed on the prompt")
-            self._cached += rest[i : i + n]
+            self._cached += tokens[lo:hi]
+            if save and hi == shared:
+                self._save_prefix(key)
         return common
 
     def complete(
@@ -318,7 +413,7 @@ class LocalModel:
                     f"exceeds the model's context of {self.n_ctx} tokens"
                 )
             start = time.perf_counter()
-            reused = self._evaluate(tokens)
+            reused = self._evaluate(tokens, self._shared_length(messages, tokens))
             prefill = time.perf_counter() - start
             chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
             try:

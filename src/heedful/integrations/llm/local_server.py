@@ -7,6 +7,10 @@ through the same client, bounds and cache as any endpoint. ``POST /v1/chat/compl
   JSON turn protocol (:mod:`~heedful.integrations.llm.turns`): the tools are described in the
   system message, the answer is constrained by a grammar built from their schemas (only real
   tool names, ids and actions), and a parsed turn is answered as a real ``tool_calls`` entry;
+* ``legal_tools`` (heedful's own field, with ``tools``) — the tools the answer may call now,
+  with their enums narrowed to the legal moves (``TrialEnv.offered_tools``): the grammar is built
+  from them, while the prompt lists ``tools`` — a tool list that does not change from turn to
+  turn, so the KV cache of the conversation is reused;
 * ``response_format`` (``json_schema``) or ``grammar`` (GBNF, as llama.cpp's server takes) —
   the text answer is constrained by it;
 * ``max_tokens``, ``temperature``, ``seed``.
@@ -150,7 +154,10 @@ class LocalServer:
         if tools:
             if not isinstance(tools, list):
                 return 400, {"error": {"message": "tools must be a list"}}
-            grammar = schema_grammar(turn_schema(tools))
+            legal = request.get("legal_tools")
+            if legal is not None and (not isinstance(legal, list) or not legal):
+                return 400, {"error": {"message": "legal_tools must be a non-empty list"}}
+            grammar = schema_grammar(turn_schema(legal or tools))
             addendum = tools_prompt(tools)
             if turns and turns[0]["role"] == "system":
                 turns[0] = {"role": "system", "content": turns[0]["content"] + "\n\n" + addendum}

@@ -44,7 +44,13 @@ def turn_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def tools_prompt(tools: list[dict[str, Any]]) -> str:
-    """What the system message adds under this protocol: the tools and the answer format."""
+    """What the system message adds under this protocol: the tools and the answer format.
+
+    It names no value of the scenario (no source id, action, variable or value: the task lists
+    them, and the schema or grammar admits only them), so the system message is the same text
+    in every trial of an agent and condition: the shared prefix a local model's KV cache keeps
+    from one trial to the next.
+    """
     lines = [
         "Answer every turn with exactly one JSON object and nothing else:",
         '{"tool": "<tool name>", "arguments": {<the tool\'s arguments>}}',
@@ -59,13 +65,13 @@ def tools_prompt(tools: list[dict[str, Any]]) -> str:
 
 
 def _shape(schema: dict[str, Any]) -> str:
+    """An argument's shape in words, without the scenario's values (see :func:`tools_prompt`)."""
     if "enum" in schema:
-        return "one of " + " | ".join(json.dumps(v) for v in schema["enum"])
+        return "one of the values listed in the task"
     if schema.get("type") == "array":
-        return f"list of ({_shape(schema.get('items') or {})})"
+        return "list of distinct ids listed in the task" if schema.get("uniqueItems") else "list"
     if schema.get("type") == "object":
-        props = schema.get("properties") or {}
-        return "{" + ", ".join(f"{k}: {_shape(v)}" for k, v in props.items()) + "}"
+        return "{variable: value, ...} for the variables you state"
     return str(schema.get("type", "value"))
 
 

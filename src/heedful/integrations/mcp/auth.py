@@ -13,23 +13,30 @@ Nothing here imports ``mcp``: :class:`BearerAuth` is plain ASGI middleware.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
+import logging
 import os
 import re
 import secrets
-import stat
+import threading
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from heedful.errors import InvalidArgumentError
+from heedful.errors import InputError, InvalidArgumentError
+from heedful.files import append_private, check_input_file, check_private, read_input
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "DEFAULT_SESSION",
     "TOKEN_ENV",
     "BearerAuth",
+    "TokenFile",
     "add_token",
     "ensure_tokens",
+    "is_loopback",
     "read_tokens",
     "token_file_for",
 ]
@@ -70,21 +77,36 @@ def check_token(token: str, where: str) -> str:
     return token
 
 
+#: Largest token file read (a token line is under 200 bytes; /dev/zero is refused anyway).
+MAX_TOKEN_FILE_BYTES = 1 << 20
+
+
 def read_tokens(path: str | os.PathLike[str]) -> dict[str, str]:
-    """Session name → token, from a token file (refused when group or others can read it)."""
+    """Session name → token, from a token file.
+
+    Refused: what is not a regular file (a pipe, a device, a directory: before it is opened), a
+    file group or others can read, one over :data:`MAX_TOKEN_FILE_BYTES`, text that is not
+    UTF-8 or not ``NAME TOKEN`` lines.
+    """
     p = Path(path)
     try:
-        mode = p.stat().st_mode
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read token file {p}: {exc.strerror}") from None
+        check_input_file(p)
+        data = read_input(p, MAX_TOKEN_FILE_BYTES)
+    except InputError as exc:
+        raise InvalidArgumentError(f"token file {exc}") from None
+    try:
+        check_private(p, "the token file")
+    except InputError as exc:
+        raise InvalidArgumentError(str(exc)) from None
+    if len(data) > MAX_TOKEN_FILE_BYTES:
+        raise InvalidArgumentError(
+            f"token file {p} is larger than {MAX_TOKEN_FILE_BYTES:,} bytes; it holds NAME TOKEN "
+            "lines"
+        )
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidArgumentError(f"token file {p} is not UTF-8 text") from None
-    if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise InvalidArgumentError(
-            f"token file {p} can be read by others (mode {stat.S_IMODE(mode):o}); "
-            f"run: chmod 600 {p}"
-        )
     tokens: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -102,6 +124,65 @@ def read_tokens(path: str | os.PathLike[str]) -> dict[str, str]:
     if not tokens:
         raise InvalidArgumentError(f"token file {p} holds no token")
     return tokens
+
+
+def _signature(path: Path) -> tuple[int, int, int, int] | None:
+    """What changes when a file is rewritten, replaced or re-moded (``None``: it is gone)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size, st.st_mode)
+
+
+class TokenFile:
+    """The tokens of a token file, read again whenever the file changes (no restart needed).
+
+    Each request asks :meth:`current`; a ``stat`` tells whether the file changed since it was
+    last read (inode, modification time, size or mode). A changed file that is valid replaces
+    the tokens — a token added works at once, a token removed is refused at once. A changed
+    file that cannot be used (removed, made readable by others, malformed) keeps the tokens
+    read before, with one warning on the server's log per change.
+
+    Args:
+        path: The token file (read now: a bad file is refused before the server starts).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._seen = _signature(self.path)
+        self._tokens = read_tokens(self.path)
+        self._lock = threading.Lock()
+
+    def current(self) -> dict[str, str]:
+        """The tokens in force now (the file is read again if it changed)."""
+        seen = _signature(self.path)
+        if seen == self._seen:
+            return self._tokens
+        with self._lock:
+            if seen != self._seen:
+                self._seen = seen
+                try:
+                    self._tokens = read_tokens(self.path)
+                    logger.warning(
+                        "token file %s changed: %d token(s) now", self.path, len(self._tokens)
+                    )
+                except InvalidArgumentError as exc:
+                    logger.warning(
+                        "token file changed but was not used (%s); kept the tokens read before", exc
+                    )
+        return self._tokens
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or a name) is only reachable from this machine."""
+    name = host.strip("[]")
+    if name.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def _write_private(path: Path, text: str) -> None:
@@ -142,27 +223,54 @@ def add_token(path: str | os.PathLike[str], name: str) -> tuple[str, bool]:
     if name in tokens:
         return tokens[name], False
     token = secrets.token_urlsafe(32)
-    with p.open("a", encoding="utf-8") as fh:
-        fh.write(f"{name} {token}\n")
+    try:
+        append_private(p, f"{name} {token}\n")
+    except OSError as exc:
+        raise InvalidArgumentError(f"cannot write token file {p}: {exc.strerror or exc}") from None
     return token, True
 
 
+#: The header the MCP streamable HTTP transport names a session by.
+SESSION_HEADER = b"mcp-session-id"
+#: Where :class:`BearerAuth` leaves the caller's session name in the ASGI scope.
+SCOPE_SESSION = "heedful.session"
+
+
 class BearerAuth:
-    """ASGI middleware: every HTTP request needs ``Authorization: Bearer <token>``.
+    """ASGI middleware: every HTTP request needs ``Authorization: Bearer <token>``, and an MCP
+    session belongs to the token that opened it.
 
     A request without a known token gets ``401`` (``WWW-Authenticate: Bearer``) and never
     reaches the MCP app. Tokens are compared in constant time, each against all.
 
+    The ``Mcp-Session-Id`` the app hands out in answer to a token's request is that token's
+    session: a request of another token naming it — a ``DELETE`` that would end it, a ``GET``
+    that would read its stream, a ``POST`` — gets ``404 Session not found``, the answer to an id
+    that does not exist, and never reaches the app. Only its holder can end a session.
+
     Args:
         app: The MCP Starlette app.
-        tokens: Session name → token.
+        tokens: Session name → token, or a :class:`TokenFile` (read again when it changes).
     """
 
-    def __init__(self, app: ASGIApp, tokens: Mapping[str, str]) -> None:
-        if not tokens:
-            raise InvalidArgumentError("the HTTP transport needs at least one token")
+    def __init__(self, app: ASGIApp, tokens: Mapping[str, str] | TokenFile) -> None:
         self.app = app
-        self._tokens = {name: token.encode() for name, token in tokens.items()}
+        self._source = tokens if isinstance(tokens, TokenFile) else None
+        fixed = {} if isinstance(tokens, TokenFile) else dict(tokens)
+        if not (self._source.current() if self._source is not None else fixed):
+            raise InvalidArgumentError("the HTTP transport needs at least one token")
+        self._fixed = {name: token.encode() for name, token in fixed.items()}
+        self._encoded: tuple[Mapping[str, str], dict[str, bytes]] | None = None
+        #: MCP session id → the name of the token that opened it.
+        self.owners: dict[bytes, str] = {}
+
+    def _tokens(self) -> dict[str, bytes]:
+        if self._source is None:
+            return self._fixed
+        current = self._source.current()
+        if self._encoded is None or self._encoded[0] is not current:
+            self._encoded = (current, {n: t.encode() for n, t in current.items()})
+        return self._encoded[1]
 
     def session_of(self, authorization: str | bytes | None) -> str | None:
         """The session whose token an ``Authorization`` header carries, else ``None``."""
@@ -174,36 +282,85 @@ class BearerAuth:
             return None
         given = given.strip()
         found = None
-        for name, token in self._tokens.items():
+        for name, token in self._tokens().items():
             if hmac.compare_digest(given, token):
                 found = name
         return found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Refuse an HTTP request without a known token; pass everything else on."""
+        """Refuse a request without a known token, or naming another token's MCP session;
+        pass everything else on, noting which token each new session belongs to."""
         if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
-        header = next((v for k, v in scope.get("headers", []) if k == b"authorization"), None)
-        if self.session_of(header) is not None:
-            await self.app(scope, receive, send)
+        headers = scope.get("headers", [])
+        header = next((v for k, v in headers if k == b"authorization"), None)
+        name = self.session_of(header)
+        if name is None:
+            await _reply(
+                send,
+                401,
+                {
+                    "error": "invalid_token" if header is not None else "unauthorized",
+                    "error_description": "send 'Authorization: Bearer <token>'; the server's "
+                    "operator has the token (heedful mcp token --db <store>)",
+                },
+                [(b"www-authenticate", b'Bearer realm="heedful"')],
+            )
             return
-        body = json.dumps(
-            {
-                "error": "invalid_token" if header is not None else "unauthorized",
-                "error_description": "send 'Authorization: Bearer <token>'; the server's "
-                "operator has the token (heedful mcp token --db <store>)",
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 401,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"www-authenticate", b'Bearer realm="heedful"'),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        asked = next((v for k, v in headers if k == SESSION_HEADER), None)
+        if asked is not None and self.owners.get(asked, name) != name:
+            logger.warning(
+                "refused a %s of session %r's MCP session by %r",
+                scope.get("method"),
+                self.owners[asked],
+                name,
+            )
+            await _reply(
+                send,
+                404,
+                {
+                    "jsonrpc": "2.0",
+                    "id": None,
+                    "error": {"code": -32600, "message": "Session not found"},
+                },
+            )
+            return
+        scope[SCOPE_SESSION] = name
+        ending = asked is not None and scope.get("method") == "DELETE"
+
+        async def noting(message: MutableMapping[str, Any]) -> None:
+            if message.get("type") == "http.response.start":
+                status = int(message.get("status", 0))
+                given = next(
+                    (v for k, v in message.get("headers", []) if k.lower() == SESSION_HEADER),
+                    None,
+                )
+                if given is not None and status < 400:
+                    self.owners.setdefault(bytes(given), name)
+                if ending and asked is not None and (status < 300 or status == 404):
+                    self.owners.pop(asked, None)
+            await send(message)
+
+        await self.app(scope, receive, noting)
+
+
+async def _reply(
+    send: Send,
+    status: int,
+    body: Mapping[str, Any],
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    data = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})

@@ -8,11 +8,12 @@ here: every method forwards to library calls and shapes their results as JSON-ab
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from pydantic import ValidationError
 
@@ -29,7 +30,8 @@ from heedful.engine import (
 from heedful.engine.config import AutonomyLevel
 from heedful.engine.governance import parse_level
 from heedful.engine.host import BackgroundHeartbeat
-from heedful.errors import InvalidArgumentError
+from heedful.errors import InvalidArgumentError, UnknownNameError
+from heedful.integrations.mcp.resume import ResumeError, in_flight_ids, restore, snapshot
 from heedful.memory import Store
 from heedful.model.candidate import Candidate
 from heedful.model.goal import Goal
@@ -107,6 +109,17 @@ class Backend(Protocol):
         ...
 
 
+class _ControllerRef:
+    """The backend's current controller, as the engine's research port holds it: a backend
+    replaces its controller when another process moved its session on (:meth:`_sync`)."""
+
+    def __init__(self, target: Controller) -> None:
+        self.target = target
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.target, name)
+
+
 def _step(step: Candidate | Stop) -> dict[str, Any]:
     """The controller's next step as ``{"action": "execute", "candidate": ...}`` or a stop."""
     if isinstance(step, Stop):
@@ -131,6 +144,13 @@ class StoreBackend:
             reads only those.
         owns_store: Whether :meth:`close` closes the store and stops the engine (a session
             sharing another backend's store does not).
+        controller_ref: The reference the engine's research port reads the controller through
+            (kept pointing at :attr:`controller` when it is replaced).
+
+    The session's turn (its budget, the selections in flight) is written to the store after
+    every ``rank`` and ``resolve`` (:mod:`heedful.integrations.mcp.resume`), and read back before
+    ``rank``, ``resolve`` and ``check_claim`` when another process on the store wrote it since:
+    a candidate selected by one server process is resolved by the next as the first would have.
     """
 
     def __init__(
@@ -143,18 +163,67 @@ class StoreBackend:
         heartbeat: BackgroundHeartbeat | None = None,
         session: str | None = None,
         owns_store: bool = True,
+        controller_ref: _ControllerRef | None = None,
     ) -> None:
         self.store = store
         self.engine = engine
         self.controller = controller
+        self._controller_ref = controller_ref
+        #: Version of the session's stored turn this backend last read or wrote (None: neither).
+        self._seen: int | None = None
+        #: Whether this backend's controller has served a turn (then a newer stored turn means
+        #: it is stale, and a fresh controller restores it).
+        self._touched = False
         self.lock = lock if lock is not None else threading.RLock()
         self.heartbeat = heartbeat
         self.session = session
         #: Who this backend's client is, recorded with its decisions on proposals.
         self.client = session or "stdio"
         self.owns_store = owns_store
-        if session is not None and controller.mirror is not None:
-            controller.mirror.session = f"{session}.{controller.mirror.session}"
+        self._tag(controller)
+
+    def _tag(self, controller: Controller) -> None:
+        if self.session is not None and controller.mirror is not None:
+            controller.mirror.session = f"{self.session}.{controller.mirror.session}"
+
+    # --- the session's turn in the store (heedful.integrations.mcp.resume) ----------------------
+
+    @property
+    def _key(self) -> str:
+        return self.session or ""
+
+    def _sync(self) -> None:
+        """Read the session's stored turn back if another process wrote it since this one did.
+
+        Raises:
+            ResumeError: The stored turn cannot be resumed (the message says why).
+        """
+        found = self.store.session_state(self._key)
+        if found is None or found[0] == self._seen:
+            return
+        version, body = found
+        if self._touched:  # this controller's turn is behind the store's: start from the store
+            fresh = Controller(self.store)
+            self._tag(fresh)
+            restore(fresh, body)
+            self.controller = fresh
+            if self._controller_ref is not None:
+                self._controller_ref.target = fresh
+        else:
+            restore(self.controller, body)
+        self._seen = version
+        self._touched = True
+
+    def _save(self) -> None:
+        """Write the session's turn to the store (after a call that changed it)."""
+        self._seen = self.store.put_session_state(self._key, snapshot(self.controller))
+        self._touched = True
+
+    @property
+    def reply_log(self) -> Store:
+        """Where the first answers of keyed writes are kept: the store (they outlive a restart,
+        so a client retrying after "Connection closed" gets the answer of the write applied)."""
+        return self.store
 
     def session_backend(self, session: str) -> StoreBackend:
         """A backend for another client session on this store: same memory and engine, its own
@@ -192,6 +261,9 @@ class StoreBackend:
     ) -> Mapping[str, Any]:
         """Begin a turn, list live candidates by predicted net VOC, and select the first."""
         with self.lock:
+            # A turn stored by another layout cannot be resumed; a new turn replaces it.
+            with contextlib.suppress(ResumeError):
+                self._sync()
             ctl = self.controller
             for claim_id in about_to_claim:
                 self._known_claim(claim_id)
@@ -205,6 +277,7 @@ class StoreBackend:
                 {"candidate": cand.model_dump(mode="json"), "estimate": asdict(est)}
                 for cand, est in top
             ]
+            self._save()
             return {
                 "turn_id": turn_id,
                 "budget": budget,
@@ -222,8 +295,21 @@ class StoreBackend:
         decision_changed: bool | None,
         utility_delta: float | None,
     ) -> Mapping[str, Any]:
-        """Forward to :meth:`Controller.resolve`, then select the turn's next computation."""
+        """Forward to :meth:`Controller.resolve`, then select the turn's next computation.
+
+        Raises:
+            UnknownNameError: ``candidate_id`` is not in flight in this session.
+            ResumeError: It may have been selected by another server process, whose stored
+                turn cannot be resumed.
+        """
         with self.lock:
+            try:
+                self._sync()
+            except ResumeError:
+                if candidate_id not in self._in_flight():
+                    raise
+            if candidate_id not in self._in_flight():
+                raise UnknownNameError(self._not_in_flight(candidate_id))
             ctl = self.controller
             resolution = ctl.resolve(
                 candidate_id,
@@ -233,16 +319,35 @@ class StoreBackend:
                 decision_changed=decision_changed,
                 utility_delta=utility_delta,
             )
+            budget_left = ctl.budget  # before the next selection spends a read of it
+            step = ctl.next()
+            self._save()
             return {
                 "candidate_id": candidate_id,
                 "resolution": resolution.model_dump(mode="json"),
-                "budget_left": ctl.budget,
-                "next": _step(ctl.next()),
+                "budget_left": budget_left,
+                "next": _step(step),
             }
+
+    def _in_flight(self) -> list[str]:
+        return [cand.id for cand, _, _ in self.controller.in_flight()]
+
+    def _not_in_flight(self, candidate_id: str) -> str:
+        flying = self._in_flight()
+        found = self.store.session_state(self._key)
+        stored = in_flight_ids(found[1]) if found is not None else []
+        now = ", ".join(flying) if flying else "none"
+        where = "" if stored or found is None else " (the stored turn has none either)"
+        return (
+            f"candidate {candidate_id!r} was not selected or is already resolved: in flight in "
+            f"this session: {now}{where}; attention_rank starts a turn and selects one"
+        )
 
     def check_claim(self, claim_id: str, claim_type: str | None) -> Mapping[str, Any]:
         """Forward to :meth:`Controller.check_claim` for a claim the controller knows."""
         with self.lock:
+            with contextlib.suppress(ResumeError):  # the claim is checked on the store's memory
+                self._sync()
             self._known_claim(claim_id)
             verdict = self.controller.check_claim(claim_id, claim_type=claim_type)
             return {**asdict(verdict), "mode": self.controller.validator.mode.value}
@@ -403,9 +508,10 @@ def open_backend(
         controller = Controller(store)
         lock = threading.RLock()
         graph = StoreGraph(store)
-        research = ControllerResearch(graph, controller, lock=lock)
+        ref = _ControllerRef(controller)
+        research = ControllerResearch(graph, cast(Controller, ref), lock=lock)
         engine = Engine(graph, engine_config, journal=journal, research=research)
-        backend = StoreBackend(store, engine, controller, lock=lock)
+        backend = StoreBackend(store, engine, controller, lock=lock, controller_ref=ref)
         if heartbeat or engine.config.enabled:
             backend.heartbeat = BackgroundHeartbeat(engine, level)
             backend.heartbeat.start()

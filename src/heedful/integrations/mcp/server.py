@@ -21,7 +21,7 @@ from mcp.server.stdio import stdio_server
 
 from heedful import __version__
 from heedful.errors import InvalidArgumentError
-from heedful.integrations.mcp.auth import BearerAuth
+from heedful.integrations.mcp.auth import SCOPE_SESSION, BearerAuth, TokenFile
 from heedful.integrations.mcp.backend import Backend, SessionBackends
 from heedful.integrations.mcp.stdio_guard import GuardedLines
 from heedful.integrations.mcp.tools import TOOLS, ToolFailure, call_tool
@@ -174,13 +174,16 @@ def serve_http(
     path: str = "/mcp",
     ready: Callable[[str], None] | None = None,
     *,
-    tokens: Mapping[str, str],
+    tokens: Mapping[str, str] | TokenFile,
 ) -> None:
     """Serve over streamable HTTP at ``http://host:port{path}`` until interrupted.
 
     Every request needs ``Authorization: Bearer <token>`` (401 otherwise, before the MCP app
     sees it); each token's name is a session of ``sessions``, and a call is served by the
-    backend of the token it carries — never by another session's. On a loopback host the
+    backend of the token it carries — never by another session's. An MCP session belongs to
+    the token that opened it: another token cannot use or end it (:class:`~.auth.BearerAuth`).
+    Given a :class:`~.auth.TokenFile`, tokens added to or removed from the file take effect
+    without a restart. On a loopback host the
     SDK's DNS-rebinding protection is on too (only loopback Host and Origin headers).
     ``ready`` is called with the endpoint URL once the port is bound.
 
@@ -190,7 +193,7 @@ def serve_http(
         port: Port to bind.
         path: Endpoint path.
         ready: Called with the URL once listening.
-        tokens: Session name → token (at least one).
+        tokens: Session name → token (at least one), or the token file to follow.
 
     Raises:
         InvalidArgumentError: No token, or the address cannot be bound (unknown host, port in
@@ -202,8 +205,11 @@ def serve_http(
 
     def backend_for(ctx: Any) -> Backend:
         request = getattr(ctx, "request", None)
-        headers = getattr(request, "headers", None)
-        name = auth.session_of(headers.get("authorization") if headers is not None else None)
+        # The session BearerAuth found for this request (the token file may change meanwhile).
+        name = getattr(request, "scope", {}).get(SCOPE_SESSION)
+        if name is None:
+            headers = getattr(request, "headers", None)
+            name = auth.session_of(headers.get("authorization") if headers is not None else None)
         if name is None:  # unreachable behind the middleware; refuse rather than guess
             raise ToolFailure("unauthenticated call")
         return sessions.get(name)

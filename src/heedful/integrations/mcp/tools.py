@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
+import json
 import math
+import threading
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Protocol, cast
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from heedful.errors import HeedfulError
 from heedful.integrations.mcp.arguments import (
@@ -35,13 +39,19 @@ from heedful.integrations.mcp.arguments import (
 )
 from heedful.integrations.mcp.backend import Backend
 from heedful.integrations.mcp.salience_tool import SalienceArgs, run_salience
+from heedful.memory.replies import RememberedReply
+from heedful.model.inputs import MAX_ID_CHARS, Id
 
 __all__ = [
+    "REQUEST_KEY",
     "TOOLS",
+    "MemoryReplies",
+    "ReplyLog",
     "ToolFailure",
     "ToolSpec",
     "call_tool",
     "jsonable",
+    "reply_log",
     "tool_names",
 ]
 
@@ -69,6 +79,14 @@ class ToolSpec:
     read_only: bool
 
     def input_schema(self) -> dict[str, Any]:
+        """Return the JSON Schema of the arguments (see :meth:`_args_schema`); a write tool
+        also takes the optional ``request_key`` (:data:`REQUEST_KEY_SCHEMA`)."""
+        schema = self._args_schema()
+        if not self.read_only:
+            schema.setdefault("properties", {})[REQUEST_KEY] = dict(REQUEST_KEY_SCHEMA)
+        return schema
+
+    def _args_schema(self) -> dict[str, Any]:
         """Return the JSON Schema of the arguments (``additionalProperties: false``).
 
         An optional argument (default ``null``) is described by its type alone, e.g.
@@ -382,27 +400,151 @@ def _describe(spec: ToolSpec, exc: ValidationError) -> str:
     return f"invalid arguments for {spec.name}: " + "; ".join(problems)
 
 
+#: The argument every write tool takes to make a retry safe (docs/mcp.md "Retrying writes").
+REQUEST_KEY = "request_key"
+#: Its JSON Schema.
+REQUEST_KEY_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_ID_CHARS,
+    "description": (
+        "Optional: a key of your choosing, new for each write. Sent again with the same "
+        "arguments (a retry after a lost answer), the first answer is returned and the write "
+        "is not applied twice."
+    ),
+}
+
+
+class _KeyArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    request_key: Id
+
+
+class ReplyLog(Protocol):
+    """Where the first answers of keyed writes are kept (a :class:`~heedful.memory.Store`)."""
+
+    def remembered_reply(self, session: str, key: str) -> RememberedReply | None:
+        """The answer remembered for ``key``, or ``None``."""
+        ...
+
+    def remember_reply(
+        self, session: str, key: str, tool: str, digest: str, reply: dict[str, Any]
+    ) -> None:
+        """Remember the answer to ``key`` (a key remembered already keeps its first answer)."""
+        ...
+
+
+class MemoryReplies:
+    """A :class:`ReplyLog` in memory (a backend without a store): the latest ``limit`` keys."""
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self.limit = limit
+        self._replies: dict[tuple[str, str], RememberedReply] = {}
+
+    def remembered_reply(self, session: str, key: str) -> RememberedReply | None:
+        """The answer remembered for ``key``, or ``None``."""
+        return self._replies.get((session, key))
+
+    def remember_reply(
+        self, session: str, key: str, tool: str, digest: str, reply: dict[str, Any]
+    ) -> None:
+        """Remember the answer to ``key`` (the first one stays)."""
+        self._replies.setdefault((session, key), RememberedReply(tool, digest, reply, 0.0))
+        while len(self._replies) > self.limit:
+            del self._replies[next(iter(self._replies))]
+
+
+_MEMORY_LOGS: weakref.WeakKeyDictionary[Any, MemoryReplies] = weakref.WeakKeyDictionary()
+_KEYED = threading.RLock()
+
+
+def reply_log(backend: Backend) -> ReplyLog:
+    """Where ``backend``'s keyed answers are kept: its ``reply_log`` (the store, so a retry
+    reaches the answer after a server restart), else one in memory for this backend."""
+    found = getattr(backend, "reply_log", None)
+    if found is not None:
+        return cast(ReplyLog, found)
+    with _KEYED:
+        return _MEMORY_LOGS.setdefault(backend, MemoryReplies())
+
+
+def _digest(name: str, args: BaseModel) -> str:
+    text = json.dumps(
+        {"tool": name, "arguments": args.model_dump(mode="json")},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _request_key(spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
+    """Take ``request_key`` out of a write tool's arguments (checked like an id)."""
+    if spec.read_only or REQUEST_KEY not in arguments:
+        return None
+    raw = arguments.pop(REQUEST_KEY)
+    try:
+        return _KeyArgs.model_validate({REQUEST_KEY: raw}).request_key
+    except ValidationError as exc:
+        raise ToolFailure(_describe(spec, exc)) from exc
+
+
 def call_tool(backend: Backend, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
     """Validate ``arguments``, call the backend and return a JSON-able response.
 
+    A write tool's ``request_key`` makes a retry safe: the first answer to a key is kept (in
+    the backend's store when it has one) before this returns, and the same key with the same
+    arguments returns that answer again without calling the backend; the same key with other
+    arguments is refused. A call that failed keeps nothing (a retry runs it).
+
     Raises:
-        ToolFailure: Unknown tool, invalid arguments, or a :class:`HeedfulError` from the
-            backend (its message is passed on, prefixed with the error type).
+        ToolFailure: Unknown tool, invalid arguments, a key reused for another call, or a
+            :class:`HeedfulError` from the backend (its message is passed on, prefixed with
+            the error type).
     """
     spec = _find(name)
     if arguments is not None and not isinstance(arguments, Mapping):
         raise ToolFailure(f"invalid arguments for {name}: expected an object")
+    given = dict(arguments or {})
+    key = _request_key(spec, given)
     try:
-        args = spec.args.model_validate(dict(arguments or {}))
+        args = spec.args.model_validate(given)
     except ValidationError as exc:
         raise ToolFailure(_describe(spec, exc)) from exc
+    if key is None:
+        return _run(spec, backend, args)
+    log, session = reply_log(backend), str(getattr(backend, "client", ""))
+    digest = _digest(name, args)
+    with _KEYED:  # one keyed call at a time: a retry racing its first attempt waits for it
+        first = log.remembered_reply(session, key)
+        if first is not None:
+            if (first.tool, first.digest) != (name, digest):
+                raise ToolFailure(
+                    f"{REQUEST_KEY} {key!r} was already used for another call ({first.tool} "
+                    "with other arguments); use a new key for each new write"
+                )
+            return dict(first.reply)
+        out = _run(spec, backend, args)
+        try:
+            log.remember_reply(session, key, name, digest, out)
+        except HeedfulError as exc:
+            # Applied but not remembered: say so rather than let a retry apply it again.
+            raise ToolFailure(
+                f"{name} was applied, but its answer could not be kept for {REQUEST_KEY} "
+                f"{key!r} ({exc}); do not retry it"
+            ) from exc
+        return out
+
+
+def _run(spec: ToolSpec, backend: Backend, args: BaseModel) -> dict[str, Any]:
     try:
         result = spec.run(backend, args)
     except HeedfulError as exc:
         raise ToolFailure(f"{type(exc).__name__}: {exc}") from exc
     out = jsonable(result)
     if not isinstance(out, dict):
-        raise TypeError(f"{name} returned {type(result).__name__}, expected a mapping")
+        raise TypeError(f"{spec.name} returned {type(result).__name__}, expected a mapping")
     return out
 
 

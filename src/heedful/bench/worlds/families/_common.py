@@ -364,6 +364,19 @@ class Builder:
         self._mixed.append(mix)
         return len(self.sources) - 1
 
+    def untrusted(self, index: int, *, honesty: Range | None, against: float = 0.5) -> None:
+        """Mark source ``index`` untrusted (document 000 §24): its claimed authority stays what
+        the view shows; with ``honesty`` (a number or a range to draw from) it is honest with
+        that PRIVATE probability — a latent variable of the world — and a liar otherwise,
+        reporting against the truth with chance ``against`` (else at random). ``None``: an
+        untrusted source that is in fact honest (one that reports nothing has no liar's side).
+        Draws ``honesty`` and the liar's mode only when given, both from ``rng``."""
+        src = self.sources[index]
+        src["trusted"] = False
+        if honesty is not None and src.get("accuracy") is not None:
+            src["honesty"] = round(self.draw(honesty), 3)
+            src["liar"] = "against" if self.chance(against) else "random"
+
     def hide(self, index: int, *, by: int) -> None:
         """Hide source ``index`` until source ``by`` is read (issue 23): the file gets
         ``revealed_by`` (PRIVATE); the revealer's visible ``links`` counts it."""
@@ -489,6 +502,7 @@ def family(
     budget: tuple[int, int],
     cost_weight: tuple[float, float],
     world: WorldSpec | None = None,
+    measures: str = "",
 ) -> Callable[[Body], Maker]:
     """Register a family from its body (the part that makes it different).
 
@@ -515,8 +529,8 @@ def family(
         make.__name__ = make.__qualname__ = f"generate_{body.__name__}"
         make.__doc__ = f"Generate one family-{code} scenario from :func:`{body.__name__}`."
         make.__module__ = body.__module__
-        return register_family(code, name, version=version, description=description, world=world)(
-            make
-        )
+        return register_family(
+            code, name, version=version, description=description, world=world, measures=measures
+        )(make)
 
     return decorate

@@ -34,6 +34,10 @@ class Family:
         description: One line.
         make: The generator (see :data:`Maker`).
         world: The family's own distribution of hidden models (docs/benchmark.md).
+        measures: What a score on it measures, in one line (``heedful list families``): "value
+            of information" only when ``voc-model`` beats the best ranking of the relevant
+            sources by authority, age and reports by 15 points
+            (:mod:`heedful.bench.validity.ranking` checks it); else what it tests instead.
     """
 
     code: str
@@ -42,6 +46,7 @@ class Family:
     description: str
     make: Maker
     world: WorldSpec = field(default_factory=WorldSpec)
+    measures: str = ""
 
     def draw_world(self, shift: float, rng: np.random.Generator) -> World:
         """Draw one scenario's hidden model from this family's spec at ``shift`` (≥ 0)."""
@@ -53,7 +58,13 @@ FAMILIES: dict[str, Family] = {}
 
 
 def register_family(
-    code: str, name: str, *, version: str, description: str, world: WorldSpec | None = None
+    code: str,
+    name: str,
+    *,
+    version: str,
+    description: str,
+    world: WorldSpec | None = None,
+    measures: str = "",
 ) -> Callable[[Maker], Maker]:
     """Function decorator: register a generator as family ``code`` (long name ``name``).
 
@@ -62,7 +73,8 @@ def register_family(
         @register_family("G", "budgeted", version="G-v1", description="budgeted inspection")
         def generate_budgeted(rng, wording, scenario_id, world): ...
 
-    ``world`` is the family's own :class:`WorldSpec` (default: ``WorldSpec()``).
+    ``world`` is the family's own :class:`WorldSpec` (default: ``WorldSpec()``); ``measures``
+    says what a score on it measures (see :class:`Family`).
 
     Raises:
         ValueError: the code or the name is taken by another generator, or the code is not one
@@ -72,7 +84,7 @@ def register_family(
         raise ValueError(f"family code must be one upper-case letter, got {code!r}")
 
     def decorate(make: Maker) -> Maker:
-        fam = Family(code, name, version, description, make, world or WorldSpec())
+        fam = Family(code, name, version, description, make, world or WorldSpec(), measures)
         for other in FAMILIES.values():
             same = other.code == code or other.name.lower() == name.lower()
             if same and other.make.__qualname__ != make.__qualname__:

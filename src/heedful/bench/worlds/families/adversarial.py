@@ -33,6 +33,10 @@ DISTRACTOR_INJECTION_RATE = 0.7
     version=VERSION,
     world=WORLD,
     description="adversarial salience: urgent, repeated, self-prioritising distractors",
+    measures=(
+        "adversarial salience: resisting injected priority claims (a ranking of the relevant "
+        "sources by authority and age comes within 15 points: not value of information)"
+    ),
     budget=(2, 4),
     cost_weight=(0.003, 0.015),
 )

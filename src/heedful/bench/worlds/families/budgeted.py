@@ -30,6 +30,10 @@ N_HIGH = 4
     version=VERSION,
     world=WORLD,
     description="budgeted inspection: many candidates, hard budget",
+    measures=(
+        "value of information: voc-model beats the best authority/age/reports ranking of the "
+        "relevant sources by 15+ points (reads jointly worth the budget)"
+    ),
     budget=(3, 6),
     cost_weight=(0.002, 0.012),
 )

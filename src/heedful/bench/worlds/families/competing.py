@@ -31,6 +31,10 @@ LOW_STAKE_RATE = 0.5
     version=VERSION,
     world=WORLD,
     description="competing uncertainty: very uncertain but irrelevant vs consequential",
+    measures=(
+        "value of information: voc-model beats the best authority/age/reports ranking of the "
+        "relevant sources by 15+ points (consequence over entropy)"
+    ),
     budget=(1, 3),
     cost_weight=(0.003, 0.015),
 )

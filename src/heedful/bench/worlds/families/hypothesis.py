@@ -32,6 +32,11 @@ ORIGIN = "hypothesis"
     version=VERSION,
     world=WORLD,
     description="self-generated distractor: the agent's own obsolete hypothesis and its echoes",
+    measures=(
+        "belief inertia: reading past the agent's own obsolete hypothesis and its echoes (a "
+        "ranking of the relevant sources by authority and age does as well: not value of "
+        "information)"
+    ),
     budget=(1, 4),
     cost_weight=(0.003, 0.015),
 )

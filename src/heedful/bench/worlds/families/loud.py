@@ -28,6 +28,10 @@ WORLD = WorldSpec(hazard_log_mean=0.6, calibration_log_mean=0.2, confidence_log_
     version=VERSION,
     world=WORLD,
     description="loud item vs quiet record: volume says nothing, authority and age do",
+    measures=(
+        "salience resistance: the fresh authoritative record over the loud item (a ranking of"
+        " the relevant sources by authority and age does as well: not value of information)"
+    ),
     budget=(1, 3),
     cost_weight=(0.005, 0.02),
 )

@@ -45,6 +45,10 @@ def _bystander(b: Builder, aspect: str) -> str:
     version=VERSION,
     world=WORLD,
     description="goal relevance: many uncertain facts, few matter to the decision",
+    measures=(
+        "goal relevance: which variables the decision needs (once the relevant sources are "
+        "known, a ranking by authority and age does as well: not value of information)"
+    ),
     budget=(2, 5),
     cost_weight=(0.003, 0.015),
 )

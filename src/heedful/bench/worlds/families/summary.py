@@ -33,6 +33,10 @@ VOLATILITY = {Volatility.MEDIUM: 0.3, Volatility.HIGH: 0.5, Volatility.VERY_HIGH
     version=VERSION,
     world=WORLD,
     description="stale cached summary vs live authoritative instrument",
+    measures=(
+        "summary substitution: the live instrument over the stale cached summary (a ranking "
+        "of the relevant sources by authority and age does as well: not value of information)"
+    ),
     budget=(1, 3),
     cost_weight=(0.005, 0.03),
 )

@@ -1,6 +1,6 @@
 """What the controller policies did in a run's trials, kept for the reports read after it.
 
-The calibration table (:mod:`heedful.bench.score.calibration`) and the attention-health table
+The calibration table (:mod:`heedful.bench.run.calibration`) and the attention-health table
 (:mod:`heedful.bench.report.timeline`) read a controller policy's reads and its trace on each
 scenario. Replaying the policy for them costs as much as its own trials did; a run asked to keep
 its plays (``run_benchmark(..., plays=...)``) records them as it goes instead — the same plays,

@@ -1,21 +1,26 @@
-"""How ``heedful bench run`` takes in families D and J: split the family list and the scenario
-files by kind, and run the switching/schedule part beside the inspection part."""
+"""How ``heedful bench run`` takes in scenarios of every kind: split the family list and the
+scenario files into the inspection part and the other kinds' (families D, J, … of
+:func:`heedful.bench.kinds.kind_families`), which run beside it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from heedful.bench.config import BenchConfig
-from heedful.bench.kind_policy import kind_policy_names
+from heedful.bench.kinds import generate_kind_family, kind_families
 from heedful.bench.manifest import build_manifest
-from heedful.bench.policy import parse_policy_list, policy_class, policy_names
+from heedful.bench.policy import (
+    kind_policy_names,
+    other_kinds,
+    parse_policy_list,
+    policy_class,
+    policy_names,
+)
 from heedful.bench.results import Aggregates, Results
-from heedful.bench.run.kinds import KIND_FAMILIES, KindScenario, generate_kind_family
 from heedful.bench.worlds.families import FAMILIES, family_names
 from heedful.errors import InvalidArgumentError, UnknownNameError
 from heedful.model import Scenario
-from heedful.model.kinds_io import AnyScenario
-from heedful.model.scenario import ScenarioKind
 
 __all__ = [
     "empty_results",
@@ -27,13 +32,12 @@ __all__ = [
     "split_scenarios",
 ]
 
-_KINDS = (ScenarioKind.SWITCHING, ScenarioKind.SCHEDULE)
-
 
 def kind_code(name: str) -> str | None:
-    """The code of a switching/schedule family named by code or long name, else ``None``."""
+    """The code of a family of a kind other than inspection named by code or long name, else
+    ``None``."""
     n = name.strip().lower()
-    for fam in KIND_FAMILIES.values():
+    for fam in kind_families().values():
         if n in (fam.code.lower(), fam.name):
             return fam.code
     return None
@@ -54,7 +58,7 @@ def split_families(text: str | None) -> tuple[str | None, list[str]]:
     if not names:
         raise InvalidArgumentError(f"--family {text!r} names no family (e.g. G,B or D,J or all)")
     if names == ["all"]:
-        return ",".join(family_names()), sorted(KIND_FAMILIES)
+        return ",".join(family_names()), sorted(kind_families())
     inspection, kinds = [], []
     for n in names:
         code = kind_code(n)
@@ -63,30 +67,29 @@ def split_families(text: str | None) -> tuple[str | None, list[str]]:
             continue
         if not any(n.lower() in (f.code.lower(), f.name) for f in FAMILIES.values()):
             codes = [(f.code, f.name) for f in FAMILIES.values()]
-            codes += [(f.code, f.name) for f in KIND_FAMILIES.values()]
+            codes += [(f.code, f.name) for f in kind_families().values()]
             known = ", ".join(f"{c} ({n})" for c, n in codes)
             raise UnknownNameError(f"unknown family {n!r}; known families: {known}")
         inspection.append(n)
     return (",".join(inspection) if inspection else None), kinds
 
 
-def generate_kinds(codes: Sequence[str], count: int, seed: int) -> list[KindScenario]:
-    """Generate ``count`` scenarios of each switching/schedule family."""
+def generate_kinds(codes: Sequence[str], count: int, seed: int) -> list[Any]:
+    """Generate ``count`` scenarios of each family of a kind other than inspection."""
     return [s for c in codes for s in generate_kind_family(c, count, seed)]
 
 
-def split_scenarios(
-    items: Sequence[AnyScenario],
-) -> tuple[list[Scenario], list[KindScenario]]:
-    """Separate loaded scenarios into inspection ones and switching/schedule ones."""
+def split_scenarios(items: Sequence[Any]) -> tuple[list[Scenario], list[Any]]:
+    """Separate loaded scenarios into inspection ones and the other kinds' ones."""
     inspection = [s for s in items if isinstance(s, Scenario)]
     kinds = [s for s in items if not isinstance(s, Scenario)]
     return inspection, kinds
 
 
 def kind_versions(codes: Sequence[str]) -> dict[str, str]:
-    """Generator versions of the named switching/schedule families, for the manifest."""
-    return {c: KIND_FAMILIES[c].version for c in codes}
+    """Generator versions of the named families of kinds other than inspection (manifest)."""
+    families = kind_families()
+    return {c: families[c].version for c in codes}
 
 
 def inspection_policies(policies: str, *, need: bool) -> list[str]:
@@ -106,7 +109,7 @@ def inspection_policies(policies: str, *, need: bool) -> list[str]:
     if len(set(names)) != len(names):
         raise InvalidArgumentError(f"a policy is listed twice in {policies!r}")
     inspection = set(policy_names())
-    elsewhere = {n for k in _KINDS for n in kind_policy_names(k)}
+    elsewhere = {n for k in other_kinds() for n in kind_policy_names(k)}
     for n in names:
         if n not in inspection and n not in elsewhere:
             policy_class(n)  # raises, naming the known policies
@@ -120,7 +123,7 @@ def inspection_policies(policies: str, *, need: bool) -> list[str]:
 
 
 def empty_results(*, seed: int, trials: int, source: str, config: BenchConfig) -> Results:
-    """Results with no inspection part (a run of families D and J only)."""
+    """Results with no inspection part (a run of families D and J, … only)."""
     manifest = build_manifest(
         seed=seed,
         condition="static",

@@ -21,7 +21,7 @@ from rich.text import Text
 from heedful.bench.config import DEFAULT_CONFIG
 from heedful.bench.report.layout import terminal_table
 from heedful.bench.results import ALL_FAMILIES, Results
-from heedful.bench.run.kind_suite import split_families
+from heedful.bench.run.split import split_families
 from heedful.bench.score.aggregate import cluster_diff, cluster_mean, informative_score
 from heedful.bench.score.bounds import forced_read_scores
 from heedful.bench.seeds import Stream, generator

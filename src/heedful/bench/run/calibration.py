@@ -15,11 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from heedful import decision
+from heedful.bench.kinds.inspection import collect_choices
 from heedful.bench.policies.voc import ControllerPolicy
 from heedful.bench.policy import get_policy
 from heedful.bench.results.calibration import CalibrationBucket, CalibrationRow
-from heedful.bench.run.plays import Plays, PlayTrace
-from heedful.bench.run.runner import collect_choices
+from heedful.bench.results.plays import Plays, PlayTrace
 from heedful.bench.views import policy_view
 from heedful.model import Scenario
 from heedful.model.candidate import EventType
@@ -141,7 +141,7 @@ def calibrate(
     ``max_scenarios`` scenarios evenly spaced over ``scenarios``.
 
     ``plays``: static plays of these policies (with their default parameters) kept by a run
-    (:mod:`heedful.bench.run.plays`); a scenario's trial-0 play found there is not replayed.
+    (:mod:`heedful.bench.results.plays`); a scenario's trial-0 play found there is not replayed.
     """
     if len(scenarios) > max_scenarios:
         picks = sorted({int(i) for i in np.linspace(0, len(scenarios) - 1, max_scenarios)})

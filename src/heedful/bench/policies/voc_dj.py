@@ -37,7 +37,8 @@ from heedful.attention import (
     Stop,
 )
 from heedful.attention.generators import InterruptionGenerator
-from heedful.bench.kind_policy import SchedulePolicy, SwitchingPolicy
+from heedful.bench.kinds.schedule import SchedulePolicy
+from heedful.bench.kinds.switching import SwitchingPolicy
 from heedful.bench.policy import register_policy
 from heedful.model.candidate import Candidate, CandidateKind, Trigger
 from heedful.model.schedule import ObligationView, ScheduleFrame, Timescale

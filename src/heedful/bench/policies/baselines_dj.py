@@ -15,7 +15,8 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from heedful.bench.kind_policy import SchedulePolicy, SwitchingPolicy
+from heedful.bench.kinds.schedule import SchedulePolicy
+from heedful.bench.kinds.switching import SwitchingPolicy
 from heedful.bench.policy import register_policy
 from heedful.decision.switching import CHOICES
 from heedful.engine.config import TriageConfig
