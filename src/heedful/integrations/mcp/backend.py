@@ -9,9 +9,10 @@ here: every method forwards to library calls and shapes their results as JSON-ab
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any, Protocol, cast
 
@@ -214,6 +215,23 @@ class StoreBackend:
         self._seen = version
         self._touched = True
 
+    @contextlib.contextmanager
+    def _turn_lock(self) -> Iterator[None]:
+        """Hold the store's turn lock (a file beside it) from reading the stored turn back to
+        writing the new one, so two server processes on one store cannot both begin the same
+        turn number under one session's trace tag; an in-memory store needs none."""
+        path = getattr(self.store, "path", "")
+        if not path or path == ":memory:":
+            yield
+            return
+        with open(f"{path}.turn-lock", "a+b") as handle:
+            os.chmod(handle.name, 0o600)
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
     def _save(self) -> None:
         """Write the session's turn to the store (after a call that changed it)."""
         self._seen = self.store.put_session_state(self._key, snapshot(self.controller))
@@ -260,7 +278,7 @@ class StoreBackend:
         limit: int,
     ) -> Mapping[str, Any]:
         """Begin a turn, list live candidates by predicted net VOC, and select the first."""
-        with self.lock:
+        with self.lock, self._turn_lock():
             # A turn stored by another layout cannot be resumed; a new turn replaces it.
             with contextlib.suppress(ResumeError):
                 self._sync()
@@ -302,7 +320,7 @@ class StoreBackend:
             ResumeError: It may have been selected by another server process, whose stored
                 turn cannot be resumed.
         """
-        with self.lock:
+        with self.lock, self._turn_lock():
             try:
                 self._sync()
             except ResumeError:
