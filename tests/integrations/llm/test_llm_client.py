@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -104,6 +106,21 @@ def test_the_cache_replays_without_calling_the_endpoint(
     assert again.response == first.response
     assert again.stats.cached_calls == 1 and again.stats.latency_s == 0.0
     assert len(ResponseCache(tmp_path / "cache.sqlite")) == 1
+
+
+def test_the_cache_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    # It holds every prompt sent and every answer: private like a store, whatever the umask.
+    old = os.umask(0o022)
+    try:
+        cache = ResponseCache(tmp_path / "c" / "cache.sqlite")
+        cache.put({"q": 1}, {"a": 1})
+        cache.close()
+    finally:
+        os.umask(old)
+    for name in ("cache.sqlite", "cache.sqlite-wal", "cache.sqlite-shm"):
+        path = tmp_path / "c" / name
+        if path.exists():
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, name
 
 
 def test_the_key_is_read_from_the_named_variable_and_never_stored(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from heedful.errors import InvalidArgumentError
+from heedful.files import create_private
 
 __all__ = ["ResponseCache", "request_key"]
 
@@ -39,7 +40,8 @@ class ResponseCache:
     """Responses by request, in one SQLite file (safe to share between runs, one at a time).
 
     Args:
-        path: The cache file (created with its folder if missing).
+        path: The cache file (created with its folder if missing, readable by its owner only:
+            it holds every prompt sent and every answer, so mode 0600 like a store).
 
     Raises:
         InvalidArgumentError: the file cannot be opened as a cache.
@@ -49,6 +51,7 @@ class ResponseCache:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private(self.path)  # SQLite gives -wal and -shm the file's mode
             self._db = sqlite3.connect(self.path, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(_SCHEMA)
