@@ -14,6 +14,7 @@ pytest.importorskip("mcp")
 from mcp import Client
 
 from heedful.engine import EngineConfig, GovernanceConfig
+from heedful.errors import UnknownNameError
 from heedful.integrations.mcp import StoreBackend, build_server, open_backend
 from heedful.memory import Store
 
@@ -216,6 +217,26 @@ def test_a_source_registered_over_mcp_is_trusted_only_when_vouched_for(
     with Store.open(seeded_db) as store:
         assert store.get_source("registry").trusted
         assert not store.get_source("page").trusted
+
+
+def test_a_stated_failure_rate_reaches_the_controller_and_the_store(
+    backend: StoreBackend, bounded: Any, seeded_db: Path
+) -> None:
+    flaky = {"source_id": "probe", "reports": ["dep_version"], "failure_rate": 0.4}
+    bad = {"source_id": "probe2", "failure_rate": 1.0}
+    ok, refused = _session(
+        backend,
+        bounded,
+        [("attention_register_source", flaky), ("attention_register_source", bad)],
+    )
+    assert not ok.is_error
+    assert json.loads(_text(ok))["source"]["failure_rate"] == 0.4
+    assert backend.controller.world.failure_rate("probe") == pytest.approx(0.4)
+    assert refused.is_error and "failure_rate" in _text(refused)
+    with Store.open(seeded_db) as store:
+        assert store.get_source("probe").failure_rate == pytest.approx(0.4)
+        with pytest.raises(UnknownNameError):
+            store.get_source("probe2")
 
 
 # Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a

@@ -216,6 +216,16 @@ class RegisterSourceArgs(ToolArgs):
     cost: CostArgs = Field(default_factory=CostArgs, description="Cost of one inspection.")
     age_s: NonNegative = Field(default=0.0, description="Age of the data it holds, in seconds.")
     kind: Id = Field(default="document", description="Free label, e.g. live_instrument.")
+    failure_rate: float = Field(
+        default=0.0,
+        ge=0.0,
+        lt=1.0,
+        description=(
+            "Stated probability in [0, 1) that a read of it returns nothing (a flaky "
+            "instrument); a backup read is valued by it. attention_resolve with succeeded=false "
+            "or true moves it, and it is kept in the store."
+        ),
+    )
     trusted: bool = Field(
         default=False,
         description=(

@@ -185,6 +185,7 @@ def _register_source(backend: Backend, args: RegisterSourceArgs) -> Mapping[str,
         cost=args.cost.model_dump(),
         age_s=args.age_s,
         kind=args.kind,
+        failure_rate=args.failure_rate,
         trusted=args.trusted,
     )
 
