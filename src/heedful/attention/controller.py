@@ -444,9 +444,18 @@ class Controller:
         )
 
     def _evidence(
-        self, claim_id: str, source_id: str, value: str | None, *, now: datetime, **kwargs: Any
+        self,
+        claim_id: str,
+        source_id: str,
+        value: str | None,
+        *,
+        now: datetime,
+        checked: bool = False,
+        **kwargs: Any,
     ) -> bool:
-        if self.mirror is not None:
+        # ``checked``: the store already checked this report (a resolve checks every
+        # observation before it changes anything), so it is not read back a second time.
+        if self.mirror is not None and not checked:
             self.mirror.check_evidence(claim_id, value)
         prev = self.world.beliefs.get(claim_id)
         ev, changed = self.world.record_evidence(claim_id, source_id, value, now=now, **kwargs)
@@ -812,6 +821,7 @@ class Controller:
                     cand.target,
                     value if succeeded else None,
                     now=now,
+                    checked=True,
                     succeeded=succeeded,
                     forced=cand.forced,
                 )

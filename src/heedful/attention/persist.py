@@ -118,9 +118,8 @@ class StoreMirror:
 
     def learn_hazard(self, world: World, claim_id: str) -> None:
         """Adopt the store's learned change rate for a claim when it has learned one."""
-        learned = self.store.hazard_per_hour(claim_id, learned=True)
-        default = self.store.hazard_per_hour(claim_id, learned=False)
-        world.set_learned_hazard(claim_id, learned if learned != default else None)
+        learned, default = self.store.hazard_rates(claim_id)
+        world.set_learned_hazard(claim_id, learned if learned not in (None, default) else None)
 
     # -- writing through ------------------------------------------------------------------------
 
@@ -164,35 +163,34 @@ class StoreMirror:
         cannot add the claim in between (which made "add or replace" fail with "already
         exists").
         """
-        check_text(rec.claim_id, "claim id")
-        where = f"claim {rec.claim_id!r}"
-        check_text(rec.claim_type, f"{where}: claim type")
-        for text in (rec.source_id or "", *(rec.domain or ())):
-            check_text(text, f"{where}: source id or domain value")
+        _check_belief(rec)
         with self.store.transaction():
-            if not self._has_claim(rec.claim_id):
-                self.store.add_claim(
-                    Claim(
-                        id=rec.claim_id,
-                        subject=rec.claim_id,
-                        value=rec.value,
-                        domain=rec.domain,
-                        claim_type=rec.claim_type,
-                        volatility=rec.volatility,
-                        origin="controller",
-                        source_id=rec.source_id,
-                        confidence=rec.confidence,
-                        observed_at=rec.observed_at.timestamp(),
-                    )
+            self._write_belief(rec, exists=self._stored(rec.claim_id) is not None)
+
+    def _write_belief(self, rec: BeliefRecord, *, exists: bool) -> None:
+        if not exists:
+            self.store.add_claim(
+                Claim(
+                    id=rec.claim_id,
+                    subject=rec.claim_id,
+                    value=rec.value,
+                    domain=rec.domain,
+                    claim_type=rec.claim_type,
+                    volatility=rec.volatility,
+                    origin="controller",
+                    source_id=rec.source_id,
+                    confidence=rec.confidence,
+                    observed_at=rec.observed_at.timestamp(),
                 )
-                return
-            self.store.update_claim(
-                rec.claim_id,
-                value=rec.value,
-                observed_at=rec.observed_at.timestamp(),
-                confidence=rec.confidence,
-                source_id=rec.source_id,
             )
+            return
+        self.store.update_claim(
+            rec.claim_id,
+            value=rec.value,
+            observed_at=rec.observed_at.timestamp(),
+            confidence=rec.confidence,
+            source_id=rec.source_id,
+        )
 
     def evidence(
         self, source_id: str, value: str, observed_at: datetime, belief: BeliefRecord
@@ -202,9 +200,10 @@ class StoreMirror:
         A claim first known from this report (no belief recorded before) is stored first, so
         its evidence has a claim to belong to.
         """
+        _check_belief(belief)
         with self.store.transaction():  # the report and the belief it led to, or neither
-            if not self._has_claim(belief.claim_id):
-                self.belief(belief)
+            if self._stored(belief.claim_id) is None:
+                self._write_belief(belief, exists=False)
             self.store.add_evidence(
                 Evidence(
                     claim_id=belief.claim_id,
@@ -213,7 +212,7 @@ class StoreMirror:
                     observed_at=observed_at.timestamp(),
                 )
             )
-            self.belief(belief)
+            self._write_belief(belief, exists=True)
 
     def check_evidence(self, claim_id: str, value: str | None) -> None:
         """Raise what :meth:`evidence` would raise for this report, writing nothing.
@@ -222,21 +221,20 @@ class StoreMirror:
         another domain keeps the stored one), so the controller checks here before it changes
         anything in memory.
         """
-        if value is None or not self._has_claim(claim_id):
-            return
-        domain = self.store.get_claim(claim_id).domain
+        stored = None if value is None else self._stored(claim_id)
+        domain = None if stored is None else stored.domain
         if domain is not None and value not in domain:
             raise InvalidArgumentError(
                 f"value {value!r} is outside the domain of stored claim {claim_id!r}:"
                 f" {list(domain)!r}"
             )
 
-    def _has_claim(self, claim_id: str) -> bool:
+    def _stored(self, claim_id: str) -> Claim | None:
+        """The stored claim ``claim_id`` (one read), or ``None``."""
         try:
-            self.store.get_claim(claim_id)
+            return self.store.get_claim(claim_id)
         except UnknownNameError:
-            return False
-        return True
+            return None
 
     def goal(self, goal: Goal) -> None:
         """Store (or replace) a goal; check and write share one transaction (see :meth:`belief`)."""
@@ -290,3 +288,12 @@ class StoreMirror:
             self._buffer.append(record)
             return
         self.store.append_traces([record])
+
+
+def _check_belief(rec: BeliefRecord) -> None:
+    """Refuse ids and labels the store cannot keep (control or invisible characters)."""
+    check_text(rec.claim_id, "claim id")
+    where = f"claim {rec.claim_id!r}"
+    check_text(rec.claim_type, f"{where}: claim type")
+    for text in (rec.source_id or "", *(rec.domain or ())):
+        check_text(text, f"{where}: source id or domain value")

@@ -132,12 +132,21 @@ class Store(
         The learned rate of the claim's subject when ``learned`` and the subject has at least
         ``freshness.min_revisits_to_learn`` stored revisits; else its volatility class default.
         """
+        if not learned:
+            return self.freshness.hazards_per_hour[self.get_claim(claim_id).volatility]
+        rate, default = self.hazard_rates(claim_id)
+        return default if rate is None else rate
+
+    def hazard_rates(self, claim_id: str) -> tuple[float | None, float]:
+        """The learned change rate (per hour) of claim ``claim_id``'s subject — ``None`` below
+        ``freshness.min_revisits_to_learn`` stored revisits — and its volatility class default,
+        from one read of the claim (see :meth:`hazard_per_hour`)."""
         claim = self.get_claim(claim_id)
-        if learned:
-            intervals, changed = self.change_history(claim.subject)
-            if len(intervals) >= self.freshness.min_revisits_to_learn:
-                return cho_garcia_molina_rate(intervals, changed) * SECONDS_PER_HOUR
-        return self.freshness.hazards_per_hour[claim.volatility]
+        default = self.freshness.hazards_per_hour[claim.volatility]
+        intervals, changed = self.change_history(claim.subject)
+        if len(intervals) < self.freshness.min_revisits_to_learn:
+            return None, default
+        return cho_garcia_molina_rate(intervals, changed) * SECONDS_PER_HOUR, default
 
     def p_stale(self, claim_id: str, now: float | None = None, *, learned: bool = True) -> float:
         """Probability claim ``claim_id`` is no longer current (document 000 §9).
