@@ -162,13 +162,16 @@ def test_following_the_link_is_optimal_and_the_oracle_scores_100(adaptive: bool)
     assert by[("test-link-follower", 0)].inspected == ["catalogue", "live-probe"]
 
 
-def test_a_controller_that_never_proposes_the_revealer_misses_the_hidden_source() -> None:
+def test_a_heuristic_controller_proposes_the_catalogue_but_misses_the_hidden_source() -> None:
+    # The catalogue names a source (links 1), so goal_dependency proposes it; the heuristic
+    # credits it with nothing (it has no model of what a read names), so the probe stays unseen.
     results = run_benchmark([_scenario()], ["voc"], trials=1, seed=0)
     trial = results.trials[0]
     assert "live-probe" in trial.closest_optimal_set
+    assert "catalogue" in (trial.candidates or [])
     assert "live-probe" not in (trial.candidates or [])
     assert trial.failure is FailureCode.CANDIDATE_MISSING
-    assert trial.candidate_recall == 0.0
+    assert trial.candidate_recall == 0.5
 
 
 def test_a_controller_told_of_a_revealed_source_proposes_it() -> None:
@@ -201,7 +204,9 @@ def test_family_e_hides_upstream_instruments_behind_caches_and_catalogues() -> N
 
 
 def test_candidate_missing_appears_for_a_controller_on_family_e() -> None:
-    results = run_benchmark(generate_family("E", 30, 0), ["voc-model"], trials=1, seed=0)
+    # The heuristic never reads a catalogue, so an instrument hidden behind one is never a
+    # candidate (the model-based controller reads it: docs/benchmark.md, "Hidden sources").
+    results = run_benchmark(generate_family("E", 40, 0), ["voc"], trials=1, seed=0)
     failures = [t.failure for t in results.trials]
     assert FailureCode.CANDIDATE_MISSING in failures
     recalls = {t.candidate_recall for t in results.trials if t.candidate_recall is not None}

@@ -152,6 +152,9 @@ class SourceInfo:
         failure_rate: Probability that a read of it returns nothing (a flaky instrument, a page
             that times out). As registered: the rate stated; in ``World.sources``: the rate
             credited, the stated one moved by the resolved reads (``World.failure_rate``).
+        links: How many further sources, not registered yet, one read of it names (an index, a
+            catalogue, a cache naming what it was built from): the model-based estimator values
+            such a read by what the sources it reveals may be worth (docs/controller.md).
     """
 
     id: str
@@ -163,6 +166,7 @@ class SourceInfo:
     trusted: bool = False
     kind: str = "document"
     failure_rate: float = 0.0
+    links: int = 0
 
     def authority_for(self, claim_type: str) -> float:
         """Authority of this source for a claim type."""

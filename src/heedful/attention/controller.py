@@ -343,6 +343,7 @@ class Controller:
         trusted: bool = False,
         kind: str = "document",
         failure_rate: float = 0.0,
+        links: int = 0,
     ) -> None:
         """Register (or replace) a source the agent can inspect (document 000 §10, §24).
 
@@ -360,9 +361,15 @@ class Controller:
             kind: Free label (``live_instrument``, ``cached_summary`` …).
             failure_rate: The stated probability that a read returns nothing, in [0, 1); the
                 reads resolved move it (``World.failure_rate``).
+            links: How many further sources one read of it names that are not registered yet
+                (an index, a catalogue, a cache that names what it was built from). With a
+                stated decision such a read is proposed even when it reports nothing, and valued
+                by what a source it reveals may be worth (docs/controller.md, "Sources a read
+                reveals"). Register a revealed source when a read names it.
 
         Raises:
-            InvalidArgumentError: A value out of range (authority, age, cost, failure rate).
+            InvalidArgumentError: A value out of range (authority, age, cost, failure rate,
+                links).
         """
         with (
             _restored_on_error(self.world.sources, source_id),
@@ -378,6 +385,7 @@ class Controller:
                 trusted=trusted,
                 kind=kind,
                 failure_rate=failure_rate,
+                links=links,
             )
             if self.mirror is not None:
                 self.mirror.source(info)

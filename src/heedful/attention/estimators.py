@@ -320,9 +320,14 @@ class HeuristicEstimator:
         boost *= self._reversibility(context)
         gross = 0.0
         stale_max = wrong_max = change_max = loss_max = 0.0
+        src = context.sources.get(candidate.target)
         for claim_id in candidate.claim_ids:
             claim = self.claims(context).get(claim_id)
             if claim is None:
+                continue
+            if src is not None and src.links > 0 and claim_id not in src.reports:
+                # A linking source proposed for what it may reveal (a catalogue): the heuristic
+                # has no model of the sources it names, so it credits no report it does not make.
                 continue
             stale = self.claim_p_stale(claim)
             wrong = self.claim_p_wrong(claim, stale)
@@ -337,7 +342,6 @@ class HeuristicEstimator:
             stale_max, wrong_max = max(stale_max, stale), max(wrong_max, wrong)
             if change * loss >= change_max * loss_max:
                 change_max, loss_max = change, loss
-        src = context.sources.get(candidate.target)
         if src is not None and src.failure_rate > 0.0:
             gross = gross * (1.0 - src.failure_rate)  # a read that returns nothing is worth 0
         net = gross - cost_term - switch_term

@@ -140,12 +140,17 @@ class StaleBeliefGenerator(_Base):
 
 
 class GoalDependencyGenerator(_Base):
-    """Claims an active goal (or the stated decision) depends on (§7 "Goal dependencies")."""
+    """Claims an active goal (or the stated decision) depends on (§7 "Goal dependencies").
+
+    With a stated decision, a source that reports none of its variables but whose reply names
+    sources not registered yet (``links``: an index, a catalogue) is proposed too, until it is
+    read: what the decision depends on may be reported only by a source it names (issue 35).
+    """
 
     name = "goal_dependency"
 
     def generate(self, context: AttentionContext) -> list[Candidate]:
-        """One candidate per (dependency, source reporting it)."""
+        """One candidate per (dependency, source reporting it), and per unread linking source."""
         out: list[Candidate] = []
         for goal in context.active_goals():
             for dep in goal.depends_on:
@@ -165,10 +170,27 @@ class GoalDependencyGenerator(_Base):
                         )
                     )
         if context.decision is not None:
-            for var in context.decision.relevant_variables:
+            relevant = context.decision.relevant_variables
+            for var in relevant:
                 claim = _claim(context, var)
                 for source in context.sources_reporting(var):
                     out.append(self._inspect(context, source, claim, Trigger.GOAL_DEPENDENCY))
+            if relevant:
+                out.extend(self._linking(context, tuple(relevant)))
+        return out
+
+    def _linking(self, context: AttentionContext, relevant: tuple[str, ...]) -> list[Candidate]:
+        """Unread sources that report no decision variable but name sources (``links``)."""
+        out: list[Candidate] = []
+        for source in context.sources.values():
+            if source.links <= 0 or context.inspected.get(source.id):
+                continue
+            if any(v in relevant for v in source.reports):
+                continue  # proposed above, as a source reporting what the decision depends on
+            cand = self._inspect(
+                context, source, _claim(context, relevant[0]), Trigger.GOAL_DEPENDENCY
+            )
+            out.append(cand.model_copy(update={"claim_ids": relevant}))
         return out
 
 

@@ -13,6 +13,11 @@ document 000 §9), each source's accuracy from its claim-specific authority and 
   cost but VPI exceeds the cheapest cost and the budget allows two more reads, the best *set* of
   2 … 5 reads is searched exactly, pruned by the BMPS bound ``VPI_sub`` (perfect information on
   the set's variables), and its members are credited with an equal share of its net value.
+* Sources a read reveals (issue 35): a read whose reply names sources not registered yet
+  (``SourceInfo.links``) is worth its own VOI plus the option of reading what it names, that
+  source taken to be like one of the registered ones (:meth:`ModelEstimator._credit_links`).
+  Without it a cache that only repeats a belief, or a catalogue that reports nothing, is worth
+  nothing myopically, so the instrument behind it is never found.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from heedful.attention.context import (
     AttentionContext,
     ClaimState,
     DecisionModel,
+    SourceInfo,
     claim_p_stale,
     current_marginal,
 )
@@ -272,6 +278,19 @@ class _VpiSub:
         return out
 
 
+def _revealers(problem: DecisionProblem, context: AttentionContext) -> tuple[str, ...]:
+    """Sources of ``problem`` whose read names sources not registered yet (``links``), neither
+    read nor chosen yet: a read of them is credited with what it may reveal."""
+    return tuple(
+        sid
+        for sid in problem.source_ids
+        if (src := context.sources.get(sid)) is not None
+        and src.links > 0
+        and not context.inspected.get(sid)
+        and sid not in context.committed
+    )
+
+
 def _problem_key(problem: DecisionProblem) -> tuple[object, ...]:
     """Everything a problem holds, as a hashable value (exact bytes, no hash collisions)."""
     return (
@@ -363,6 +382,7 @@ class ModelEstimator:
         key = (
             _problem_key(problem),
             tuple(context.committed),
+            _revealers(problem, context),
             context.budget_left,
             self.pairs,
             self.max_pair_sources,
@@ -393,7 +413,89 @@ class ModelEstimator:
             self._credit_plan(problem, committed, base, singles, context, net)
         if self.pairs and singles and max(singles.values()) <= 0.0:
             self._credit_sets(problem, committed, base, singles, vpi, context, net)
+        self._credit_links(problem, committed, base, context, net)
         return _Valuation(net, base, vpi)
+
+    def _credit_links(
+        self,
+        problem: DecisionProblem,
+        committed: list[str],
+        base: float,
+        context: AttentionContext,
+        net: dict[str, float],
+    ) -> None:
+        """Credit a read that reveals sources with its value including the read it opens.
+
+        Nothing is known of a source a read will name but that it is one more source of this
+        agent's world, so it is taken to be like one of the registered sources, each equally
+        likely (their authority, data age and cost): reporting the revealer's decision
+        variables when the revealer reports any (a cache names what it was built from), else
+        what that registered source reports. Once named, it is read only if that is worth its
+        cost, so the read of revealer ``r`` is worth
+        ``V(S ∪ {r}) − V(S) + mean_g max(0, V(S ∪ {r, g}) − V(S ∪ {r}))``, exact on the
+        estimated problem — needing two reads of the budget.
+        """
+        revealers = _revealers(problem, context)
+        if not revealers or (context.budget_left is not None and context.budget_left < 2):
+            return
+        variables = problem.variables or ()
+        if not variables:
+            return
+        names = [n for n, _ in variables]
+        hazards = (
+            context.hazards_per_hour
+            if self.use_staleness
+            else {k: 0.0 for k in context.hazards_per_hour}
+        )
+        sizes = [len(d) for _, d in variables]
+        coords = np.indices(sizes).reshape(len(sizes), -1)
+        n_worlds = coords.shape[1]
+
+        def channel(group: tuple[str, ...], like: SourceInfo) -> np.ndarray:
+            lik = np.ones((1, n_worlds))
+            for var in group:
+                i = names.index(var)
+                claim = context.claims.get(var)
+                ctype = claim.claim_type if claim is not None else var
+                vol = claim.volatility if claim is not None else Volatility.MEDIUM
+                authority = like.authority_for(ctype) if self.use_authority else 1.0
+                acc = observation_accuracy(
+                    authority, like.age_s, vol, hazards, sizes[i], self.config.max_accuracy
+                )
+                ch = np.stack([report_likelihood(acc, sizes[i], k) for k in range(sizes[i])])
+                lik = (lik[:, None, :] * ch[:, coords[i]][None, :, :]).reshape(-1, n_worlds)
+            return lik
+
+        best = max(
+            (
+                a
+                for s in context.sources.values()
+                for a in (*s.authority.values(), s.default_authority)
+            ),
+            default=0.0,
+        )
+        like_best = SourceInfo(id="\x00best", default_authority=best)
+        for sid in revealers:
+            src = context.sources[sid]
+            own = tuple(v for v in src.reports if v in names)
+            groups = [own] if own else [(v,) for v in names]
+            with_r = value(problem, [*committed, sid])
+            option = 0.0
+            for group in groups:
+                ghost = f"{sid}\x00revealed"
+                extended = DecisionProblem(
+                    prior=problem.prior,
+                    utility=problem.utility,
+                    likelihoods=(*problem.likelihoods, channel(group, like_best)),
+                    costs=np.append(problem.costs, src.cost.scalar()),
+                    cost_weight=problem.cost_weight,
+                    source_ids=(*problem.source_ids, ghost),
+                    action_ids=problem.action_ids,
+                    variables=problem.variables,
+                )
+                option += max(0.0, value(extended, [*committed, sid, ghost]) - with_r)
+            worth = with_r - base + option / len(groups)
+            net[sid] = max(net[sid], worth)
 
     def _credit_plan(
         self,

@@ -67,6 +67,7 @@ class StoreMirror:
                 trusted=s.trusted,
                 kind=s.kind,
                 failure_rate=s.failure_rate,
+                links=s.links,
             )
             if s.reads:  # what its resolved reads returned: the failure rate credited
                 world.set_reads(s.id, s.reads, s.failed_reads)
@@ -141,6 +142,7 @@ class StoreMirror:
                 reports=info.reports,
                 age_s=info.age_s,
                 failure_rate=info.failure_rate,
+                links=info.links,
             )
         )
 

@@ -260,10 +260,11 @@ class World:
         trusted: bool = False,
         kind: str = "document",
         failure_rate: float = 0.0,
+        links: int = 0,
     ) -> SourceInfo:
         """Register (or replace) a source with trusted metadata (``failure_rate``: the stated
         probability that a read returns nothing; resolved reads move it, see
-        :meth:`failure_rate`)."""
+        :meth:`failure_rate`; ``links``: how many further sources one read of it names)."""
         if not source_id:
             raise InvalidArgumentError("source id must be non-empty")
         where = f"source {source_id!r}"
@@ -290,6 +291,8 @@ class World:
             raise InvalidArgumentError(
                 f"{where}: failure_rate must be a number in [0, 1), got {failure_rate!r}"
             )
+        if isinstance(links, bool) or not isinstance(links, int) or links < 0:
+            raise InvalidArgumentError(f"{where}: links must be an integer ≥ 0, got {links!r}")
         info = SourceInfo(
             id=source_id,
             reports=tuple(reports),
@@ -300,6 +303,7 @@ class World:
             trusted=trusted,
             kind=kind,
             failure_rate=float(failure_rate),
+            links=links,
         )
         self.claimed[source_id] = info
         self.sources[source_id] = self._discounted(info)

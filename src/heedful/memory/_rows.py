@@ -84,6 +84,7 @@ def source_from_row(row: sqlite3.Row) -> SourceRecord:
         age_s=row["age_s"],
         measured_cost=None if row["measured_cost"] is None else loads(row["measured_cost"]),
         failure_rate=row["failure_rate"],
+        links=row["links"],
         reads=row["reads"],
         failed_reads=row["failed_reads"],
     )

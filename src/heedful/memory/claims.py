@@ -72,14 +72,14 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
             detail, measured = source.cost_detail, source.measured_cost
             conn.execute(
                 "INSERT INTO sources (id, kind, authority, default_authority, trusted, cost,"
-                " reports, cost_detail, age_s, measured_cost, failure_rate)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " reports, cost_detail, age_s, measured_cost, failure_rate, links)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind,"
                 " authority = excluded.authority, default_authority = excluded.default_authority,"
                 " trusted = excluded.trusted, cost = excluded.cost, reports = excluded.reports,"
                 " cost_detail = excluded.cost_detail, age_s = excluded.age_s,"
                 " measured_cost = COALESCE(excluded.measured_cost, sources.measured_cost),"
-                " failure_rate = excluded.failure_rate",
+                " failure_rate = excluded.failure_rate, links = excluded.links",
                 (
                     source.id,
                     source.kind,
@@ -92,6 +92,7 @@ class ClaimsMixin(TruthMixin, HistoryMixin):
                     source.age_s,
                     None if measured is None else dumps(measured.model_dump(), "measured cost"),
                     source.failure_rate,
+                    source.links,
                 ),
             )
 

@@ -240,8 +240,15 @@ ALTER TABLE sources ADD COLUMN reads INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sources ADD COLUMN failed_reads INTEGER NOT NULL DEFAULT 0;
 """
 
+# How many further sources one read of a source names (issue 35 item 3): the controller values a
+# read that reveals sources by what the revealed ones may be worth, and a reopened controller
+# keeps valuing it so.
+_V10 = """
+ALTER TABLE sources ADD COLUMN links INTEGER NOT NULL DEFAULT 0;
+"""
+
 #: Ordered migrations; ``len(MIGRATIONS)`` is the current schema version.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

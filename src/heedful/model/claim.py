@@ -142,6 +142,8 @@ class SourceRecord(FrozenModel):
         measured_cost: What a resolve reported reading it cost (``None``: not measured). An
             untrusted source is charged this instead of its claimed ``cost`` (document 000 §24).
         failure_rate: The stated probability that a read returns nothing, in [0, 1).
+        links: How many further sources one read of it names (an index, a catalogue, a cache
+            that says what it was built from), ≥ 0.
         reads: Resolved reads of it the controller recorded.
         failed_reads: Of those, the ones that returned nothing (with ``reads`` and
             ``failure_rate``: the failure rate the controller credits it with).
@@ -158,6 +160,7 @@ class SourceRecord(FrozenModel):
     age_s: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
     measured_cost: Cost | None = None
     failure_rate: float = Field(default=0.0, ge=0.0, lt=1.0)
+    links: int = Field(default=0, ge=0)
     reads: int = Field(default=0, ge=0)
     failed_reads: int = Field(default=0, ge=0)
 

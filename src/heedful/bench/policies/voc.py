@@ -247,6 +247,7 @@ class ControllerPolicy(Policy):
             age_s=src.age_s,
             kind=src.kind,
             trusted=src.trusted or self.trust == "all",
+            links=src.links,
         )
 
 
