@@ -15,7 +15,8 @@ document 000 §9), each source's accuracy from its claim-specific authority and 
   the set's variables), and its members are credited with an equal share of its net value.
 * Sources a read reveals (issue 35): a read whose reply names sources not registered yet
   (``SourceInfo.links``) is worth its own VOI plus the option of reading what it names, that
-  source taken to be like one of the registered ones (:meth:`ModelEstimator._credit_links`).
+  source stood in for optimistically — as authoritative as the best registered source, its data
+  fresh (:meth:`ModelEstimator._credit_links`).
   Without it a cache that only repeats a belief, or a catalogue that reports nothing, is worth
   nothing myopically, so the instrument behind it is never found.
 """
@@ -426,14 +427,15 @@ class ModelEstimator:
     ) -> None:
         """Credit a read that reveals sources with its value including the read it opens.
 
-        Nothing is known of a source a read will name but that it is one more source of this
-        agent's world, so it is taken to be like one of the registered sources, each equally
-        likely (their authority, data age and cost): reporting the revealer's decision
+        Nothing is known of a source a read will name, so it is stood in for optimistically
+        (an upper estimate, as the BMPS bounds are): as authoritative as the best registered
+        source, its data fresh, at the revealer's cost, reporting the revealer's decision
         variables when the revealer reports any (a cache names what it was built from), else
-        what that registered source reports. Once named, it is read only if that is worth its
-        cost, so the read of revealer ``r`` is worth
+        each decision variable, equally likely. Once named, it is read only if that is worth
+        its cost, so the read of revealer ``r`` is worth
         ``V(S ∪ {r}) − V(S) + mean_g max(0, V(S ∪ {r, g}) − V(S ∪ {r}))``, exact on the
-        estimated problem — needing two reads of the budget.
+        estimated problem — needing two reads of the budget. (A stand-in "like one of the
+        registered sources", each equally likely, moved family E's recall only 0.87 → 0.90.)
         """
         revealers = _revealers(problem, context)
         if not revealers or (context.budget_left is not None and context.budget_left < 2):
