@@ -1,31 +1,38 @@
 """What the controller's exploration buys over a multi-turn run (document 000 §20.4, §31 q7).
 
 Run: ``nice -n 10 .venv/bin/python examples/exploration_value.py`` (``--quick``: 40 episodes
-of 120 turns, a smoke run; ``--episodes``, ``--turns``, ``--seed`` to change the run).
+of 120 turns, a smoke run; ``--episodes``, ``--turns``, ``--seed``, ``--world``,
+``--belief-confidence`` and ``--workers`` to change the run).
 
 One ``Controller`` lives through a whole episode of ``--turns`` turns, ten simulated minutes
 apart; what it learns stays with it (learned change rates per claim type from revisits,
 document 000 §9). Twelve claims, each reported by its own trusted instrument (authority 0.95,
-accuracy 0.95, one tool call); six are of type ``fast`` and stated ``high`` volatility, six of
-type ``slow`` and stated ``low``. Every turn the agent must act on one claim drawn at random: it
-states the decision (act on the value it believes: +1 if right, −1 if wrong), runs the
-controller with a budget of 3 reads, and takes :meth:`Controller.best_action`. A turn scores the
-utility of that action on the hidden world minus ``cost_weight`` × the reads' scalar cost.
+accuracy 0.95, one tool call at ``cost_weight`` 0.15); six are of type ``fast`` and stated
+``high`` volatility (they change at 0.5 per hour: stated right), six of type ``slow`` and stated
+``low``. The starting beliefs are 1–4 hours old, held at confidence 0.9. Every turn the agent
+must act on one claim drawn at random: it states the decision (+1 for acting on the claim's true
+value, −1 otherwise), runs the controller with a budget of 3 reads and takes
+:meth:`Controller.best_action`. A turn scores the utility of that action on the hidden world
+minus ``cost_weight`` × the reads' scalar cost.
 
-Two hidden worlds share everything but the true change rate of the ``slow`` claims:
+The worlds differ only in the ``slow`` claims:
 
-* **undervalued** — the stated ``low`` is wrong: they change at 1 per hour, as often as the
-  ``fast`` ones (0.5 per hour, stated right). Valued at the stated rate, a ``slow`` read is never
-  worth its cost, so a controller that never reads one never learns their rate (its revisits
-  are what the learned rate is made of) — the permanent blind spot §7 "Exploration" is for;
-* **right prior** — they change at 0.001 per hour, as stated: exploring them only costs.
+* **undervalued** — the stated ``low`` is wrong: they change at 1 per hour. Valued at the stated
+  rate a ``slow`` read is never worth its cost, so a controller that never reads one never
+  learns their rate (revisits are what a learned rate is made of): the permanent blind spot of
+  §7 "Exploration";
+* **right-prior** — they change at 0.001 per hour, as stated; the starting beliefs are
+  calibrated (the true value with probability 0.9), so a read can still correct one;
+* **right-prior, beliefs right** — as stated and every starting belief true: nothing for
+  exploration to find, its reads only cost.
 
 Each episode is played twice with the same seed (the same hidden trajectory, the same draws of
-the turns' claims and of every report): with the default configuration (exploration on) and
-with ``SelectorConfig(exploration_rate=0)`` (off). The table gives the mean total utility per
-episode of each, the paired difference (on − off) with a 95 % bootstrap interval over episodes,
-and what the on-arm did: explorations per episode, episodes where it read a ``slow`` source at
-least once, episodes where its learned ``slow`` rate exists, and that rate's median.
+the turns' claims and of every report): exploration as shipped (``EXPLORING``: paced, rate 0.05)
+and none (``NOT_EXPLORING``: ``SelectorConfig(exploration_rate=0)``, all else the same). The
+table gives each arm's mean total utility per episode, the paired difference (on − off) with a
+95 % bootstrap interval over episodes, and what the exploring arm did: explorations per episode,
+episodes in which it read a ``slow`` source, episodes in which it learned a ``slow`` rate, and
+that rate's median.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ from heedful.model.scenario import UtilityRule
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 DOMAIN = ("a", "b", "c")
-#: Claim types: (stated volatility, true change rate per hour in the undervalued world).
+#: The two claim types (six claims each); their stated volatility is ``STATED``.
 FAST, SLOW = "fast", "slow"
 N_PER_TYPE = 6
 STEP = timedelta(minutes=10)
@@ -85,6 +92,7 @@ class Episode:
         noise: ``noise[c][t]``: the value a read of ``c`` at turn ``t`` reports.
         initial: Claim id → the belief the agent starts with (the true value at its age).
         ages: Claim id → the age of that belief in seconds.
+        confidence: The confidence every starting belief is recorded with.
     """
 
     claims: list[str]
@@ -94,10 +102,13 @@ class Episode:
     noise: dict[str, list[str]]
     initial: dict[str, str]
     ages: dict[str, float]
+    confidence: float
 
 
-def make_episode(world: str, turns: int, seed: int) -> Episode:
-    """Draw one episode of ``world`` (``undervalued`` or ``right-prior``)."""
+def make_episode(
+    world: str, turns: int, seed: int, confidence: float = BELIEF_CONFIDENCE
+) -> Episode:
+    """Draw one episode of ``world`` (a key of :data:`WORLDS`), beliefs held at ``confidence``."""
     rng = np.random.default_rng(seed)
     kinds = {f"{k}_{i}": k for k in (FAST, SLOW) for i in range(N_PER_TYPE)}
     claims = list(kinds)
@@ -112,8 +123,8 @@ def make_episode(world: str, turns: int, seed: int) -> Episode:
         rate = rates[kinds[c]]
         age_s = float(rng.uniform(1.0, 4.0) * 3600.0)
         v = str(rng.choice(DOMAIN))
-        # the belief is as right as it says it is (calibrated: the true value w.p. 0.9)
-        wrong = rng.random() >= BELIEF_CONFIDENCE and calibrated
+        # calibrated: the belief is as right as it says (the true value w.p. ``confidence``)
+        wrong = rng.random() >= confidence and calibrated
         initial[c] = str(rng.choice([d for d in DOMAIN if d != v])) if wrong else v
         ages[c] = age_s
         # the value moves on from the belief's time to turn 0, then turn by turn
@@ -128,7 +139,7 @@ def make_episode(world: str, turns: int, seed: int) -> Episode:
             for x in row
         ]
     asked = [str(c) for c in rng.choice(sorted(kinds), size=turns)]
-    return Episode(claims, kinds, values, asked, noise, initial, ages)
+    return Episode(claims, kinds, values, asked, noise, initial, ages, confidence)
 
 
 def _moved(v: str, changes: int, rng: np.random.Generator) -> str:
@@ -183,7 +194,7 @@ def play(ep: Episode, config: AttentionConfig, seed: int) -> Played:
             ep.initial[c],
             claim_type=ep.kind[c],
             domain=DOMAIN,
-            confidence=BELIEF_CONFIDENCE,
+            confidence=ep.confidence,
             age_s=ep.ages[c],
             volatility=STATED[ep.kind[c]],
         )
@@ -209,20 +220,27 @@ def play(ep: Episode, config: AttentionConfig, seed: int) -> Played:
     return out
 
 
-def pair(world: str, turns: int, seed: int) -> tuple[Played, Played]:
+def pair(world: str, turns: int, seed: int, confidence: float) -> tuple[Played, Played]:
     """One episode of ``world`` played by both arms (exploring, not exploring)."""
-    ep = make_episode(world, turns, seed)
+    ep = make_episode(world, turns, seed, confidence)
     return play(ep, EXPLORING, seed), play(ep, NOT_EXPLORING, seed)
 
 
-def run(world: str, episodes: int, turns: int, seed: int, workers: int) -> dict[str, Any]:
+def run(
+    world: str,
+    episodes: int,
+    turns: int,
+    seed: int,
+    workers: int = 1,
+    confidence: float = BELIEF_CONFIDENCE,
+) -> dict[str, Any]:
     """Both arms over ``episodes`` paired episodes of ``world``; the table's row."""
     seeds = range(seed, seed + episodes)
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            pairs = list(pool.map(pair, repeat(world), repeat(turns), seeds))
+            pairs = list(pool.map(pair, repeat(world), repeat(turns), seeds, repeat(confidence)))
     else:
-        pairs = [pair(world, turns, s) for s in seeds]
+        pairs = [pair(world, turns, s, confidence) for s in seeds]
     on, off = [p[0] for p in pairs], [p[1] for p in pairs]
     diff = [a.utility - b.utility for a, b in zip(on, off, strict=True)]
     rates = [p.slow_rate for p in on if p.slow_rate is not None]
@@ -248,10 +266,22 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="first episode's seed")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--quick", action="store_true", help="40 episodes of 120 turns")
+    ap.add_argument(
+        "--world", action="append", choices=list(WORLDS), help="only this world (repeatable)"
+    )
+    ap.add_argument(
+        "--belief-confidence",
+        type=float,
+        default=BELIEF_CONFIDENCE,
+        help=f"confidence of the starting beliefs (default {BELIEF_CONFIDENCE})",
+    )
     args = ap.parse_args()
     if args.quick:
         args.episodes, args.turns = 40, 120
-    print(f"{args.episodes} paired episodes of {args.turns} turns per world, seed {args.seed}")
+    print(
+        f"{args.episodes} paired episodes of {args.turns} turns per world, seed {args.seed}, "
+        f"starting beliefs at confidence {args.belief_confidence}"
+    )
     print()
     print(
         "| world | on | off | on − off [95 % CI] | explorations (on) | "
@@ -259,8 +289,8 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|")
     t0 = time.perf_counter()
-    for world in WORLDS:
-        r = run(world, args.episodes, args.turns, args.seed, args.workers)
+    for world in args.world or list(WORLDS):
+        r = run(world, args.episodes, args.turns, args.seed, args.workers, args.belief_confidence)
         d, n = r["diff"], r["episodes"]
         rate = "—" if r["rate_on"] is None else f"median {r['rate_on']:.3f}/h"
         print(
