@@ -239,6 +239,25 @@ def test_a_stated_failure_rate_reaches_the_controller_and_the_store(
             store.get_source("probe2")
 
 
+def test_links_reach_the_controller_and_the_store(
+    backend: StoreBackend, bounded: Any, seeded_db: Path
+) -> None:
+    catalogue = {"source_id": "catalogue", "links": 2}
+    ok, refused = _session(
+        backend,
+        bounded,
+        [
+            ("attention_register_source", catalogue),
+            ("attention_register_source", {"source_id": "c2", "links": -1}),
+        ],
+    )
+    assert not ok.is_error and json.loads(_text(ok))["source"]["links"] == 2
+    assert backend.controller.world.source("catalogue").links == 2
+    assert refused.is_error and "links" in _text(refused)
+    with Store.open(seeded_db) as store:
+        assert store.get_source("catalogue").links == 2
+
+
 # Code under test here reads the default clock (no clock= reaches it: the CLI, a server, a
 # store opened by path): pinned, so no result depends on how long the machine takes.
 pytestmark = pytest.mark.usefixtures("fixed_clock")

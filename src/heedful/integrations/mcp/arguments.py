@@ -226,6 +226,17 @@ class RegisterSourceArgs(ToolArgs):
             "or true moves it, and it is kept in the store."
         ),
     )
+    links: int = Field(
+        default=0,
+        ge=0,
+        le=1_000_000,
+        description=(
+            "How many further sources one read of it names that are not registered yet (an "
+            "index, a catalogue, a cache that names what it was built from): with a stated "
+            "decision such a read is ranked by what a source it reveals may be worth, even when "
+            "it reports nothing itself. Register each source a read names."
+        ),
+    )
     trusted: bool = Field(
         default=False,
         description=(

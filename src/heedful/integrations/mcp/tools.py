@@ -186,6 +186,7 @@ def _register_source(backend: Backend, args: RegisterSourceArgs) -> Mapping[str,
         age_s=args.age_s,
         kind=args.kind,
         failure_rate=args.failure_rate,
+        links=args.links,
         trusted=args.trusted,
     )
 
