@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import math
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,7 +36,6 @@ from heedful.attention.context import (
     AttentionContext,
     ClaimState,
     DecisionModel,
-    SourceInfo,
     claim_p_stale,
     current_marginal,
 )
@@ -124,6 +123,39 @@ def _estimate_key(
     return key
 
 
+def _hazards(context: AttentionContext, use_staleness: bool) -> Mapping[Volatility, float]:
+    """The change rates the estimate ages beliefs and reports by (none without staleness)."""
+    if use_staleness:
+        return context.hazards_per_hour
+    return {k: 0.0 for k in context.hazards_per_hour}
+
+
+def _report_channel(
+    var: str,
+    size: int,
+    authority_for: Callable[[str], float],
+    age_s: float,
+    context: AttentionContext,
+    hazards: Mapping[Volatility, float],
+    config: EstimatorConfig,
+    *,
+    use_authority: bool,
+) -> np.ndarray:
+    """L(report | value) of one read's report on ``var``, ``[report, value]``: its accuracy from
+    the reader's authority for the claim's type and the age of its data."""
+    claim = context.claims.get(var)
+    ctype = claim.claim_type if claim is not None else var
+    vol = claim.volatility if claim is not None else Volatility.MEDIUM
+    authority = authority_for(ctype) if use_authority else 1.0
+    acc = observation_accuracy(authority, age_s, vol, hazards, size, config.max_accuracy)
+    return np.stack([report_likelihood(acc, size, k) for k in range(size)])
+
+
+def _joined(lik: np.ndarray, channel: np.ndarray, coords: np.ndarray) -> np.ndarray:
+    """Outcomes of a read that also reports through ``channel`` (its variable's ``coords``)."""
+    return (lik[:, None, :] * channel[:, coords][None, :, :]).reshape(-1, lik.shape[1])
+
+
 def _estimated_problem(
     decision: DecisionModel,
     context: AttentionContext,
@@ -132,9 +164,7 @@ def _estimated_problem(
     use_staleness: bool,
     use_authority: bool,
 ) -> DecisionProblem:
-    hazards = (
-        context.hazards_per_hour if use_staleness else {k: 0.0 for k in context.hazards_per_hour}
-    )
+    hazards = _hazards(context, use_staleness)
     names = decision.relevant_variables
     domains = [tuple(decision.variables[v]) for v in names]
     sizes = [len(d) for d in domains]
@@ -156,16 +186,19 @@ def _estimated_problem(
                 continue  # a report on an irrelevant variable carries no decision value
             v = position[var]
             claim = context.claims.get(var)
-            ctype = claim.claim_type if claim is not None else var
-            vol = claim.volatility if claim is not None else Volatility.MEDIUM
-            authority = src.authority_for(ctype) if use_authority else 1.0
-            acc = observation_accuracy(
-                authority, src.age_s, vol, hazards, sizes[v], config.max_accuracy
+            channel = _report_channel(
+                var,
+                sizes[v],
+                src.authority_for,
+                src.age_s,
+                context,
+                hazards,
+                config,
+                use_authority=use_authority,
             )
-            channel = np.stack([report_likelihood(acc, sizes[v], k) for k in range(sizes[v])])
             if claim is not None and claim.evidence_source == src.id and not claim.dirty:
                 channel = _reread(channel, claim, domains[v], hazards)
-            lik = (lik[:, None, :] * channel[:, coords[v]][None, :, :]).reshape(-1, n_worlds)
+            lik = _joined(lik, channel, coords[v])
         if src.failure_rate > 0.0:
             # A read that returns nothing is one more outcome, as likely in every world: the
             # exact value of a plan then counts what a failed read leaves undecided (a second
@@ -444,30 +477,9 @@ class ModelEstimator:
         if not variables:
             return
         names = [n for n, _ in variables]
-        hazards = (
-            context.hazards_per_hour
-            if self.use_staleness
-            else {k: 0.0 for k in context.hazards_per_hour}
-        )
+        hazards = _hazards(context, self.use_staleness)
         sizes = [len(d) for _, d in variables]
         coords = np.indices(sizes).reshape(len(sizes), -1)
-        n_worlds = coords.shape[1]
-
-        def channel(group: tuple[str, ...], like: SourceInfo) -> np.ndarray:
-            lik = np.ones((1, n_worlds))
-            for var in group:
-                i = names.index(var)
-                claim = context.claims.get(var)
-                ctype = claim.claim_type if claim is not None else var
-                vol = claim.volatility if claim is not None else Volatility.MEDIUM
-                authority = like.authority_for(ctype) if self.use_authority else 1.0
-                acc = observation_accuracy(
-                    authority, like.age_s, vol, hazards, sizes[i], self.config.max_accuracy
-                )
-                ch = np.stack([report_likelihood(acc, sizes[i], k) for k in range(sizes[i])])
-                lik = (lik[:, None, :] * ch[:, coords[i]][None, :, :]).reshape(-1, n_worlds)
-            return lik
-
         best = max(
             (
                 a
@@ -476,19 +488,37 @@ class ModelEstimator:
             ),
             default=0.0,
         )
-        like_best = SourceInfo(id="\x00best", default_authority=best)
+
+        def channel(group: tuple[str, ...]) -> np.ndarray:
+            """The stand-in's reports on ``group``: the best authority, data read now."""
+            lik = np.ones((1, coords.shape[1]))
+            for var in group:
+                i = names.index(var)
+                report = _report_channel(
+                    var,
+                    sizes[i],
+                    lambda _claim_type: best,
+                    0.0,
+                    context,
+                    hazards,
+                    self.config,
+                    use_authority=self.use_authority,
+                )
+                lik = _joined(lik, report, coords[i])
+            return lik
+
         for sid in revealers:
             src = context.sources[sid]
             own = tuple(v for v in src.reports if v in names)
             groups = [own] if own else [(v,) for v in names]
             with_r = value(problem, [*committed, sid])
             option = 0.0
+            ghost = f"{sid}\x00revealed"
             for group in groups:
-                ghost = f"{sid}\x00revealed"
                 extended = DecisionProblem(
                     prior=problem.prior,
                     utility=problem.utility,
-                    likelihoods=(*problem.likelihoods, channel(group, like_best)),
+                    likelihoods=(*problem.likelihoods, channel(group)),
                     costs=np.append(problem.costs, src.cost.scalar()),
                     cost_weight=problem.cost_weight,
                     source_ids=(*problem.source_ids, ghost),
