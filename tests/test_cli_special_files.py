@@ -360,6 +360,25 @@ def test_check_output_file_leaves_no_file_behind(tmp_path: Path) -> None:
     assert not target.exists()
 
 
+def test_check_output_file_accepts_a_file_another_process_created_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two `heedful mcp serve --db new.db` started at once: both see no store, one creates it,
+    # and the other's probe (O_EXCL) found it there — refused with "File exists", so one
+    # server died at start-up (test_two_servers_writing_one_store_... failed so once).
+    target = tmp_path / "new.db"
+    real_open = os.open
+
+    def racing(path: object, flags: int, mode: int = 0o777) -> int:
+        if flags & os.O_EXCL and not target.exists():
+            target.write_bytes(b"the other process's store")  # created since the stat
+        return real_open(path, flags, mode)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("heedful.files.os.open", racing)
+    assert check_output_file(target) == target
+    assert target.read_bytes() == b"the other process's store"  # looked at, never touched
+
+
 def test_check_output_dir_leaves_nothing_behind(tmp_path: Path) -> None:
     check_output_dir(tmp_path / "a" / "b")
     assert list(tmp_path.iterdir()) == []

@@ -151,6 +151,16 @@ def check_output_file(path: str | os.PathLike[str], *, option: str | None = None
     where = _name(p, option)
     if not os.fspath(p).strip():
         raise InputError("an empty path was given; name a file", file=option)
+    for _ in range(3):
+        try:
+            return _probe_output(p, where)
+        except FileExistsError:
+            continue  # another process created it since the stat: check it as it is now
+    raise InputError("cannot write there: it keeps appearing and vanishing", file=where)
+
+
+def _probe_output(p: Path, where: str) -> Path:
+    """One try of :func:`check_output_file` (FileExistsError: the file appeared meanwhile)."""
     try:
         mode: int | None = p.stat().st_mode
     except FileNotFoundError:
@@ -173,6 +183,8 @@ def check_output_file(path: str | os.PathLike[str], *, option: str | None = None
     try:
         fd = os.open(p, flags, PRIVATE_MODE)
     except OSError as exc:
+        if isinstance(exc, FileExistsError) and mode is None:
+            raise  # another process created it since the stat (the caller looks again)
         raise InputError(f"cannot write there: {exc.strerror or exc}", file=where) from None
     os.close(fd)
     if mode is None:
